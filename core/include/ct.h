@@ -1,0 +1,426 @@
+/* ct.h - cube-sphere planet terrain for games, the one public header.
+ *
+ * WHAT IT IS
+ *   A pthread-free C99 generator. ct_world_build() turns a ct_config into one
+ *   frozen planet field: a macro graph over all six cube faces carrying the
+ *   land mask, water bodies (ocean and elevated lakes), shore-walk heights,
+ *   relief and slope-limited macro heights. Everything a game reads afterwards
+ *   (point samples for the space view, 257x257 chunks at any LOD, meshes,
+ *   palette colours, multiplayer addresses) is a pure function of that field
+ *   and a body-fixed direction, so every consumer agrees bit for bit.
+ *
+ * WHAT IT IS NOT
+ *   Not an erosion, river, weather or vegetation simulator. It does not stitch
+ *   meshes of mixed LOD (skirts are provided), choose LODs, or render. The
+ *   native streaming cache (ct_stream_*) is the only part that uses threads;
+ *   it is compiled only when CT_WITH_THREADS is defined and never in WASM.
+ *
+ * STEP BY STEP
+ *   1. ct_config cfg; ct_config_preset(&cfg, "balanced", err, sizeof err);
+ *   2. ct_config_set(&cfg, "seed", "7", err, sizeof err);   (optional)
+ *   3. ct_world *w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
+ *   4. ct_world_sample(w, dir, &s, ...)          space view, cursor queries
+ *      ct_key_at(w, dir, lod, &key, &lx, &ly, ...) which chunk is here
+ *      ct_chunk_generate(w, key, chunk, ...)     257x257 samples, caller-owned
+ *      ct_mesh_build(...)                        triangles from a chunk
+ *   5. ct_world_save / ct_world_load             CTWORLD2 snapshots
+ *   6. ct_world_free(w)
+ *
+ * ADDRESSING
+ *   Faces +X,-X,+Y,-Y,+Z,-Z (CT_FACE_PX..CT_FACE_NZ), Y up. Face UV in [-1,1],
+ *   v increasing down the image (OpenGL cube-map convention):
+ *     +X (1,-v,-u)  -X (-1,-v,u)  +Y (u,1,v)  -Y (u,-1,-v)  +Z (u,-v,1)  -Z (-u,-v,-1)
+ *   The dominant axis owns a direction; exact ties go to X, then Y, then Z.
+ *   LOD L has 2^L x 2^L chunks per face; sample (i,j) of chunk (x,y) sits at
+ *   face coordinate ((x*256+i)/(256*2^L), (y*256+j)/(256*2^L)) in [0,1]. Chunk
+ *   borders are therefore shared exactly and coarse vertices are a subset of
+ *   fine ones. Logical address: planet_id/generation/face/lod/chunk_x/chunk_y.
+ *
+ * DETERMINISM
+ *   A world is a pure function of its full config (and shape callback). Integer
+ *   hashing only, named salts, no global RNG stream, no clock in the results,
+ *   no libm transcendental functions in generation (only +,-,*,/,sqrt,floor),
+ *   compiled with -ffp-contract=off and without fast-math, so native and
+ *   WebAssembly builds produce identical generation IDs and chunk digests.
+ *
+ * ERRORS
+ *   Functions return ct_result (CT_OK == 0) or NULL, and write a readable
+ *   message into the caller's (err, errlen) buffer; err may be NULL. Codes and
+ *   messages come from one table (CT_ERRORS below); tests compare codes. A
+ *   failed call leaves earlier objects untouched and usable.
+ *
+ * MEMORY
+ *   Allocation happens only in ct_world_build / ct_world_load and the create
+ *   calls (ct_stream_create). Chunk, sample and mesh calls write into buffers
+ *   the caller owns and never allocate. Two worlds never share state.
+ */
+#ifndef CT_H
+#define CT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bump when published generation semantics change; it enters every
+ * generation ID, so chunks from different versions never mix. */
+#define CT_ALGORITHM_VERSION 2u
+
+#define CT_CHUNK_CORE 256                  /* samples per chunk edge, owned */
+#define CT_CHUNK_EDGE 257                  /* with the positive border */
+#define CT_CHUNK_SAMPLES (257 * 257)
+#define CT_MAX_LOD 16
+#define CT_SEA_LEVEL_CODE 32768u           /* encoded height of 0 m */
+#define CT_NO_WATER_CODE 0u                /* water code of a dry sample */
+#define CT_CTC_HEADER_BYTES 60
+#define CT_CTC_RECORD_BYTES 6
+#define CT_CTC_FILE_BYTES (60 + 6 * 257 * 257)   /* 396,354 */
+#define CT_U16LE_FILE_BYTES (2 * 256 * 256)      /* 131,072 */
+#define CT_PALETTE_SIZE 40
+#define CT_BIOME_COUNT 8
+#define CT_SHADES_PER_BIOME 5
+#define CT_REGION_COUNT 4
+
+/* ------------------------------------------------------------------ errors */
+#define CT_ERRORS(X) \
+    X(CT_OK,              "ok") \
+    X(CT_ERR_NULL,        "required argument is NULL") \
+    X(CT_ERR_KNOB_UNKNOWN,"unknown knob") \
+    X(CT_ERR_KNOB_VALUE,  "knob value is not a finite number") \
+    X(CT_ERR_KNOB_RANGE,  "knob value out of range") \
+    X(CT_ERR_PRESET,      "unknown preset") \
+    X(CT_ERR_CONFIG,      "invalid configuration") \
+    X(CT_ERR_DIRECTION,   "direction is zero, NaN or infinite") \
+    X(CT_ERR_FACE,        "face out of range") \
+    X(CT_ERR_LOD,         "LOD out of range") \
+    X(CT_ERR_CHUNK_XY,    "chunk coordinates out of range") \
+    X(CT_ERR_LOCAL,       "local position is NaN or infinite") \
+    X(CT_ERR_SHAPE,       "shape callback returned NaN or infinity") \
+    X(CT_ERR_MEMORY,      "out of memory") \
+    X(CT_ERR_IO,          "file input/output failed") \
+    X(CT_ERR_FORMAT,      "not a file of the expected format") \
+    X(CT_ERR_VERSION,     "unsupported file version") \
+    X(CT_ERR_TRUNCATED,   "file is truncated") \
+    X(CT_ERR_CHECKSUM,    "checksum mismatch: file is corrupt") \
+    X(CT_ERR_PALETTE,     "malformed palette") \
+    X(CT_ERR_BUFFER,      "caller buffer too small") \
+    X(CT_ERR_MESH,        "invalid mesh options") \
+    X(CT_ERR_BUSY,        "cache is full of pinned chunks") \
+    X(CT_ERR_CANCELLED,   "cancelled by the caller")
+
+typedef enum ct_result {
+#define CT__ENUM(code, msg) code,
+    CT_ERRORS(CT__ENUM)
+#undef CT__ENUM
+    CT_RESULT_COUNT
+} ct_result;
+
+/* "CT_ERR_LOD" for CT_ERR_LOD; "?" for unknown values. */
+const char *ct_result_name(ct_result r);
+/* The generic one-line description of a code. */
+const char *ct_result_message(ct_result r);
+
+/* ------------------------------------------------------------------ config */
+typedef struct ct_config {
+#define CT_KNOB_U(name, def, lo, hi, doc) uint32_t name;
+#define CT_KNOB_F(name, def, lo, hi, doc) double name;
+#include "ct_knobs.def"
+#undef CT_KNOB_U
+#undef CT_KNOB_F
+} ct_config;
+
+typedef enum ct_knob_kind { CT_KNOB_UINT = 0, CT_KNOB_REAL = 1 } ct_knob_kind;
+
+typedef struct ct_knob_info {
+    const char *name;
+    ct_knob_kind kind;
+    double def, min, max;    /* uint knobs hold exact integers here */
+    const char *doc;
+    size_t offset;           /* offsetof(ct_config, name) */
+} ct_knob_info;
+
+enum { CT_MODE_HYBRID = 0, CT_MODE_WALK = 1, CT_MODE_NOISE = 2 };
+
+size_t ct_knob_count(void);
+const ct_knob_info *ct_knob_get(size_t index);        /* NULL past the end */
+const ct_knob_info *ct_knob_find(const char *name);   /* NULL if unknown */
+/* Value of a knob as a double (exact for uint knobs). */
+double ct_config_get(const ct_config *cfg, const ct_knob_info *knob);
+
+/* Every knob at its default (the "balanced" preset). */
+void ct_config_default(ct_config *cfg);
+/* Presets reset every knob, then override some: walk, noise, balanced,
+ * archipelago, alpine, dry, regional. */
+ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t errlen);
+size_t ct_preset_count(void);
+const char *ct_preset_name(size_t index);             /* NULL past the end */
+/* Parse one override. Unknown name, non-number, NaN/Inf, out of range or a
+ * fractional value for an integer knob: error naming the knob and range, cfg
+ * unchanged. */
+ct_result ct_config_set(ct_config *cfg, const char *name, const char *value,
+                        char *err, size_t errlen);
+/* Apply "name=value" lines; '#' starts a comment; blank lines ignored. Errors
+ * name the line. cfg is unchanged unless every line applies. */
+ct_result ct_config_parse(ct_config *cfg, const char *text, char *err, size_t errlen);
+/* Range-check every knob and cross-knob rule (e.g. macro_resolution is a
+ * power of two). */
+ct_result ct_config_validate(const ct_config *cfg, char *err, size_t errlen);
+/* Writes "name=value\n" for every knob; returns the length needed (like
+ * snprintf), writing at most buflen bytes including the terminator. */
+size_t ct_config_format(const ct_config *cfg, char *buf, size_t buflen);
+
+/* ------------------------------------------------------------- addressing */
+typedef enum ct_face {
+    CT_FACE_PX = 0, CT_FACE_NX, CT_FACE_PY, CT_FACE_NY, CT_FACE_PZ, CT_FACE_NZ
+} ct_face;
+
+typedef struct ct_key {
+    int32_t face;      /* ct_face */
+    int32_t lod;       /* 0..CT_MAX_LOD */
+    uint32_t x, y;     /* chunk column and row, < 2^lod; y grows with v */
+} ct_key;
+
+/* "+X" style and "px" style names; parse accepts both. */
+const char *ct_face_name(int face);        /* "+X" ... "-Z", "?" */
+const char *ct_face_file_name(int face);   /* "px" ... "nz", "?" */
+ct_result ct_face_parse(const char *text, int *face);
+
+/* Direction -> owning face and uv in [-1,1]. */
+ct_result ct_face_from_direction(const double dir[3], int *face, double *u, double *v,
+                                 char *err, size_t errlen);
+/* Face uv -> unit direction (uv may lie outside [-1,1]: the face plane is
+ * extended, which continues smoothly across the cube edge). */
+ct_result ct_face_to_direction(int face, double u, double v, double dir[3],
+                               char *err, size_t errlen);
+
+struct ct_world;
+/* The chunk at lod owning dir and the local position inside it in samples,
+ * in [0,256] (256 only on the face's positive edges). world may be NULL; if
+ * given, lod must not exceed its surface_lod. */
+ct_result ct_key_at(const struct ct_world *world, const double dir[3], int lod,
+                    ct_key *key, double *local_x, double *local_y,
+                    char *err, size_t errlen);
+/* Unit direction of a local position of a key. Positions outside [0,256]
+ * continue beyond the chunk and across cube edges. Integer positions give the
+ * exact sample directions used by chunks. */
+ct_result ct_key_direction(ct_key key, double local_x, double local_y, double dir[3],
+                           char *err, size_t errlen);
+/* Local tangent vectors (metres in body-fixed space per +1 local_x and +1
+ * local_y sample) at a key position on a sphere of radius_m. */
+ct_result ct_key_metric(ct_key key, double local_x, double local_y, double radius_m,
+                        double dx_m[3], double dy_m[3], char *err, size_t errlen);
+ct_result ct_key_validate(ct_key key, char *err, size_t errlen);
+/* Deduplicated keys of the 3x3 chunk neighbourhood around (local_x, local_y)
+ * of key, at key.lod, across cube edges and corners. Returns the count (<= 9)
+ * in *count; out must hold 9. */
+ct_result ct_key_neighbourhood(ct_key key, double local_x, double local_y,
+                               ct_key out[9], int *count, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------- world */
+typedef struct ct_world ct_world;
+
+/* Signed land mask supplied by the caller instead of the continent noise:
+ * > 0 land, <= 0 water, at a unit direction. NaN/Inf rejects the build. */
+typedef double (*ct_shape_fn)(const double dir[3], void *user);
+/* Build progress: stage name and overall fraction in [0,1]. Return non-zero
+ * to cancel the build (CT_ERR_CANCELLED). */
+typedef int (*ct_progress_fn)(const char *stage, double fraction, void *user);
+
+typedef struct ct_build_options {
+    ct_shape_fn shape;          /* NULL: continent noise */
+    void *shape_user;
+    ct_progress_fn progress;    /* NULL: silent */
+    void *progress_user;
+} ct_build_options;
+
+ct_world *ct_world_build(const ct_config *cfg, ct_shape_fn shape_or_null, void *user,
+                         char *err, size_t errlen);
+/* The same with progress reporting and a result code. *out is set on success. */
+ct_result ct_world_build_ex(const ct_config *cfg, const ct_build_options *opts,
+                            ct_world **out, char *err, size_t errlen);
+void ct_world_free(ct_world *world);
+const ct_config *ct_world_config(const ct_world *world);
+uint64_t ct_world_generation(const ct_world *world);
+
+typedef struct ct_world_stats {
+    uint32_t macro_resolution;
+    uint32_t vertex_count;          /* 6n^2+2 */
+    uint32_t edge_count;            /* 12n^2 */
+    uint32_t passes;                /* walk passes over both solves (0 after load) */
+    uint32_t accepted_hops;         /* (0 after load) */
+    uint32_t collisions;            /* collision vertices, both passes (0 after load) */
+    uint32_t junction_cells;        /* enclosed pockets closed as junctions (0 after load) */
+    uint32_t water_bodies;          /* ocean + lakes + seas too big to be lakes */
+    uint32_t lakes;                 /* elevated lakes */
+    double ocean_fraction;          /* share of vertices in the ocean */
+    double land_fraction;
+    double min_height_m, max_height_m;     /* macro bed heights */
+    double max_macro_slope_excess_m;       /* worst remaining edge violation */
+    double build_ms;                /* wall time of the build (not part of the world) */
+    size_t bytes_held;              /* heap bytes the world keeps */
+} ct_world_stats;
+
+ct_result ct_world_stats_get(const ct_world *world, ct_world_stats *out);
+
+typedef struct ct_region_info {
+    double weight[CT_REGION_COUNT];   /* plains, ridges, broken, basins; sum 1 */
+    int dominant;                     /* index of the largest weight */
+    double height_scale, roughness, ridge_scale, delay_passes;  /* effective */
+} ct_region_info;
+const char *ct_region_name(int region);   /* "plains" ... "basins", "?" */
+ct_result ct_world_region(const ct_world *world, const double dir[3], ct_region_info *out,
+                          char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- sampling */
+typedef enum ct_biome {
+    CT_BIOME_WATER = 0, CT_BIOME_SAND, CT_BIOME_GRASS, CT_BIOME_FOREST,
+    CT_BIOME_ROCK, CT_BIOME_SNOW, CT_BIOME_DESERT, CT_BIOME_TUNDRA
+} ct_biome;
+/* Materials of the legacy renderer; biome -> material is fixed. */
+typedef enum ct_material {
+    CT_MAT_SEA = 0, CT_MAT_SHORE, CT_MAT_GRASS, CT_MAT_FOREST, CT_MAT_ROCK, CT_MAT_SNOW
+} ct_material;
+const char *ct_biome_name(int biome);
+
+typedef struct ct_sample {
+    double height_m;      /* terrain bed (with fine noise), metres from sea level */
+    double water_m;       /* water surface, metres; meaningful when has_water */
+    int has_water;        /* 1 sea or lake covers the bed here */
+    int water_body;       /* -1 land, 0 ocean, >0 lake or inland sea id */
+    double mask;          /* signed land mask (> 0 land) interpolated */
+    double moisture;      /* 0 dry .. 1 wet */
+    int biome;            /* ct_biome */
+    int material;         /* ct_material */
+    int palette_index;    /* biome * 5 + shade, 0..39 */
+} ct_sample;
+
+ct_result ct_world_sample(const ct_world *world, const double dir[3], ct_sample *out,
+                          char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ chunks */
+typedef struct ct_chunk {
+    ct_key key;
+    uint32_t planet_id;
+    uint64_t generation;
+    uint64_t digest;              /* FNV-1a 64 over key and payload records */
+    uint32_t clipped;             /* samples whose height or water clipped */
+    double height_quantum_m;
+    /* row-major: index = local_y * 257 + local_x */
+    uint16_t height[CT_CHUNK_SAMPLES];   /* (code - 32768) * quantum = metres */
+    uint16_t water[CT_CHUNK_SAMPLES];    /* 0 = dry, else encoded water level */
+    uint8_t biome[CT_CHUNK_SAMPLES];
+    uint8_t palette[CT_CHUNK_SAMPLES];
+} ct_chunk;
+
+/* Fills a caller-owned chunk (about 400 KB; allocate it once). Any LOD from 0
+ * to surface_lod. Never allocates. */
+ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
+                            char *err, size_t errlen);
+/* Height encoding shared by chunks and files. *clipped set to 1 if clamped. */
+uint16_t ct_height_encode(double height_m, double quantum_m, int *clipped);
+double ct_height_decode(uint16_t code, double quantum_m);
+
+/* ----------------------------------------------------------------- palette */
+typedef struct ct_palette { uint8_t rgb[CT_PALETTE_SIZE][3]; } ct_palette;
+void ct_palette_default(ct_palette *out);
+/* Exactly 40 RRGGBB lines ('#' comments and blank lines allowed); errors
+ * name the line. */
+ct_result ct_palette_parse(const char *text, ct_palette *out, char *err, size_t errlen);
+
+/* -------------------------------------------------------------------- files */
+/* .ctc: 60-byte header then 257x257 records (height u16, water u16, biome u8,
+ * palette u8), little endian. buf must hold CT_CTC_FILE_BYTES. */
+ct_result ct_chunk_encode_ctc(const ct_chunk *chunk, uint8_t *buf, size_t buflen,
+                              char *err, size_t errlen);
+ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
+                              char *err, size_t errlen);
+/* .u16le: the 256x256 core heights. buf must hold CT_U16LE_FILE_BYTES. */
+ct_result ct_chunk_encode_u16le(const ct_chunk *chunk, uint8_t *buf, size_t buflen,
+                                char *err, size_t errlen);
+
+/* CTWORLD2 snapshot. ct_world_snapshot_size gives the exact byte count. */
+size_t ct_world_snapshot_size(const ct_world *world);
+ct_result ct_world_snapshot_write(const ct_world *world, uint8_t *buf, size_t buflen,
+                                  char *err, size_t errlen);
+ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
+                                 char *err, size_t errlen);
+/* File helpers (native CLI, tools). Saving writes a temporary file and
+ * renames it, so a failed save leaves nothing half-written. */
+ct_result ct_world_save(const ct_world *world, const char *path, char *err, size_t errlen);
+ct_world *ct_world_load(const char *path, char *err, size_t errlen);
+ct_result ct_file_write_atomic(const char *path, const void *data, size_t len,
+                               char *err, size_t errlen);
+
+/* -------------------------------------------------------------------- mesh */
+typedef struct ct_mesh_options {
+    int stride;                     /* 1,2,4..256 samples between vertices; 0 -> 1 */
+    double skirt_depth_m;           /* 0 -> no skirts */
+    double vertical_exaggeration;   /* 0 -> 1 */
+    int water;                      /* 0 terrain mesh, 1 water surface mesh */
+} ct_mesh_options;
+
+typedef struct ct_mesh_layout {
+    uint32_t vertex_count;          /* grid + skirt vertices */
+    uint32_t index_count;           /* triangles * 3 */
+    uint32_t index_bytes;           /* 2 if vertex_count <= 65536, else 4 */
+} ct_mesh_layout;
+
+typedef struct ct_mesh {
+    /* caller-owned outputs sized from ct_mesh_layout */
+    float *positions;               /* 3 per vertex, metres relative to center_m */
+    float *normals;                 /* 3 per vertex, unit */
+    uint8_t *colors;                /* 4 per vertex RGBA from the palette, or NULL */
+    uint8_t *palette_index;         /* 1 per vertex, or NULL */
+    void *indices;                  /* uint16_t or uint32_t per layout */
+    double center_m[3];             /* body-fixed chunk centre on the sphere */
+    double radius_m;                /* bounding sphere radius around center_m */
+    uint32_t vertex_count, index_count;   /* written */
+} ct_mesh;
+
+ct_result ct_mesh_layout_get(const ct_mesh_options *opts, ct_mesh_layout *out,
+                             char *err, size_t errlen);
+/* palette may be NULL (default palette). For water meshes, only cells with
+ * water get triangles (index_count may be 0). */
+ct_result ct_mesh_build(const ct_world *world, const ct_chunk *chunk,
+                        const ct_mesh_options *opts, const ct_palette *palette,
+                        ct_mesh *mesh, char *err, size_t errlen);
+
+/* -------------------------------------------------- streaming (native only) */
+#ifdef CT_WITH_THREADS
+typedef struct ct_stream ct_stream;
+enum { CT_STREAM_QUEUED = 0, CT_STREAM_READY = 1, CT_STREAM_BUSY = -1 };
+ct_stream *ct_stream_create(const ct_world *world, int slots, char *err, size_t errlen);
+/* 1 ready, 0 queued, CT_STREAM_BUSY when every slot is pinned or queued,
+ * < -1 on an invalid key: -1 - ct_result (e.g. -1 - CT_ERR_LOD), message in
+ * err. Never blocks on generation, never allocates. */
+int ct_stream_request(ct_stream *cache, ct_key key, char *err, size_t errlen);
+/* Pins and returns a ready chunk, or NULL. Release every acquired chunk. */
+const ct_chunk *ct_stream_acquire(ct_stream *cache, ct_key key);
+void ct_stream_release(ct_stream *cache, const ct_chunk *chunk);
+/* Blocks until key is ready or timeout_ms passes: 1 ready, 0 timeout (or
+ * at once if key is neither queued, generating nor ready); timeout_ms < 0
+ * waits without limit. Tools, tests and loading screens only. */
+int ct_stream_wait(ct_stream *cache, ct_key key, int timeout_ms);
+/* hits + misses + busy = valid requests (a miss is any 0 answer, including a
+ * repeat for a chunk already in flight); generated counts finished chunks and
+ * generate_ms_* their worker wall time (diagnostics, never in any result). */
+typedef struct ct_stream_stats {
+    uint64_t hits, misses, busy, generated;
+    double generate_ms_total, generate_ms_max;
+} ct_stream_stats;
+void ct_stream_stats_get(const ct_stream *cache, ct_stream_stats *out);
+void ct_stream_destroy(ct_stream *cache);
+#endif
+
+/* -------------------------------------------------------------- utilities */
+uint64_t ct_fnv1a64(const void *data, size_t len, uint64_t state);
+#define CT_FNV1A64_INIT 0xcbf29ce484222325ull
+/* "planet/generation/face/lod/x/y" with generation in 16 hex digits. */
+size_t ct_address_format(const ct_world *world, ct_key key, char *buf, size_t buflen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CT_H */

@@ -1,0 +1,111 @@
+/* ct_internal.h - private declarations shared by the core's stage files.
+ * Nothing here is part of the public API; names use the ct__ prefix. */
+#ifndef CT_INTERNAL_H
+#define CT_INTERNAL_H
+
+#include "ct.h"
+
+/* ------------------------------------------------------------ error helper */
+/* Writes "message" (printf-style) into err and returns code. err may be NULL. */
+ct_result ct__fail(char *err, size_t errlen, ct_result code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* ---------------------------------------------------------------- hashing */
+/* Named salts: one per feature, so adding a feature never shifts another's
+ * random numbers. Values are arbitrary distinct constants. */
+enum {
+    CT_SALT_CONTINENT = 0x1001u,
+    CT_SALT_WARP      = 0x1002u,
+    CT_SALT_COAST     = 0x1003u,
+    CT_SALT_REGION    = 0x1004u,
+    CT_SALT_WALK_IID  = 0x2001u,
+    CT_SALT_WALK_COH  = 0x2002u,
+    CT_SALT_DELAY     = 0x2003u,
+    CT_SALT_RELIEF    = 0x3001u,
+    CT_SALT_RIDGE     = 0x3002u,
+    CT_SALT_DETAIL    = 0x4001u,
+    CT_SALT_MOISTURE  = 0x5001u,
+    CT_SALT_SHADE     = 0x5002u
+};
+
+uint32_t ct__hash32(uint32_t x);                       /* avalanche mix */
+uint32_t ct__hash2(uint32_t a, uint32_t b);
+uint32_t ct__hash3(uint32_t a, uint32_t b, uint32_t c);
+uint32_t ct__hash4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+/* Sub-seed for a feature: hash(seed, salt). */
+uint32_t ct__subseed(uint32_t seed, uint32_t salt);
+/* Uniform double in [0,1) from a 32-bit hash (exact: h / 2^32). */
+double ct__unit(uint32_t h);
+
+/* ------------------------------------------------------------------ noise */
+/* 3D gradient (Perlin-style, quintic fade) noise, roughly in [-1,1]. Only
+ * +,-,*,floor are used so native and WASM agree bit for bit. */
+double ct__noise3(uint32_t seed, double x, double y, double z);
+/* fBm: octave i uses seed+i, frequency freq*lacunarity^i, amplitude gain^i;
+ * result normalised by the amplitude sum to about [-1,1]. */
+double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
+                double lacunarity, double gain);
+/* Ridged fBm in [0,1]: (1-|n|)^2 per octave, weighted. */
+double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
+                   double lacunarity, double gain);
+/* Domain warp: out = p + strength * (fbm_x, fbm_y, fbm_z). */
+void ct__warp3(uint32_t seed, const double p[3], double freq, double strength,
+               double out[3]);
+/* smoothstep on [e0,e1] */
+double ct__smoothstep(double e0, double e1, double x);
+/* asin(x) for |x| <= 0.75 by a fixed series (no libm), error < 1e-12. */
+double ct__asin_small(double x);
+/* Great-circle angle between unit vectors (radians), libm-free. */
+double ct__arc(const double a[3], const double b[3]);
+
+/* ------------------------------------------------------------------- cube */
+/* Face uv -> unnormalised direction (the face transform). */
+void ct__face_uv_to_cube(int face, double u, double v, double out[3]);
+/* Normalise a cube-surface point so that permuted/sign-flipped inputs give
+ * bit-identical results (sums squares in sorted order). */
+void ct__normalize_canonical(double d[3]);
+/* Direction (finite, non-zero) -> face, u, v. No validation. */
+void ct__cube_from_dir(const double d[3], int *face, double *u, double *v);
+/* Exact direction of global sample (gx, gy) on face at lod: coordinates
+ * gx/(256*2^lod) exactly, then the face transform and canonical norm. */
+void ct__sample_direction(int face, int lod, int64_t gx, int64_t gy, double out[3]);
+int ct__is_finite(double x);
+
+/* ------------------------------------------------------------------ world */
+/* The frozen field. Arrays are indexed by unique macro vertex (_v suffix)
+ * unless named otherwise. Everything here is written once by the build (or
+ * the snapshot reader) and only read afterwards. */
+struct ct_world {
+    ct_config cfg;
+    uint64_t generation;
+    uint32_t n;                 /* macro cells per face edge */
+    uint32_t vertex_count;      /* 6n^2+2 */
+    uint32_t *vertex_fij;       /* [6*(n+1)*(n+1)]: face grid (f,i,j) -> vertex */
+    double *dir_v;              /* [3V] unit directions */
+    double *height_v;           /* [V] frozen macro bed height, metres */
+    double *water_level_v;      /* [V] water surface (0 ocean, lake level), 0 on land */
+    int32_t *body_v;            /* [V] -1 land, 0 ocean, k > 0 other water body */
+    float *mask_v;              /* [V] signed land mask used by the build */
+    float *region_w_v;          /* [4V] region weights (sum 1) */
+    float *shore_v;             /* [V] hop distance to the nearest water boundary */
+    ct_palette palette;         /* default palette (CLI/JS may pass others) */
+    ct_world_stats stats;
+};
+
+/* Index into vertex_fij for face f, grid column i, row j (0..n). */
+#define CT__FIJ(n, f, i, j) (((size_t)(f) * ((n) + 1) + (size_t)(j)) * ((n) + 1) + (size_t)(i))
+
+/* Allocates the graph tables (vertex_fij, dir_v) for resolution n. Shared by
+ * the build and the snapshot reader. */
+ct_result ct__world_alloc_graph(ct_world *w, uint32_t n, char *err, size_t errlen);
+/* Generation ID from algorithm version, every knob and the solved field. */
+uint64_t ct__world_generation(const ct_world *w);
+/* Region weights at a direction (continuous, sum 1). */
+void ct__region_weights(const ct_config *cfg, const double dir[3], double w[4]);
+/* Effective per-profile settings blended by weights and region_strength. */
+void ct__region_effective(const ct_config *cfg, const double w[4], ct_region_info *out);
+
+#endif

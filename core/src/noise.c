@@ -1,0 +1,143 @@
+/* noise.c - 3D gradient noise, fBm, ridged and domain-warp helpers, and the
+ * libm-free angle functions used by generation.
+ *
+ * Only +, -, *, / and floor appear here: those are exactly rounded in IEEE
+ * arithmetic, so native and WebAssembly builds agree bit for bit (compiled
+ * with -ffp-contract=off so no FMA changes a rounding). */
+#include "ct_internal.h"
+
+#include <math.h>
+
+/* The 12 edge midpoints of a cube (Perlin's improved-noise gradients). */
+static const double ct__grad[12][3] = {
+    {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0},
+    {1, 0, 1}, {-1, 0, 1}, {1, 0, -1}, {-1, 0, -1},
+    {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}
+};
+
+static double ct__fade(double t)
+{
+    return t * t * t * (t * (t * 6.0 - 15.0) + 10.0);
+}
+
+static double ct__corner(uint32_t seed, uint32_t ix, uint32_t iy, uint32_t iz,
+                         double fx, double fy, double fz)
+{
+    /* The multiply-shift maps the hash to 0..11 without a modulo bias worth
+     * caring about and without division. */
+    uint32_t h = (uint32_t)(((uint64_t)ct__hash4(seed, ix, iy, iz) * 12u) >> 32);
+    const double *g = ct__grad[h];
+    return g[0] * fx + g[1] * fy + g[2] * fz;
+}
+
+/* Lattice coordinates wrap modulo 2^32 through int64 -> uint32, which is
+ * well defined; |coordinate| stays far below 2^53 for every knob range. */
+double ct__noise3(uint32_t seed, double x, double y, double z)
+{
+    double x0f = floor(x), y0f = floor(y), z0f = floor(z);
+    uint32_t ix = (uint32_t)(int64_t)x0f, iy = (uint32_t)(int64_t)y0f, iz = (uint32_t)(int64_t)z0f;
+    double fx = x - x0f, fy = y - y0f, fz = z - z0f;
+    double u = ct__fade(fx), v = ct__fade(fy), w = ct__fade(fz);
+    double c000 = ct__corner(seed, ix, iy, iz, fx, fy, fz);
+    double c100 = ct__corner(seed, ix + 1u, iy, iz, fx - 1.0, fy, fz);
+    double c010 = ct__corner(seed, ix, iy + 1u, iz, fx, fy - 1.0, fz);
+    double c110 = ct__corner(seed, ix + 1u, iy + 1u, iz, fx - 1.0, fy - 1.0, fz);
+    double c001 = ct__corner(seed, ix, iy, iz + 1u, fx, fy, fz - 1.0);
+    double c101 = ct__corner(seed, ix + 1u, iy, iz + 1u, fx - 1.0, fy, fz - 1.0);
+    double c011 = ct__corner(seed, ix, iy + 1u, iz + 1u, fx, fy - 1.0, fz - 1.0);
+    double c111 = ct__corner(seed, ix + 1u, iy + 1u, iz + 1u, fx - 1.0, fy - 1.0, fz - 1.0);
+    double x00 = c000 + u * (c100 - c000), x10 = c010 + u * (c110 - c010);
+    double x01 = c001 + u * (c101 - c001), x11 = c011 + u * (c111 - c011);
+    double y0 = x00 + v * (x10 - x00), y1 = x01 + v * (x11 - x01);
+    return y0 + w * (y1 - y0);
+}
+
+double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
+                double lacunarity, double gain)
+{
+    double sum = 0.0, norm = 0.0, amp = 1.0, f = freq;
+    int i;
+    for (i = 0; i < octaves; i++) {
+        /* seed + i: each octave is its own deterministic field (FastNoiseLite style). */
+        sum += amp * ct__noise3(seed + (uint32_t)i, p[0] * f, p[1] * f, p[2] * f);
+        norm += amp;
+        amp *= gain;
+        f *= lacunarity;
+    }
+    return norm > 0.0 ? sum / norm : 0.0;
+}
+
+double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
+                   double lacunarity, double gain)
+{
+    double sum = 0.0, norm = 0.0, amp = 1.0, f = freq;
+    int i;
+    for (i = 0; i < octaves; i++) {
+        double n = ct__noise3(seed + (uint32_t)i, p[0] * f, p[1] * f, p[2] * f);
+        double r = 1.0 - fabs(n);
+        sum += amp * r * r;
+        norm += amp;
+        amp *= gain;
+        f *= lacunarity;
+    }
+    return norm > 0.0 ? sum / norm : 0.0;
+}
+
+void ct__warp3(uint32_t seed, const double p[3], double freq, double strength, double out[3])
+{
+    /* Three decorrelated fields via distinct sub-seeds. */
+    double wx = ct__fbm3(ct__hash2(seed, 1u), p, freq, 3, 2.0, 0.5);
+    double wy = ct__fbm3(ct__hash2(seed, 2u), p, freq, 3, 2.0, 0.5);
+    double wz = ct__fbm3(ct__hash2(seed, 3u), p, freq, 3, 2.0, 0.5);
+    out[0] = p[0] + strength * wx;
+    out[1] = p[1] + strength * wy;
+    out[2] = p[2] + strength * wz;
+}
+
+double ct__smoothstep(double e0, double e1, double x)
+{
+    double t;
+    if (e1 == e0) return x < e0 ? 0.0 : 1.0;
+    t = (x - e0) / (e1 - e0);
+    if (t < 0.0) t = 0.0;
+    if (t > 1.0) t = 1.0;
+    return t * t * (3.0 - 2.0 * t);
+}
+
+/* Maclaurin series of asin with a fixed number of terms: for |x| <= 0.5 the
+ * 40th term is below 1e-24, far under double precision. */
+static double ct__asin_series(double x)
+{
+    double x2 = x * x, coef = 1.0, power = x, sum = 0.0;
+    int k;
+    for (k = 0; k < 40; k++) {
+        sum += coef * power / (double)(2 * k + 1);
+        coef *= (double)(2 * k + 1) / (double)(2 * k + 2);
+        power *= x2;
+    }
+    return sum;
+}
+
+#define CT__HALF_PI 1.57079632679489661923
+
+double ct__asin_small(double x)
+{
+    double ax = fabs(x), r;
+    if (ax > 1.0) ax = 1.0;
+    if (ax <= 0.5) {
+        r = ct__asin_series(ax);
+    } else {
+        /* asin(x) = pi/2 - 2 asin(sqrt((1-x)/2)) brings the argument to <= 0.5. */
+        r = CT__HALF_PI - 2.0 * ct__asin_series(sqrt((1.0 - ax) * 0.5));
+    }
+    return x < 0.0 ? -r : r;
+}
+
+double ct__arc(const double a[3], const double b[3])
+{
+    /* 2 asin(chord/2) is well conditioned for the short edges of the graph,
+     * unlike acos of a dot product. */
+    double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+    double chord = sqrt(dx * dx + dy * dy + dz * dz);
+    return 2.0 * ct__asin_small(0.5 * chord);
+}
