@@ -29,7 +29,7 @@ B := build/native
 NATIVE_OBJ := $(patsubst core/src/%.c,$(B)/obj/%.o,$(NATIVE_SRC))
 TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
-.PHONY: all test sanitize thread-sanitize sweep wasm wasm-lib site bench clean
+.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean
 all: $(B)/libct.a terrain $(if $(wildcard core/cli/stream_demo.c),stream_demo)
 
 $(B)/obj/%.o: core/src/%.c $(CORE_HDR)
@@ -51,15 +51,16 @@ $(B)/tests/%: tests/c/%.c $(TEST_HDR) $(B)/libct.a
 	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itests/c $< $(B)/libct.a $(LIBS) -o $@
 
 # Each test binary prints "name: N passed, M failed"; run-c-tests adds them up.
-test: all $(TEST_BIN)
+test: all check
+check: $(TEST_BIN)
 	@sh tests/c/run.sh $(TEST_BIN)
 
 # Sanitizer builds live in their own folders so they never mix objects.
 sanitize:
-	$(MAKE) --no-print-directory B=build/asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" LIBS="-lm -pthread -fsanitize=address,undefined" test
+	$(MAKE) --no-print-directory B=build/asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" LIBS="-lm -pthread -fsanitize=address,undefined" check
 
 thread-sanitize:
-	$(MAKE) --no-print-directory B=build/tsan OPT="-O1 -g -fsanitize=thread" LIBS="-lm -pthread -fsanitize=thread" test
+	$(MAKE) --no-print-directory B=build/tsan OPT="-O1 -g -fsanitize=thread" LIBS="-lm -pthread -fsanitize=thread" check
 
 sweep: all $(B)/tests/sweep
 	$(B)/tests/sweep
