@@ -1,0 +1,179 @@
+/* stream_demo.c - walks a route across a cube edge through the native
+ * streaming cache and reports what a game's frame loop would see.
+ *
+ *   ./stream_demo out/world.ctw [--slots N] [--steps N] [--lod L]
+ *
+ * Each step is one "frame": the position's chunk and its 3x3 neighbourhood
+ * (ct_key_neighbourhood, which follows the sphere across edges and corners)
+ * are requested, centre first. A real game would keep drawing what it has
+ * when the centre is not ready; the demo waits for it (the loading-screen use
+ * of ct_stream_wait) so the printed heights follow the route. */
+#include "ct.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1.0e6;
+}
+
+static int parse_int(const char *text, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < lo || v > hi) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: stream_demo WORLD.ctw [--slots N (1..256, default 9)] "
+                    "[--steps N (2..1000, default 16)] [--lod L (default surface_lod)]\n");
+    return 2;
+}
+
+/* Point on the route at t in [0,1]: a straight segment in space between two
+ * directions on either side of the +X/+Z cube edge (x == z), normalised. */
+static void route_direction(double t, double dir[3])
+{
+    static const double a[3] = {1.0, 0.05, 0.9}, b[3] = {0.9, 0.05, 1.0};
+    double len = 0.0;
+    int k;
+    for (k = 0; k < 3; k++) { dir[k] = a[k] + (b[k] - a[k]) * t; len += dir[k] * dir[k]; }
+    len = sqrt(len);
+    for (k = 0; k < 3; k++) dir[k] /= len;
+}
+
+static int key_equal(ct_key a, ct_key b)
+{
+    return a.face == b.face && a.lod == b.lod && a.x == b.x && a.y == b.y;
+}
+
+int main(int argc, char **argv)
+{
+    char err[512];
+    const char *path = NULL;
+    int slots = 9, steps = 16, lod = -1, i, step, last_face = -1, crossings = 0;
+    ct_world *world;
+    ct_stream *cache;
+    ct_stream_stats st;
+    double t_start, waited_total = 0.0;
+    long ready_n = 0, queued_n = 0, busy_n = 0;
+
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--slots") && i + 1 < argc) {
+            if (!parse_int(argv[++i], 1, 256, &slots)) return usage();
+        } else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
+            if (!parse_int(argv[++i], 2, 1000, &steps)) return usage();
+        } else if (!strcmp(argv[i], "--lod") && i + 1 < argc) {
+            if (!parse_int(argv[++i], 0, CT_MAX_LOD, &lod)) return usage();
+        } else if (argv[i][0] == '-' || path) {
+            return usage();
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path) return usage();
+
+    world = ct_world_load(path, err, sizeof err);
+    if (!world) {
+        fprintf(stderr, "stream_demo: %s: %s\n", path, err);
+        return 1;
+    }
+    if (lod < 0) lod = (int)ct_world_config(world)->surface_lod;
+    if ((unsigned)lod > ct_world_config(world)->surface_lod) {
+        fprintf(stderr, "stream_demo: --lod %d is finer than the world's surface_lod %u\n",
+                lod, (unsigned)ct_world_config(world)->surface_lod);
+        ct_world_free(world);
+        return 1;
+    }
+    cache = ct_stream_create(world, slots, err, sizeof err);
+    if (!cache) {
+        fprintf(stderr, "stream_demo: %s\n", err);
+        ct_world_free(world);
+        return 1;
+    }
+    printf("world %016llx, LOD %d, %d slots (%.1f MiB of chunks), %d steps across the +X/+Z edge\n",
+           (unsigned long long)ct_world_generation(world), lod, slots,
+           (double)slots * (double)sizeof(ct_chunk) / 1048576.0, steps);
+    printf("step  face   x    y    local(x,y)     answers(R/Q/B)  wait ms  height m\n");
+
+    t_start = now_ms();
+    for (step = 0; step < steps; step++) {
+        double dir[3], lx, ly, t0, waited;
+        ct_key centre, near[9];
+        int count, r_ready = 0, r_queued = 0, r_busy = 0, j, ix, iy;
+        const ct_chunk *chunk;
+        route_direction((double)step / (double)(steps - 1), dir);
+        if (ct_key_at(world, dir, lod, &centre, &lx, &ly, err, sizeof err) != CT_OK ||
+            ct_key_neighbourhood(centre, lx, ly, near, &count, err, sizeof err) != CT_OK) {
+            fprintf(stderr, "stream_demo: step %d: %s\n", step, err);
+            break;
+        }
+        /* The centre matters most: ask for it first so it gets a slot first. */
+        for (j = 0; j < count; j++) {
+            if (key_equal(near[j], centre)) {
+                ct_key tmp = near[0]; near[0] = near[j]; near[j] = tmp;
+                break;
+            }
+        }
+        for (j = 0; j < count; j++) {
+            int r = ct_stream_request(cache, near[j], err, sizeof err);
+            if (r == CT_STREAM_READY) r_ready++;
+            else if (r == CT_STREAM_QUEUED) r_queued++;
+            else if (r == CT_STREAM_BUSY) r_busy++;
+            else fprintf(stderr, "stream_demo: request: %s\n", err);
+        }
+        ready_n += r_ready; queued_n += r_queued; busy_n += r_busy;
+
+        /* Loading-screen behaviour for the centre only; retry while busy. */
+        t0 = now_ms();
+        chunk = NULL;
+        for (j = 0; j < 1000 && !chunk; j++) {
+            int r = ct_stream_request(cache, centre, NULL, 0);
+            if (r == CT_STREAM_QUEUED) (void)ct_stream_wait(cache, centre, 30000);
+            else if (r == CT_STREAM_BUSY) (void)ct_stream_wait(cache, near[1], 100);
+            chunk = ct_stream_acquire(cache, centre);
+        }
+        waited = now_ms() - t0;
+        waited_total += waited;
+        if (!chunk) {
+            fprintf(stderr, "stream_demo: centre chunk never arrived\n");
+            break;
+        }
+        ix = (int)(lx + 0.5); iy = (int)(ly + 0.5);
+        if (centre.face != last_face) {
+            if (last_face >= 0) {
+                crossings++;
+                printf("      -- crossed the cube edge from %s to %s --\n",
+                       ct_face_name(last_face), ct_face_name(centre.face));
+            }
+            last_face = centre.face;
+        }
+        printf("%4d  %-4s %4u %4u  (%6.1f,%6.1f)   %d/%d/%d          %8.1f  %8.1f\n",
+               step, ct_face_name(centre.face), (unsigned)centre.x, (unsigned)centre.y, lx, ly,
+               r_ready, r_queued, r_busy, waited,
+               ct_height_decode(chunk->height[iy * CT_CHUNK_EDGE + ix], chunk->height_quantum_m));
+        ct_stream_release(cache, chunk);
+    }
+
+    ct_stream_stats_get(cache, &st);
+    printf("\nneighbourhood answers: %ld ready, %ld queued, %ld busy\n", ready_n, queued_n, busy_n);
+    printf("cache: %llu hits, %llu misses, %llu busy, %llu chunks generated\n",
+           (unsigned long long)st.hits, (unsigned long long)st.misses,
+           (unsigned long long)st.busy, (unsigned long long)st.generated);
+    printf("generation: %.1f ms per chunk on average, %.1f ms at most (worker thread)\n",
+           st.generated ? st.generate_ms_total / (double)st.generated : 0.0, st.generate_ms_max);
+    printf("route: %d edge crossing(s), %.0f ms waiting for centre chunks, %.0f ms in all\n",
+           crossings, waited_total, now_ms() - t_start);
+    ct_stream_destroy(cache);
+    ct_world_free(world);
+    return crossings > 0 ? 0 : 1;
+}
