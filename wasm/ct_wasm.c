@@ -1,0 +1,430 @@
+/* ct_wasm.c - the flat WebAssembly ABI over ct.h for wasm/ct.mjs.
+ *
+ * This is the only C file that includes emscripten.h. Every export takes and
+ * returns plain integers, doubles and pointers into linear memory, so the JS
+ * loader needs no generated glue: it allocates with malloc/free, passes
+ * pointers, and copies results out. Structs never cross the boundary; the
+ * few multi-value results are written into caller arrays in an order that
+ * wasm/ct.mjs documents beside its reader (CTW_STATS_* below).
+ *
+ * Errors: every fallible export returns a ct_result and writes the message
+ * into the (err, errlen) buffer the caller passes, like the C API itself.
+ * No file-scope mutable state: two worlds in one instance never interfere.
+ */
+#include <emscripten.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#include <string.h>
+
+#include "ct.h"
+
+#define CTW_EXPORT EMSCRIPTEN_KEEPALIVE
+
+/* Build progress goes to JS through one import, env.ctw_progress. EM_JS makes
+ * Emscripten declare it as an import without needing -sERROR_ON_UNDEFINED_SYMBOLS
+ * or a JS library; the body below is never used because we ship no glue: the
+ * loader in wasm/ct.mjs supplies the real function (non-zero = cancel). */
+EM_JS(int, ctw_progress, (const char *stage, double fraction), { return 0; })
+
+static int ctw__progress(const char *stage, double fraction, void *user)
+{
+    (void)user;
+    return ctw_progress(stage, fraction);
+}
+
+static void ctw__hex64(uint64_t v, char out[17])
+{
+    /* Same text as the native CLI's "%016llx". */
+    snprintf(out, 17, "%016llx", (unsigned long long)v);
+}
+
+/* ------------------------------------------------------------ tables */
+CTW_EXPORT int ctw_knob_count(void) { return (int)ct_knob_count(); }
+
+CTW_EXPORT const char *ctw_knob_name(int i)
+{
+    const ct_knob_info *k = ct_knob_get((size_t)i);
+    return k ? k->name : NULL;
+}
+
+CTW_EXPORT const char *ctw_knob_doc(int i)
+{
+    const ct_knob_info *k = ct_knob_get((size_t)i);
+    return k ? k->doc : NULL;
+}
+
+/* out: kind, default, min, max. Returns 0 past the end. */
+CTW_EXPORT int ctw_knob_info(int i, double *out)
+{
+    const ct_knob_info *k = ct_knob_get((size_t)i);
+    if (!k || !out) return 0;
+    out[0] = (double)k->kind;
+    out[1] = k->def;
+    out[2] = k->min;
+    out[3] = k->max;
+    return 1;
+}
+
+CTW_EXPORT int ctw_preset_count(void) { return (int)ct_preset_count(); }
+CTW_EXPORT const char *ctw_preset_name(int i) { return ct_preset_name((size_t)i); }
+CTW_EXPORT const char *ctw_result_name(int r) { return ct_result_name((ct_result)r); }
+CTW_EXPORT const char *ctw_result_message(int r) { return ct_result_message((ct_result)r); }
+CTW_EXPORT const char *ctw_face_name(int face) { return ct_face_name(face); }
+CTW_EXPORT const char *ctw_face_file_name(int face) { return ct_face_file_name(face); }
+CTW_EXPORT const char *ctw_region_name(int region) { return ct_region_name(region); }
+CTW_EXPORT const char *ctw_biome_name(int biome) { return ct_biome_name(biome); }
+
+/* Returns the face (0..5) or -1 with the message in err. */
+CTW_EXPORT int ctw_face_parse(const char *text, char *err, size_t errlen)
+{
+    int face = -1;
+    if (ct_face_parse(text, &face) != CT_OK) {
+        if (err && errlen) snprintf(err, errlen, "unknown face \"%s\" (use +X..-Z or px..nz)",
+                                    text ? text : "(null)");
+        return -1;
+    }
+    return face;
+}
+
+/* ------------------------------------------------------------ config */
+CTW_EXPORT ct_config *ctw_config_new(void)
+{
+    ct_config *cfg = (ct_config *)malloc(sizeof *cfg);
+    if (cfg) ct_config_default(cfg);
+    return cfg;
+}
+
+CTW_EXPORT void ctw_config_free(ct_config *cfg) { free(cfg); }
+
+CTW_EXPORT int ctw_config_preset(ct_config *cfg, const char *name, char *err, size_t errlen)
+{
+    return (int)ct_config_preset(cfg, name, err, errlen);
+}
+
+CTW_EXPORT int ctw_config_set(ct_config *cfg, const char *name, const char *value,
+                              char *err, size_t errlen)
+{
+    return (int)ct_config_set(cfg, name, value, err, errlen);
+}
+
+CTW_EXPORT int ctw_config_parse(ct_config *cfg, const char *text, char *err, size_t errlen)
+{
+    return (int)ct_config_parse(cfg, text, err, errlen);
+}
+
+CTW_EXPORT int ctw_config_validate(const ct_config *cfg, char *err, size_t errlen)
+{
+    return (int)ct_config_validate(cfg, err, errlen);
+}
+
+/* Value of knob number i (NaN past the end). */
+CTW_EXPORT double ctw_config_get(const ct_config *cfg, int i)
+{
+    const ct_knob_info *k = ct_knob_get((size_t)i);
+    if (!cfg || !k) return NAN;
+    return ct_config_get(cfg, k);
+}
+
+/* ------------------------------------------------------------- world */
+CTW_EXPORT int ctw_world_build(const ct_config *cfg, int with_progress, ct_world **out,
+                               char *err, size_t errlen)
+{
+    ct_build_options opts;
+    memset(&opts, 0, sizeof opts);
+    if (with_progress) opts.progress = ctw__progress;
+    return (int)ct_world_build_ex(cfg, &opts, out, err, errlen);
+}
+
+CTW_EXPORT int ctw_world_load(const uint8_t *buf, size_t len, ct_world **out,
+                              char *err, size_t errlen)
+{
+    return (int)ct_world_snapshot_read(buf, len, out, err, errlen);
+}
+
+CTW_EXPORT void ctw_world_free(ct_world *w) { ct_world_free(w); }
+
+CTW_EXPORT const ct_config *ctw_world_config(const ct_world *w) { return ct_world_config(w); }
+
+CTW_EXPORT void ctw_world_generation_hex(const ct_world *w, char *out17)
+{
+    ctw__hex64(ct_world_generation(w), out17);
+}
+
+/* Order of the doubles written by ctw_world_stats (read in wasm/ct_world.mjs). */
+enum {
+    CTW_STATS_MACRO_RESOLUTION, CTW_STATS_VERTEX_COUNT, CTW_STATS_EDGE_COUNT,
+    CTW_STATS_PASSES, CTW_STATS_ACCEPTED_HOPS, CTW_STATS_COLLISIONS,
+    CTW_STATS_JUNCTION_CELLS, CTW_STATS_WATER_BODIES, CTW_STATS_LAKES,
+    CTW_STATS_OCEAN_FRACTION, CTW_STATS_LAND_FRACTION, CTW_STATS_MIN_HEIGHT_M,
+    CTW_STATS_MAX_HEIGHT_M, CTW_STATS_MAX_SLOPE_EXCESS_M, CTW_STATS_BUILD_MS,
+    CTW_STATS_BYTES_HELD, CTW_STATS_COUNT
+};
+
+CTW_EXPORT int ctw_world_stats(const ct_world *w, double *out, char *err, size_t errlen)
+{
+    ct_world_stats s;
+    ct_result r = ct_world_stats_get(w, &s);
+    if (r != CT_OK) {
+        if (err && errlen) snprintf(err, errlen, "%s", ct_result_message(r));
+        return (int)r;
+    }
+    out[CTW_STATS_MACRO_RESOLUTION] = s.macro_resolution;
+    out[CTW_STATS_VERTEX_COUNT] = s.vertex_count;
+    out[CTW_STATS_EDGE_COUNT] = s.edge_count;
+    out[CTW_STATS_PASSES] = s.passes;
+    out[CTW_STATS_ACCEPTED_HOPS] = s.accepted_hops;
+    out[CTW_STATS_COLLISIONS] = s.collisions;
+    out[CTW_STATS_JUNCTION_CELLS] = s.junction_cells;
+    out[CTW_STATS_WATER_BODIES] = s.water_bodies;
+    out[CTW_STATS_LAKES] = s.lakes;
+    out[CTW_STATS_OCEAN_FRACTION] = s.ocean_fraction;
+    out[CTW_STATS_LAND_FRACTION] = s.land_fraction;
+    out[CTW_STATS_MIN_HEIGHT_M] = s.min_height_m;
+    out[CTW_STATS_MAX_HEIGHT_M] = s.max_height_m;
+    out[CTW_STATS_MAX_SLOPE_EXCESS_M] = s.max_macro_slope_excess_m;
+    out[CTW_STATS_BUILD_MS] = s.build_ms;
+    out[CTW_STATS_BYTES_HELD] = (double)s.bytes_held;
+    return CT_OK;
+}
+
+CTW_EXPORT size_t ctw_world_snapshot_size(const ct_world *w) { return ct_world_snapshot_size(w); }
+
+CTW_EXPORT int ctw_world_snapshot_write(const ct_world *w, uint8_t *buf, size_t len,
+                                        char *err, size_t errlen)
+{
+    return (int)ct_world_snapshot_write(w, buf, len, err, errlen);
+}
+
+/* out: 4 weights, dominant, height_scale, roughness, ridge_scale, delay_passes. */
+CTW_EXPORT int ctw_world_region(const ct_world *w, const double *dir, double *out,
+                                char *err, size_t errlen)
+{
+    ct_region_info info;
+    ct_result r = ct_world_region(w, dir, &info, err, errlen);
+    int i;
+    if (r != CT_OK) return (int)r;
+    for (i = 0; i < CT_REGION_COUNT; i++) out[i] = info.weight[i];
+    out[4] = info.dominant;
+    out[5] = info.height_scale;
+    out[6] = info.roughness;
+    out[7] = info.ridge_scale;
+    out[8] = info.delay_passes;
+    return CT_OK;
+}
+
+/* Samples n directions (3 doubles each) into parallel arrays. Stops at the
+ * first bad direction: its index goes to *bad (else -1) and the message names
+ * it. Any output pointer may be NULL. */
+CTW_EXPORT int ctw_world_sample_many(const ct_world *w, const double *dirs, int n,
+                                     double *height_m, double *water_m, uint8_t *has_water,
+                                     int32_t *water_body, uint8_t *biome, uint8_t *material,
+                                     uint8_t *palette, float *moisture, float *mask,
+                                     int *bad, char *err, size_t errlen)
+{
+    int i;
+    if (bad) *bad = -1;
+    for (i = 0; i < n; i++) {
+        ct_sample s;
+        ct_result r = ct_world_sample(w, dirs + 3 * i, &s, err, errlen);
+        if (r != CT_OK) {
+            if (bad) *bad = i;
+            return (int)r;
+        }
+        if (height_m) height_m[i] = s.height_m;
+        if (water_m) water_m[i] = s.water_m;
+        if (has_water) has_water[i] = (uint8_t)(s.has_water != 0);
+        if (water_body) water_body[i] = s.water_body;
+        if (biome) biome[i] = (uint8_t)s.biome;
+        if (material) material[i] = (uint8_t)s.material;
+        if (palette) palette[i] = (uint8_t)s.palette_index;
+        if (moisture) moisture[i] = (float)s.moisture;
+        if (mask) mask[i] = (float)s.mask;
+    }
+    return CT_OK;
+}
+
+/* -------------------------------------------------------- addressing */
+static ct_key ctw__key(int face, int lod, uint32_t x, uint32_t y)
+{
+    ct_key k;
+    k.face = face;
+    k.lod = lod;
+    k.x = x;
+    k.y = y;
+    return k;
+}
+
+/* key_out: face, lod, x, y (x, y unsigned); local_out: local_x, local_y. */
+CTW_EXPORT int ctw_key_at(const ct_world *w, const double *dir, int lod, uint32_t *key_out,
+                          double *local_out, char *err, size_t errlen)
+{
+    ct_key k;
+    ct_result r = ct_key_at(w, dir, lod, &k, &local_out[0], &local_out[1], err, errlen);
+    if (r != CT_OK) return (int)r;
+    key_out[0] = (uint32_t)k.face;
+    key_out[1] = (uint32_t)k.lod;
+    key_out[2] = k.x;
+    key_out[3] = k.y;
+    return CT_OK;
+}
+
+CTW_EXPORT int ctw_key_direction(int face, int lod, uint32_t x, uint32_t y, double local_x,
+                                 double local_y, double *out, char *err, size_t errlen)
+{
+    return (int)ct_key_direction(ctw__key(face, lod, x, y), local_x, local_y, out, err, errlen);
+}
+
+/* out: dx_m[3] then dy_m[3]. */
+CTW_EXPORT int ctw_key_metric(int face, int lod, uint32_t x, uint32_t y, double local_x,
+                              double local_y, double radius_m, double *out,
+                              char *err, size_t errlen)
+{
+    return (int)ct_key_metric(ctw__key(face, lod, x, y), local_x, local_y, radius_m,
+                              out, out + 3, err, errlen);
+}
+
+CTW_EXPORT int ctw_key_validate(int face, int lod, uint32_t x, uint32_t y,
+                                char *err, size_t errlen)
+{
+    return (int)ct_key_validate(ctw__key(face, lod, x, y), err, errlen);
+}
+
+/* out: up to 9 keys as (face, lod, x, y); *count set. */
+CTW_EXPORT int ctw_key_neighbourhood(int face, int lod, uint32_t x, uint32_t y, double local_x,
+                                     double local_y, uint32_t *out, int *count,
+                                     char *err, size_t errlen)
+{
+    ct_key keys[9];
+    int i, n = 0;
+    ct_result r = ct_key_neighbourhood(ctw__key(face, lod, x, y), local_x, local_y, keys, &n,
+                                       err, errlen);
+    if (r != CT_OK) return (int)r;
+    for (i = 0; i < n; i++) {
+        out[4 * i + 0] = (uint32_t)keys[i].face;
+        out[4 * i + 1] = (uint32_t)keys[i].lod;
+        out[4 * i + 2] = keys[i].x;
+        out[4 * i + 3] = keys[i].y;
+    }
+    *count = n;
+    return CT_OK;
+}
+
+/* Returns the length needed, like snprintf. */
+CTW_EXPORT size_t ctw_address(const ct_world *w, int face, int lod, uint32_t x, uint32_t y,
+                              char *buf, size_t len)
+{
+    return ct_address_format(w, ctw__key(face, lod, x, y), buf, len);
+}
+
+/* ------------------------------------------------------------ chunks */
+/* One chunk buffer per world in JS (about 400 KB), reused for every request. */
+CTW_EXPORT ct_chunk *ctw_chunk_new(void) { return (ct_chunk *)calloc(1, sizeof(ct_chunk)); }
+CTW_EXPORT void ctw_chunk_free(ct_chunk *c) { free(c); }
+
+CTW_EXPORT int ctw_chunk_generate(const ct_world *w, ct_chunk *c, int face, int lod,
+                                  uint32_t x, uint32_t y, char *err, size_t errlen)
+{
+    return (int)ct_chunk_generate(w, ctw__key(face, lod, x, y), c, err, errlen);
+}
+
+CTW_EXPORT uint16_t *ctw_chunk_height(ct_chunk *c) { return c->height; }
+CTW_EXPORT uint16_t *ctw_chunk_water(ct_chunk *c) { return c->water; }
+CTW_EXPORT uint8_t *ctw_chunk_biome(ct_chunk *c) { return c->biome; }
+CTW_EXPORT uint8_t *ctw_chunk_palette(ct_chunk *c) { return c->palette; }
+CTW_EXPORT uint32_t ctw_chunk_clipped(const ct_chunk *c) { return c->clipped; }
+CTW_EXPORT double ctw_chunk_quantum(const ct_chunk *c) { return c->height_quantum_m; }
+CTW_EXPORT void ctw_chunk_digest_hex(const ct_chunk *c, char *out17) { ctw__hex64(c->digest, out17); }
+CTW_EXPORT void ctw_chunk_generation_hex(const ct_chunk *c, char *out17)
+{
+    ctw__hex64(c->generation, out17);
+}
+
+CTW_EXPORT int ctw_chunk_encode_ctc(const ct_chunk *c, uint8_t *buf, size_t len,
+                                    char *err, size_t errlen)
+{
+    return (int)ct_chunk_encode_ctc(c, buf, len, err, errlen);
+}
+
+CTW_EXPORT int ctw_chunk_encode_u16le(const ct_chunk *c, uint8_t *buf, size_t len,
+                                      char *err, size_t errlen)
+{
+    return (int)ct_chunk_encode_u16le(c, buf, len, err, errlen);
+}
+
+CTW_EXPORT int ctw_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
+                                    char *err, size_t errlen)
+{
+    return (int)ct_chunk_decode_ctc(buf, len, out, err, errlen);
+}
+
+/* ----------------------------------------------------------- palette */
+CTW_EXPORT size_t ctw_palette_bytes(void) { return sizeof(ct_palette); }
+CTW_EXPORT void ctw_palette_default(ct_palette *out) { ct_palette_default(out); }
+CTW_EXPORT int ctw_palette_parse(const char *text, ct_palette *out, char *err, size_t errlen)
+{
+    return (int)ct_palette_parse(text, out, err, errlen);
+}
+
+/* -------------------------------------------------------------- mesh */
+static ct_mesh_options ctw__mesh_opts(int stride, double skirt_m, double exaggeration, int water)
+{
+    ct_mesh_options o;
+    memset(&o, 0, sizeof o);
+    o.stride = stride;
+    o.skirt_depth_m = skirt_m;
+    o.vertical_exaggeration = exaggeration;
+    o.water = water;
+    return o;
+}
+
+/* out: vertex_count, index_count, index_bytes. */
+CTW_EXPORT int ctw_mesh_layout(int stride, double skirt_m, double exaggeration, int water,
+                               uint32_t *out, char *err, size_t errlen)
+{
+    ct_mesh_options o = ctw__mesh_opts(stride, skirt_m, exaggeration, water);
+    ct_mesh_layout l;
+    ct_result r = ct_mesh_layout_get(&o, &l, err, errlen);
+    if (r != CT_OK) return (int)r;
+    out[0] = l.vertex_count;
+    out[1] = l.index_count;
+    out[2] = l.index_bytes;
+    return CT_OK;
+}
+
+/* Buffers sized from ctw_mesh_layout. meta_out: center_m[3], radius_m;
+ * counts_out: vertex_count, index_count; digest_hex: FNV-1a 64 over the
+ * written positions, normals, colours and indices (17 bytes). */
+CTW_EXPORT int ctw_mesh_build(const ct_world *w, const ct_chunk *c, const ct_palette *pal,
+                              int stride, double skirt_m, double exaggeration, int water,
+                              float *positions, float *normals, uint8_t *colors, void *indices,
+                              double *meta_out, uint32_t *counts_out, char *digest_hex,
+                              char *err, size_t errlen)
+{
+    ct_mesh_options o = ctw__mesh_opts(stride, skirt_m, exaggeration, water);
+    ct_mesh_layout l;
+    ct_mesh m;
+    uint64_t h = CT_FNV1A64_INIT;
+    ct_result r = ct_mesh_layout_get(&o, &l, err, errlen);
+    if (r != CT_OK) return (int)r;
+    memset(&m, 0, sizeof m);
+    m.positions = positions;
+    m.normals = normals;
+    m.colors = colors;
+    m.indices = indices;
+    r = ct_mesh_build(w, c, &o, pal, &m, err, errlen);
+    if (r != CT_OK) return (int)r;
+    meta_out[0] = m.center_m[0];
+    meta_out[1] = m.center_m[1];
+    meta_out[2] = m.center_m[2];
+    meta_out[3] = m.radius_m;
+    counts_out[0] = m.vertex_count;
+    counts_out[1] = m.index_count;
+    h = ct_fnv1a64(positions, (size_t)m.vertex_count * 3 * sizeof(float), h);
+    h = ct_fnv1a64(normals, (size_t)m.vertex_count * 3 * sizeof(float), h);
+    if (colors) h = ct_fnv1a64(colors, (size_t)m.vertex_count * 4, h);
+    h = ct_fnv1a64(indices, (size_t)m.index_count * l.index_bytes, h);
+    ctw__hex64(h, digest_hex);
+    return CT_OK;
+}

@@ -1,0 +1,290 @@
+// ct_world.mjs - This module is the World object of the JS API: one built or
+// loaded ct_world inside the WebAssembly instance, with sampling, chunks,
+// files, meshes and snapshots. Buffers inside WebAssembly memory are made once
+// per world and reused, so steady-state requests allocate nothing in C; every
+// result handed to the caller is a copy with its own ArrayBuffer.
+import { ctError } from './ct_heap.mjs';
+
+const SAMPLES = 257 * 257;
+const CTC_BYTES = 60 + 6 * SAMPLES;
+const U16LE_BYTES = 2 * 256 * 256;
+const SAMPLE_BATCH = 1024;          // directions per C call in world.sample
+const REGION_NAMES = ['plains', 'ridges', 'broken', 'basins'];
+const STATS_FIELDS = [              // order of ctw_world_stats (wasm/ct_wasm.c)
+  'macroResolution', 'vertexCount', 'edgeCount', 'passes', 'acceptedHops', 'collisions',
+  'junctionCells', 'waterBodies', 'lakes', 'oceanFraction', 'landFraction', 'minHeightM',
+  'maxHeightM', 'maxMacroSlopeExcessM', 'buildMs', 'bytesHeld',
+];
+
+/**
+ * Validates a key {face: 0..5|'+X'|'px', lod, x, y} into integers. Range
+ * checks against the LOD are left to C, which words the messages.
+ */
+export function parseKey(heap, key) {
+  if (key === null || typeof key !== 'object') throw ctError('CT_ERR_NULL', 'key must be an object {face, lod, x, y}');
+  let face = key.face;
+  if (typeof face === 'string') {
+    const [err, errlen] = heap.errArgs();
+    face = heap.withStr(face, (p) => heap.x.ctw_face_parse(p, err, errlen));
+    if (face < 0) throw ctError('CT_ERR_FACE', heap.str(err));
+  }
+  if (!Number.isInteger(face) || face < 0 || face > 5) throw ctError('CT_ERR_FACE', `face ${String(key.face)} out of range (0..5, +X..-Z or px..nz)`);
+  const { lod, x, y } = key;
+  if (!Number.isInteger(lod) || lod < 0 || lod > 0x7fffffff) throw ctError('CT_ERR_LOD', `LOD ${String(lod)} out of range`);
+  for (const [n, v] of [['x', x], ['y', y]]) {
+    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw ctError('CT_ERR_CHUNK_XY', `chunk ${n} ${String(v)} is not a valid coordinate`);
+  }
+  return { face, lod, x, y };
+}
+
+/** Copies a 3-vector into scratch memory at ptr (8-aligned) and returns ptr. */
+export function readDir(heap, dir, ptr) {
+  if (dir == null || typeof dir.length !== 'number' || dir.length < 3) {
+    throw ctError('CT_ERR_DIRECTION', 'direction must be an array of 3 numbers');
+  }
+  const f = heap.f64(), i = ptr / 8;
+  f[i] = +dir[0]; f[i + 1] = +dir[1]; f[i + 2] = +dir[2];
+  return ptr;
+}
+
+/** A built or loaded world. Call free() when done (memory is not GC'd). */
+export class World {
+  /** @param {import('./ct.mjs').Core} core @param {number} ptr */
+  constructor(core, ptr) {
+    this.core = core;
+    this.heap = core.heap;
+    this.ptr = ptr;
+    const x = this.heap.x, hex = this.heap.slot(5);
+    x.ctw_world_generation_hex(ptr, hex);
+    /** 16 lower-case hex digits, the same text as the native CLI */
+    this.generation = this.heap.str(hex);
+    /** every knob of the world's config */
+    this.config = Object.freeze(core._readConfig(x.ctw_world_config(ptr)));
+    this._chunk = 0;       // ct_chunk, once per world
+    this._file = 0;        // .ctc/.u16le encode buffer, once per world
+    this._samples = 0;     // sample batch buffers, once per world
+    this._pal = 0;         // palette used by mesh colours
+    this._mesh = null;     // {ptr, bytes} grow-only mesh buffers
+    this._palBytes = core.palette();
+  }
+
+  _live() {
+    if (!this.ptr) throw ctError('CT_ERR_NULL', 'world has been freed');
+    return this.heap;
+  }
+
+  /** Build and size statistics. */
+  stats() {
+    const heap = this._live(), out = heap.slot(6);
+    heap.check(heap.x.ctw_world_stats(this.ptr, out, ...heap.errArgs()));
+    const f = heap.f64(), s = {};
+    STATS_FIELDS.forEach((name, i) => { s[name] = f[out / 8 + i]; });
+    return s;
+  }
+
+  /** As core.keyAt; lod defaults to the world's surface_lod and may not exceed it. */
+  keyAt(dir, lod = this.config.surface_lod) {
+    this._live();
+    return this.core._keyAt(this.ptr, dir, lod);
+  }
+
+  /** Region weights and effective profile settings at a direction. */
+  region(dir) {
+    const heap = this._live(), d = readDir(heap, dir, heap.slot(1)), out = heap.slot(6);
+    heap.check(heap.x.ctw_world_region(this.ptr, d, out, ...heap.errArgs()));
+    const f = heap.f64().slice(out / 8, out / 8 + 9);
+    return {
+      weights: [f[0], f[1], f[2], f[3]], dominant: f[4], name: REGION_NAMES[f[4]] ?? '?',
+      heightScale: f[5], roughness: f[6], ridgeScale: f[7], delayPasses: f[8],
+    };
+  }
+
+  /**
+   * Samples many directions. dirs: Float64Array of 3n values or an array of
+   * [x, y, z]. Throws on the first bad direction (message names its index).
+   */
+  sample(dirs) {
+    const heap = this._live(), x = heap.x;
+    const flat = flattenDirs(dirs), n = flat.length / 3;
+    const r = {
+      heightM: new Float64Array(n), waterM: new Float64Array(n), hasWater: new Uint8Array(n),
+      waterBody: new Int32Array(n), biome: new Uint8Array(n), material: new Uint8Array(n),
+      palette: new Uint8Array(n), moisture: new Float32Array(n), mask: new Float32Array(n),
+    };
+    if (!this._samples) this._samples = heap.malloc(SAMPLE_BATCH * 64);
+    const B = SAMPLE_BATCH, p = this._samples;
+    const o = { dirs: p, h: p + 24 * B, w: p + 32 * B, body: p + 40 * B, moist: p + 44 * B,
+      mask: p + 48 * B, has: p + 52 * B, biome: p + 53 * B, mat: p + 54 * B, pal: p + 55 * B };
+    const bad = heap.slot(7);
+    for (let start = 0; start < n; start += B) {
+      const m = Math.min(B, n - start);
+      heap.f64().set(flat.subarray(3 * start, 3 * (start + m)), o.dirs / 8);
+      const code = x.ctw_world_sample_many(this.ptr, o.dirs, m, o.h, o.w, o.has, o.body, o.biome,
+        o.mat, o.pal, o.moist, o.mask, bad, ...heap.errArgs());
+      if (code) {
+        const i = heap.i32()[bad / 4];
+        try { heap.check(code); } catch (e) { e.message = `direction ${start + i}: ${e.message}`; e.index = start + i; throw e; }
+      }
+      const f64 = heap.f64(), f32 = heap.f32(), u8 = heap.u8(), i32 = heap.i32();
+      r.heightM.set(f64.subarray(o.h / 8, o.h / 8 + m), start);
+      r.waterM.set(f64.subarray(o.w / 8, o.w / 8 + m), start);
+      r.waterBody.set(i32.subarray(o.body / 4, o.body / 4 + m), start);
+      r.moisture.set(f32.subarray(o.moist / 4, o.moist / 4 + m), start);
+      r.mask.set(f32.subarray(o.mask / 4, o.mask / 4 + m), start);
+      r.hasWater.set(u8.subarray(o.has, o.has + m), start);
+      r.biome.set(u8.subarray(o.biome, o.biome + m), start);
+      r.material.set(u8.subarray(o.mat, o.mat + m), start);
+      r.palette.set(u8.subarray(o.pal, o.pal + m), start);
+    }
+    return r;
+  }
+
+  /** Generates key into the world's chunk buffer; returns the parsed key. */
+  _generate(key) {
+    const heap = this._live(), k = parseKey(heap, key);
+    if (!this._chunk) {
+      this._chunk = heap.x.ctw_chunk_new() >>> 0;
+      if (!this._chunk) throw ctError('CT_ERR_MEMORY', 'out of WebAssembly memory for a chunk');
+    }
+    heap.check(heap.x.ctw_chunk_generate(this.ptr, this._chunk, k.face, k.lod, k.x, k.y, ...heap.errArgs()));
+    return k;
+  }
+
+  /** A 257x257 chunk: typed-array copies plus digest and clipped count. */
+  chunk(key) {
+    const k = this._generate(key), heap = this.heap, x = heap.x, c = this._chunk, hex = heap.slot(5);
+    x.ctw_chunk_digest_hex(c, hex);
+    const digest = heap.str(hex);
+    const h = x.ctw_chunk_height(c) >>> 0, w = x.ctw_chunk_water(c) >>> 0;
+    const b = x.ctw_chunk_biome(c) >>> 0, p = x.ctw_chunk_palette(c) >>> 0;
+    return {
+      key: k, generation: this.generation, digest, clipped: x.ctw_chunk_clipped(c) >>> 0,
+      heightQuantumM: x.ctw_chunk_quantum(c),
+      height: heap.u16().slice(h / 2, h / 2 + SAMPLES), water: heap.u16().slice(w / 2, w / 2 + SAMPLES),
+      biome: heap.u8().slice(b, b + SAMPLES), palette: heap.u8().slice(p, p + SAMPLES),
+    };
+  }
+
+  _encode(key, fn, bytes) {
+    this._generate(key);
+    const heap = this.heap;
+    if (!this._file) this._file = heap.malloc(CTC_BYTES);
+    heap.check(heap.x[fn](this._chunk, this._file, bytes, ...heap.errArgs()));
+    return heap.u8().slice(this._file, this._file + bytes);
+  }
+
+  /** The chunk as a .ctc file (396,354 bytes). */
+  chunkCtc(key) { return this._encode(key, 'ctw_chunk_encode_ctc', CTC_BYTES); }
+  /** The chunk's 256x256 core heights as a .u16le file (131,072 bytes). */
+  chunkU16le(key) { return this._encode(key, 'ctw_chunk_encode_u16le', U16LE_BYTES); }
+
+  /** CTWORLD2 snapshot bytes, loadable with core.loadWorld. */
+  snapshot() {
+    const heap = this._live(), x = heap.x, n = x.ctw_world_snapshot_size(this.ptr) >>> 0;
+    const buf = heap.malloc(n);
+    try {
+      heap.check(x.ctw_world_snapshot_write(this.ptr, buf, n, ...heap.errArgs()));
+      return heap.u8().slice(buf, buf + n);
+    } finally {
+      heap.free(buf);
+    }
+  }
+
+  /** The 40-colour palette used for mesh colours, as 120 RGB bytes. */
+  palette() { return this._palBytes.slice(); }
+
+  /** Replaces the mesh palette from 40 RRGGBB lines (validated; the world is unchanged). */
+  setPalette(text) {
+    this._live();
+    this._palBytes = this.core.palette(text);
+    if (this._pal) this.heap.u8().set(this._palBytes, this._pal);
+  }
+
+  /** 'planet/generation/face/lod/x/y' */
+  address(key) {
+    const heap = this._live(), k = parseKey(heap, key);
+    heap.check(heap.x.ctw_key_validate(k.face, k.lod, k.x, k.y, ...heap.errArgs()));
+    const buf = heap.slot(8);
+    heap.x.ctw_address(this.ptr, k.face, k.lod, k.x, k.y, buf, 256);
+    return heap.str(buf);
+  }
+
+  /**
+   * A triangle mesh of a chunk (see ct_mesh_build): positions in metres relative
+   * to `center`, normals, RGBA colours, 16- or 32-bit indices.
+   */
+  mesh(key, opts = {}) {
+    const heap = this._live(), x = heap.x;
+    const stride = opts.stride ?? 1, skirt = opts.skirtDepthM ?? 0;
+    const vex = opts.verticalExaggeration ?? 1, water = opts.water ? 1 : 0;
+    if (!Number.isInteger(stride)) throw ctError('CT_ERR_MESH', `mesh stride ${String(stride)} is not 1, 2, 4 ... 256`);
+    for (const [n, v] of [['stride', stride], ['skirtDepthM', skirt], ['verticalExaggeration', vex]]) {
+      if (typeof v !== 'number') throw ctError('CT_ERR_MESH', `mesh option ${n} must be a number`);
+    }
+    const lay = heap.slot(9), meta = heap.slot(10), counts = heap.slot(11), hex = heap.slot(5);
+    heap.check(x.ctw_mesh_layout(stride, skirt, vex, water, lay, ...heap.errArgs()));
+    const [vmax, imax, ib] = heap.u32().slice(lay / 4, lay / 4 + 3);
+    const need = { pos: 12 * vmax, nrm: 12 * vmax, col: 4 * vmax, idx: ib * imax };
+    this._meshBuffers(need);
+    const m = this._mesh;
+    this._generate(key);
+    if (!this._pal) { this._pal = heap.malloc(this._palBytes.length); heap.u8().set(this._palBytes, this._pal); }
+    heap.check(x.ctw_mesh_build(this.ptr, this._chunk, this._pal, stride, skirt, vex, water,
+      m.pos, m.nrm, m.col, m.idx, meta, counts, hex, ...heap.errArgs()));
+    const [vc, ic] = heap.u32().slice(counts / 4, counts / 4 + 2);
+    const f = heap.f64().slice(meta / 8, meta / 8 + 4);
+    const idxView = ib === 2 ? heap.u16().slice(m.idx / 2, m.idx / 2 + ic) : heap.u32().slice(m.idx / 4, m.idx / 4 + ic);
+    return {
+      positions: heap.f32().slice(m.pos / 4, m.pos / 4 + 3 * vc),
+      normals: heap.f32().slice(m.nrm / 4, m.nrm / 4 + 3 * vc),
+      colors: heap.u8().slice(m.col, m.col + 4 * vc),
+      indices: idxView, center: [f[0], f[1], f[2]], radius: f[3],
+      vertexCount: vc, indexCount: ic, digest: heap.str(hex),
+    };
+  }
+
+  /** Grow-only buffers: the largest layout seen so far is kept for reuse. */
+  _meshBuffers(need) {
+    const heap = this.heap;
+    const total = ['pos', 'nrm', 'col', 'idx'].reduce((s, k) => s + align8(need[k]), 0);
+    if (this._mesh && this._mesh.bytes >= total) return;
+    if (this._mesh) heap.free(this._mesh.ptr);
+    this._mesh = null;
+    const ptr = heap.malloc(total);
+    let at = ptr;
+    const m = { ptr, bytes: total };
+    for (const k of ['pos', 'nrm', 'col', 'idx']) { m[k] = at; at += align8(need[k]); }
+    this._mesh = m;
+  }
+
+  /** Releases the world and its buffers; later calls throw CT_ERR_NULL. */
+  free() {
+    if (!this.ptr) return;
+    const heap = this.heap, x = heap.x;
+    x.ctw_world_free(this.ptr);
+    if (this._chunk) x.ctw_chunk_free(this._chunk);
+    heap.free(this._file);
+    heap.free(this._samples);
+    heap.free(this._pal);
+    if (this._mesh) heap.free(this._mesh.ptr);
+    this.ptr = this._chunk = this._file = this._samples = this._pal = 0;
+    this._mesh = null;
+  }
+}
+
+function align8(n) { return (n + 7) & ~7; }
+
+/** Float64Array(3n) passes through; arrays of [x,y,z] are flattened. */
+function flattenDirs(dirs) {
+  if (dirs instanceof Float64Array) {
+    if (dirs.length % 3) throw ctError('CT_ERR_DIRECTION', 'sample: Float64Array length must be a multiple of 3');
+    return dirs;
+  }
+  if (!Array.isArray(dirs)) throw ctError('CT_ERR_DIRECTION', 'sample: dirs must be a Float64Array or an array of [x, y, z]');
+  const flat = new Float64Array(dirs.length * 3);
+  dirs.forEach((d, i) => {
+    if (d == null || d.length < 3) throw ctError('CT_ERR_DIRECTION', `direction ${i} must have 3 numbers`);
+    flat[3 * i] = +d[0]; flat[3 * i + 1] = +d[1]; flat[3 * i + 2] = +d[2];
+  });
+  return flat;
+}
