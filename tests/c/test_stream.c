@@ -63,13 +63,6 @@ static int chunk_same(const ct_chunk *a, const ct_chunk *b)
 static ct_key g_keys[NKEYS];
 static ct_chunk *g_ref;   /* [NKEYS] direct generation */
 
-static int ref_index(ct_key k)
-{
-    int i;
-    for (i = 0; i < NKEYS; i++) if (key_equal(g_keys[i], k)) return i;
-    return -1;
-}
-
 static int make_refs(const ct_world *w)
 {
     static const int spec[NKEYS][3] = {
