@@ -1,0 +1,120 @@
+// Tests of web/lod.js: quadtree selection by screen-space error, frustum and horizon culling, fallbacks without holes, request priorities.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { selectTiles, beyondHorizon, tileChildren, tileId } from '../../web/lod.js';
+import { computeView, screenRay, raySphere, autoTilt } from '../../web/camera.js';
+import { keyAt, keyId, add, scale, normalize, latLonToDir } from '../../web/geo.js';
+
+const R = 6371000;
+const view = (lat, lon, alt, tilt = autoTilt(alt)) =>
+  computeView({ lat, lon, alt, heading: 20, tilt }, { radiusM: R, width: 640, height: 480 });
+const all = () => true;
+
+// Every visible ground point must lie in exactly one drawn tile.
+function coverage(v, draw, n = 24) {
+  let hits = 0;
+  for (let j = 0; j <= n; j++) {
+    for (let i = 0; i <= n; i++) {
+      const ray = screenRay(v, (i / n) * v.width, (j / n) * v.height);
+      const t = raySphere(v.eye, ray, R);
+      if (t === null) continue;
+      const d = normalize(add(v.eye, scale(ray, t)));
+      const owners = draw.filter((tile) => keyId(keyAt(d, tile.key.lod).key) === keyId(tile.key));
+      assert.is(owners.length, 1, `pixel ${i},${j} covered by ${owners.length} tiles`);
+      hits++;
+    }
+  }
+  return hits;
+}
+
+test('from far space the whole visible globe is a few coarse tiles', () => {
+  const v = view(20, 10, 3 * R);
+  const s = selectTiles({ view: v, radiusM: R, surfaceLod: 6, isReady: all });
+  assert.ok(s.draw.length >= 3 && s.draw.length <= 40, `drew ${s.draw.length}`);
+  assert.ok(s.maxLodDrawn <= 2, `max lod ${s.maxLodDrawn}`);
+  assert.ok(s.culled >= 1, 'far side culled');
+  assert.ok(coverage(v, s.draw) > 100);
+  assert.is(s.want.length, 0);
+});
+
+test('near the ground the tile under the camera is at surface_lod with the finest stride', () => {
+  for (const surfaceLod of [4, 6]) {
+    const v = view(-33.9, 18.4, 1500);
+    const s = selectTiles({ view: v, radiusM: R, surfaceLod, isReady: all });
+    assert.is(s.maxLodDrawn, surfaceLod);
+    const below = keyAt(latLonToDir(-33.9, 18.4), surfaceLod).key;
+    const t = s.draw.find((x) => keyId(x.key) === keyId(below));
+    assert.ok(t, 'tile below the camera drawn');
+    assert.is(t.stride, 1);
+    assert.ok(coverage(v, s.draw) > 100);
+    // Horizon and frustum culling keep the count small.
+    assert.ok(s.draw.length < 120, `drew ${s.draw.length}`);
+  }
+});
+
+test('stride refinement happens only at surface_lod', () => {
+  assert.is(tileChildren({ key: { face: 0, lod: 3, x: 1, y: 1 }, stride: 4 }, 6, 4, 1).length, 4);
+  assert.equal(tileChildren({ key: { face: 0, lod: 6, x: 1, y: 1 }, stride: 4 }, 6, 4, 1), [{ key: { face: 0, lod: 6, x: 1, y: 1 }, stride: 2 }]);
+  assert.equal(tileChildren({ key: { face: 0, lod: 6, x: 1, y: 1 }, stride: 1 }, 6, 4, 1), []);
+});
+
+test('nothing ready: nothing drawn, the visible LOD-0 faces are wanted first', () => {
+  const v = view(0, 0, 1000);
+  const s = selectTiles({ view: v, radiusM: R, surfaceLod: 5, isReady: () => false });
+  assert.is(s.draw.length, 0);
+  assert.ok(s.want.length > 0);
+  assert.is(s.want[0].key.lod, 0, 'coarsest first');
+  assert.ok(s.want.some((w) => w.key.lod === 5), 'the surface tiles are asked for too');
+  for (let i = 1; i < s.want.length; i++) assert.ok(s.want[i - 1].priority <= s.want[i].priority);
+});
+
+test('only LOD 0 ready: it stays drawn (no holes) while finer tiles are requested level by level', () => {
+  const v = view(40, -100, 800);
+  const ready = (id) => id.split('/')[1] === '0';
+  const s = selectTiles({ view: v, radiusM: R, surfaceLod: 6, isReady: ready });
+  assert.ok(s.draw.length >= 1 && s.draw.every((t) => t.key.lod === 0));
+  coverage(v, s.draw);
+  const lods = new Set(s.want.map((w) => w.key.lod));
+  assert.ok(lods.has(2) && lods.has(6), `levels wanted: ${[...lods]}`);
+  assert.not.ok(lods.has(1), 'a level right below ready cover waits');
+  assert.ok(s.keep.every(ready));
+});
+
+test('partly ready children: the parent covers until all visible siblings are ready', () => {
+  const v = view(0, 0, 3e5, 0);
+  const base = selectTiles({ view: v, radiusM: R, surfaceLod: 6, isReady: all });
+  const deepest = base.draw.reduce((a, t) => (t.key.lod > a.key.lod ? t : a));
+  const hidden = tileId(deepest.key, deepest.stride);
+  const s = selectTiles({ view: v, radiusM: R, surfaceLod: 6, isReady: (id) => id !== hidden });
+  assert.not.ok(s.draw.some((t) => t.id === hidden));
+  assert.ok(s.want.some((w) => w.id === hidden));
+  coverage(v, s.draw);
+  assert.ok(s.draw.length <= base.draw.length);
+  assert.ok(s.draw.some((t) => t.key.lod <= deepest.key.lod && keyId(keyAt(deepest.bounds.centerDir, t.key.lod).key) === keyId(t.key)), "an ancestor covers it");
+});
+
+test('nearer tiles of the same size get better priority', () => {
+  const v = view(0, 0, 5000, 70);
+  const s = selectTiles({ view: v, radiusM: R, surfaceLod: 7, isReady: (id) => Number(id.split('/')[1]) < 7 });
+  const leaves = s.want.filter((w) => w.key.lod === 7 && w.stride === 4);
+  assert.ok(leaves.length >= 2);
+  const dist = (w) => {
+    const c = keyAt(v.eye, 7);
+    return Math.hypot(w.key.x - c.key.x, w.key.y - c.key.y);
+  };
+  const sorted = [...leaves].sort((a, b) => a.priority - b.priority);
+  assert.ok(dist(sorted[0]) <= dist(sorted[sorted.length - 1]));
+});
+
+test('beyondHorizon: visible in front, hidden on the far side, mountains peek over', () => {
+  const eye = [R + 1000, 0, 0];
+  assert.not.ok(beyondHorizon(eye, [1, 0, 0], 0.001, R, R + 9000));
+  assert.ok(beyondHorizon(eye, [-1, 0, 0], 0.1, R, R + 9000));
+  // Horizon of 1 km altitude is ~113 km (0.0177 rad); a 9 km peak is seen ~339 km further.
+  const a = 0.0177 + 0.04;
+  const d = [Math.cos(a), Math.sin(a), 0];
+  assert.not.ok(beyondHorizon(eye, d, 0, R, R + 9000));
+  assert.ok(beyondHorizon(eye, d, 0, R, R + 10));
+});
+
+test.run();

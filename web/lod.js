@@ -1,0 +1,145 @@
+// This module chooses which chunk meshes to draw and which to request: a quadtree per cube face refined by screen-space error, with frustum and horizon culling, drawing only ready tiles and never leaving holes (no DOM, no GL).
+import { keyBounds, keyId, childKeys, sampleSpacingM, angleBetween, sub, length, normalize } from './geo.js';
+import { frustumPlanes, sphereInFrustum } from './camera.js';
+
+/** Text id of a tile: key plus mesh stride. */
+export function tileId(key, stride) {
+  return `${keyId(key)}/s${stride}`;
+}
+
+/**
+ * Children of a tile in the virtual quadtree. Below surface_lod a tile splits
+ * into its four child keys; at surface_lod it "splits" into the same chunk
+ * meshed at half the stride, down to minStride, so the finest level gains
+ * detail without a deeper LOD.
+ */
+export function tileChildren(tile, surfaceLod, baseStride, minStride) {
+  if (tile.key.lod < surfaceLod) return childKeys(tile.key).map((key) => ({ key, stride: baseStride }));
+  if (tile.stride > minStride) return [{ key: tile.key, stride: tile.stride >> 1 }];
+  return [];
+}
+
+/**
+ * True when a bounding region is behind the planet's horizon: every point of
+ * the tile up to radius rTop is hidden by the occluding sphere rOcc as seen
+ * from the eye (angular form, conservative).
+ */
+export function beyondHorizon(eye, centerDir, angularRadius, rOcc, rTop) {
+  const d = length(eye);
+  if (d <= rOcc) return false;
+  const theta = Math.max(0, angleBetween(normalize(eye), centerDir) - angularRadius);
+  const reach = Math.acos(Math.min(1, rOcc / d)) + Math.acos(Math.min(1, rOcc / rTop));
+  return theta > reach;
+}
+
+/**
+ * Screen-space size in pixels of the distance between neighbouring mesh
+ * vertices of a tile seen from the eye (nearest point of its bounding sphere).
+ */
+export function vertexSpacingPx(view, bounds, spacingM) {
+  const dist = Math.max(1, length(sub(bounds.center, view.eye)) - bounds.radius);
+  return (spacingM * view.pixelScale) / dist;
+}
+
+/**
+ * Selects tiles for one frame.
+ * @param {object} p
+ * @param {object} p.view        from computeView (eye, viewProj, pixelScale)
+ * @param {number} p.radiusM     planet radius
+ * @param {number} p.surfaceLod  finest chunk LOD of the world
+ * @param {(id:string)=>boolean} p.isReady  tile mesh is on the GPU
+ * @param {number} [p.tau=6]     refine while a vertex spacing covers more pixels than this
+ * @param {number} [p.baseStride=4] mesh stride of tiles coarser than surface_lod
+ * @param {number} [p.minStride=1]  finest stride at surface_lod
+ * @param {number} [p.hMinM=-11000] [p.hMaxM=9000] terrain height range for bounds and culling
+ * @param {Map} [p.boundsCache]  keyId -> bounds memo (reuse across frames with the same radius/range)
+ * @param {number} [p.maxVisits=6000] traversal guard
+ * @returns {{draw: object[], want: object[], keep: string[], maxLodDrawn: number, visits: number, culled: number}}
+ *   draw: tiles to render ({id, key, stride, bounds}); want: tiles to request
+ *   ({id, key, stride, priority}, lower priority = sooner); keep: ready tile ids
+ *   in use (drawn or fallback ancestors) that the cache must not evict.
+ */
+export function selectTiles(p) {
+  const R = p.radiusM;
+  const tau = p.tau ?? 6;
+  const baseStride = p.baseStride ?? 4;
+  const minStride = Math.min(baseStride, p.minStride ?? 1);
+  const rMin = R + (p.hMinM ?? -11000), rMax = R + (p.hMaxM ?? 9000);
+  const cache = p.boundsCache ?? new Map();
+  const maxVisits = p.maxVisits ?? 6000;
+  const view = p.view;
+  const planes = frustumPlanes(view.viewProj);
+  const out = { draw: [], want: [], keep: [], maxLodDrawn: -1, visits: 0, culled: 0 };
+  const wanted = new Set();
+
+  const boundsOf = (key) => {
+    const k = keyId(key);
+    let b = cache.get(k);
+    if (!b) {
+      b = keyBounds(key, rMin, rMax);
+      cache.set(k, b);
+    }
+    return b;
+  };
+  const want = (tile, bounds) => {
+    if (wanted.has(tile.id)) return;
+    wanted.add(tile.id);
+    const dist = Math.max(1, length(sub(bounds.center, view.eye)) - bounds.radius);
+    // Nearest first and largest on screen first: distance over size. Finer
+    // strides of one chunk come after coarser ones.
+    const priority = dist / bounds.radius + (baseStride / tile.stride - 1) * 0.25;
+    out.want.push({ id: tile.id, key: tile.key, stride: tile.stride, priority });
+  };
+
+  // Returns the tiles that cover this node's visible area, or null if it
+  // cannot be covered yet. readyDepth: LOD of the nearest ready ancestor (-1 none).
+  const visit = (tile, readyDepth) => {
+    out.visits++;
+    const bounds = boundsOf(tile.key);
+    const rel = sub(bounds.center, view.eye);
+    if (beyondHorizon(view.eye, bounds.centerDir, bounds.angle, rMin, rMax) ||
+        !sphereInFrustum(planes, rel, bounds.radius)) {
+      out.culled++;
+      return [];
+    }
+    tile.id = tile.id ?? tileId(tile.key, tile.stride);
+    tile.bounds = bounds;
+    const ready = p.isReady(tile.id);
+    const spacing = sampleSpacingM(R, tile.key.lod) * tile.stride;
+    const kids = out.visits < maxVisits && vertexSpacingPx(view, bounds, spacing) > tau
+      ? tileChildren(tile, p.surfaceLod, baseStride, minStride) : [];
+    if (kids.length === 0) {
+      if (ready) {
+        out.keep.push(tile.id);
+        return [tile];
+      }
+      want(tile, bounds);
+      return null;
+    }
+    // Refining. Ask for this level too when the nearest ready cover is two or
+    // more levels up, so detail arrives level by level instead of all at once.
+    const level = tile.key.lod + Math.log2(baseStride / tile.stride);
+    if (!ready && (readyDepth < 0 || level - readyDepth >= 2)) want(tile, bounds);
+    if (ready) out.keep.push(tile.id);
+    const depth = ready ? level : readyDepth;
+    const covered = [];
+    let complete = true;
+    for (const kid of kids) {
+      const r = visit({ key: kid.key, stride: kid.stride }, depth);
+      if (r === null) complete = false;
+      else if (complete) covered.push(...r);
+    }
+    if (complete) return covered;
+    if (ready) return [tile];
+    return null;
+  };
+
+  for (let face = 0; face < 6; face++) {
+    const root = { key: { face, lod: 0, x: 0, y: 0 }, stride: baseStride };
+    const r = visit(root, -1);
+    if (r) out.draw.push(...r);
+  }
+  for (const t of out.draw) out.maxLodDrawn = Math.max(out.maxLodDrawn, t.key.lod);
+  out.want.sort((a, b) => a.priority - b.priority);
+  return out;
+}

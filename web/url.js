@@ -1,0 +1,70 @@
+// This module reads and writes the page state carried in the address bar: the world card (preset and knob overrides), its expected generation, the view and display options (no DOM: strings in, strings out).
+
+/** Hash keys that are not knob overrides. */
+export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'stride', 'budget'];
+
+/**
+ * Parses a location hash ("#preset=alpine&seed=7&view=10,20,5000,0,60").
+ * @returns {{world:{preset:string, set:Object<string,string>}, gen:string|null,
+ *   view:{lat:number,lon:number,alt:number,heading:number,tilt:number}|null, options:Object<string,string>}}
+ *   Values stay strings; the core validates knobs and reports errors itself.
+ */
+export function parseHash(hash) {
+  const out = { world: { preset: 'balanced', set: {} }, gen: null, view: null, options: {} };
+  const text = String(hash || '').replace(/^#/, '');
+  if (!text) return out;
+  for (const part of text.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const name = decodeURIComponent(eq < 0 ? part : part.slice(0, eq)).trim();
+    const value = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1)).trim();
+    if (!name) continue;
+    if (name === 'preset') out.world.preset = value || 'balanced';
+    else if (name === 'gen') out.gen = /^[0-9a-f]{16}$/i.test(value) ? value.toLowerCase() : null;
+    else if (name === 'view') out.view = parseView(value);
+    else if (RESERVED.includes(name)) out.options[name] = value;
+    else out.world.set[name] = value;
+  }
+  return out;
+}
+
+function parseView(text) {
+  const v = text.split(',').map(Number);
+  if (v.length < 3 || v.slice(0, 3).some((x) => !Number.isFinite(x))) return null;
+  return { lat: v[0], lon: v[1], alt: v[2], heading: Number.isFinite(v[3]) ? v[3] : 0, tilt: Number.isFinite(v[4]) ? v[4] : null };
+}
+
+const round = (x, d) => {
+  const s = x.toFixed(d);
+  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+};
+
+/**
+ * Formats the state back into a hash. Knob overrides keep their order.
+ * @param {{world:{preset:string,set:Object}, gen?:string|null, view?:object|null, options?:Object}} s
+ */
+export function formatHash(s) {
+  const parts = [`preset=${encodeURIComponent(s.world.preset || 'balanced')}`];
+  for (const [k, v] of Object.entries(s.world.set || {})) {
+    if (RESERVED.includes(k)) continue;
+    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  }
+  if (s.gen) parts.push(`gen=${s.gen}`);
+  if (s.view) {
+    const v = s.view;
+    parts.push(`view=${[round(v.lat, 5), round(v.lon, 5), round(v.alt, 0), round(v.heading ?? 0, 1), round(v.tilt ?? 0, 1)].join(',')}`);
+  }
+  for (const [k, v] of Object.entries(s.options || {})) {
+    if (v !== undefined && v !== null && v !== '') parts.push(`${k}=${encodeURIComponent(String(v))}`);
+  }
+  return `#${parts.join('&')}`;
+}
+
+/** True when two world cards describe the same build (same preset and overrides). */
+export function sameWorld(a, b) {
+  if ((a.preset || 'balanced') !== (b.preset || 'balanced')) return false;
+  const ka = Object.keys(a.set || {}).filter((k) => a.set[k] !== '');
+  const kb = Object.keys(b.set || {}).filter((k) => b.set[k] !== '');
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => String(a.set[k]) === String(b.set?.[k]));
+}
