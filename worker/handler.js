@@ -1,0 +1,250 @@
+// This module is the worker's brain without the worker: createHandler(core)
+// holds one world and answers protocol requests through a post(reply,
+// transfer) callback, so tests drive it directly and worker.js only binds it
+// to a message port. Requests run one at a time, in arrival order, each in its
+// own macrotask: a cancel message that arrives meanwhile still finds the
+// requests queued behind the running one and removes them.
+import {
+  MSG, ERR, CHUNK_FORMATS, protocolError, errorToWire, normalizeKey, transferablesOf,
+} from './protocol.js';
+
+/** Runs fn in a later macrotask, letting incoming messages in between. */
+function defaultDefer() {
+  if (typeof setImmediate === 'function') return (fn) => setImmediate(fn);
+  // Browsers: a MessageChannel task is not clamped like nested setTimeout(0).
+  const channel = new MessageChannel();
+  const pending = [];
+  channel.port1.onmessage = () => { const fn = pending.shift(); if (fn) fn(); };
+  return (fn) => { pending.push(fn); channel.port2.postMessage(0); };
+}
+
+/** Build progress is posted at most this often per stage (fraction steps). */
+const PROGRESS_STEP = 0.01;
+
+/**
+ * Creates a protocol handler around a loaded core (the object of
+ * wasm/ct.mjs loadCore()).
+ * @param {object} core
+ * @param {{defer?: (fn: () => void) => void, testHooks?: boolean}} [options]
+ *   defer schedules the next queued request (default: setImmediate or a
+ *   MessageChannel task); testHooks enables the test-crash/test-stall types.
+ * @returns {{handle: (msg: any, post: (reply: object, transfer?: ArrayBuffer[]) => void) => Promise<void>,
+ *            readonly world: object|null, readonly queued: number, dispose: () => void}}
+ */
+export function createHandler(core, options = {}) {
+  const defer = options.defer || defaultDefer();
+  const testHooks = !!options.testHooks;
+  let world = null;
+  const queue = []; // {msg, post, done}
+  let scheduled = false;
+
+  const needWorld = () => {
+    if (!world) throw protocolError(ERR.NO_WORLD, 'no world yet: send build or load first');
+    return world;
+  };
+
+  const jobs = {
+    [MSG.BUILD](msg, post) {
+      const spec = worldSpec(msg);
+      let lastStage = '';
+      let lastFraction = -1;
+      const onProgress = (stage, fraction) => {
+        // Thin out progress: a build may report thousands of steps.
+        if (stage === lastStage && fraction < 1 && fraction - lastFraction < PROGRESS_STEP) return;
+        lastStage = stage;
+        lastFraction = fraction;
+        post({ id: msg.id, type: MSG.PROGRESS, stage, fraction });
+      };
+      const built = core.buildWorld(spec, { onProgress });
+      replaceWorld(built);
+      const result = worldSummary(built);
+      if (msg.snapshot) result.snapshot = built.snapshot();
+      return result;
+    },
+    [MSG.LOAD](msg) {
+      const bytes = msg.bytes instanceof ArrayBuffer ? new Uint8Array(msg.bytes) : msg.bytes;
+      if (!(bytes instanceof Uint8Array)) throw protocolError(ERR.MESSAGE, 'load needs bytes: Uint8Array or ArrayBuffer');
+      const loaded = core.loadWorld(bytes);
+      replaceWorld(loaded);
+      return worldSummary(loaded);
+    },
+    [MSG.SNAPSHOT]() {
+      const w = needWorld();
+      return { generation: w.generation, bytes: w.snapshot() };
+    },
+    [MSG.SAMPLE](msg) {
+      const w = needWorld();
+      const dirs = checkDirs(msg.dirs);
+      const count = ArrayBuffer.isView(dirs) ? dirs.length / 3 : dirs.length;
+      return { generation: w.generation, count, ...w.sample(dirs) };
+    },
+    [MSG.CHUNK](msg) {
+      const w = needWorld();
+      const key = normalizeKey(msg.key);
+      const format = msg.format === undefined ? 'arrays' : msg.format;
+      if (!CHUNK_FORMATS.includes(format)) throw protocolError(ERR.MESSAGE, `unknown chunk format ${JSON.stringify(format)}`);
+      if (format === 'ctc') return { key, generation: w.generation, format, bytes: w.chunkCtc(key) };
+      if (format === 'u16le') return { key, generation: w.generation, format, bytes: w.chunkU16le(key) };
+      return { ...w.chunk(key), key, generation: w.generation, format };
+    },
+    [MSG.MESH](msg) {
+      const w = needWorld();
+      const key = normalizeKey(msg.key);
+      if (msg.options !== undefined && (msg.options === null || typeof msg.options !== 'object')) {
+        throw protocolError(ERR.MESSAGE, 'mesh options must be an object');
+      }
+      return { ...w.mesh(key, msg.options || {}), key, generation: w.generation };
+    },
+    [MSG.STATS]() {
+      const w = needWorld();
+      return { generation: w.generation, stats: w.stats(), memoryBytes: core.memoryBytes(), queued: queue.length };
+    },
+    [MSG.CONFIG](msg) {
+      const result = {
+        knobs: core.knobs(),
+        presets: core.presets(),
+        generation: world ? world.generation : null,
+        world: world ? world.config : null,
+      };
+      if (msg.preset !== undefined || msg.set !== undefined || msg.text !== undefined) {
+        result.resolved = core.config(worldSpec(msg));
+      }
+      return result;
+    },
+    [MSG.TEST_STALL](msg) {
+      const until = Date.now() + Math.min(Number(msg.ms) || 0, 10000);
+      while (Date.now() < until) { /* hold the thread, as a long chunk would */ }
+      return { stalledMs: Number(msg.ms) || 0 };
+    },
+    [MSG.TEST_CRASH]() {
+      return { survived: true };
+    },
+  };
+
+  function replaceWorld(next) {
+    const old = world;
+    world = next;
+    if (old && old !== next) old.free();
+  }
+
+  function reply(post, id, result) {
+    post({ id, ok: true, result }, transferablesOf(result));
+  }
+
+  function fail(post, id, e) {
+    post({ id, ok: false, error: errorToWire(e) }, []);
+  }
+
+  function cancel(msg, post) {
+    const target = msg.target;
+    const i = queue.findIndex((q) => q.msg.id === target);
+    if (i >= 0) {
+      const [q] = queue.splice(i, 1);
+      fail(q.post, target, protocolError(ERR.CANCELLED, `request ${String(target)} cancelled before it ran`));
+      q.done();
+    }
+    reply(post, msg.id, { target, cancelled: i >= 0 });
+  }
+
+  function runOne() {
+    scheduled = false;
+    const q = queue.shift();
+    if (!q) return;
+    if (queue.length) schedule();
+    const { msg, post } = q;
+    if (msg.type === MSG.TEST_CRASH && (Number(msg.attempt) || 0) < (Number(msg.times) || 0)) {
+      q.done();
+      // Thrown outside any try, from a macrotask: the worker dies the way a
+      // real bug would kill it (Node: 'error' then 'exit'; browser: 'error').
+      throw new Error(`test-crash: attempt ${Number(msg.attempt) || 0}`);
+    }
+    try {
+      reply(post, msg.id, jobs[msg.type](msg, post));
+    } catch (e) {
+      fail(post, msg.id, e);
+    }
+    q.done();
+  }
+
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    defer(runOne);
+  }
+
+  /**
+   * Answers one message. Every message gets exactly one reply (plus progress
+   * messages for builds); the promise resolves once that reply is posted.
+   */
+  function handle(msg, post) {
+    return new Promise((done) => {
+      const id = msg && typeof msg === 'object' ? msg.id : undefined;
+      try {
+        if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw protocolError(ERR.MESSAGE, 'a request must be an object {id, type, ...}');
+        if (!(typeof id === 'number' && Number.isFinite(id)) && typeof id !== 'string') {
+          throw protocolError(ERR.MESSAGE, 'a request needs an id (number or string)');
+        }
+        if (typeof msg.type !== 'string') throw protocolError(ERR.MESSAGE, 'a request needs a type (string)');
+        const hook = msg.type === MSG.TEST_CRASH || msg.type === MSG.TEST_STALL;
+        if (msg.type === MSG.CANCEL) {
+          cancel(msg, post);
+          done();
+          return;
+        }
+        if (!Object.hasOwn(jobs, msg.type) || (hook && !testHooks)) {
+          throw protocolError(ERR.UNKNOWN_TYPE, `unknown request type ${JSON.stringify(msg.type)}`);
+        }
+      } catch (e) {
+        fail(post, id === undefined ? null : id, e);
+        done();
+        return;
+      }
+      queue.push({ msg, post, done });
+      schedule();
+    });
+  }
+
+  return {
+    handle,
+    get world() { return world; },
+    get queued() { return queue.length; },
+    /** Frees the world; queued requests are answered as cancelled. */
+    dispose() {
+      for (const q of queue.splice(0)) {
+        fail(q.post, q.msg.id, protocolError(ERR.CANCELLED, 'handler disposed'));
+        q.done();
+      }
+      replaceWorld(null);
+    },
+  };
+}
+
+function worldSpec(msg) {
+  const spec = {};
+  if (msg.preset !== undefined) {
+    if (typeof msg.preset !== 'string') throw protocolError(ERR.MESSAGE, 'preset must be a string');
+    spec.preset = msg.preset;
+  }
+  if (msg.set !== undefined) {
+    if (!msg.set || typeof msg.set !== 'object') throw protocolError(ERR.MESSAGE, 'set must be an object {knob: value} or a list of "name=value"');
+    spec.set = msg.set;
+  }
+  if (msg.text !== undefined) {
+    if (typeof msg.text !== 'string') throw protocolError(ERR.MESSAGE, 'text must be a string');
+    spec.text = msg.text;
+  }
+  return spec;
+}
+
+function worldSummary(w) {
+  return { generation: w.generation, config: w.config, stats: w.stats() };
+}
+
+function checkDirs(dirs) {
+  if (dirs instanceof Float64Array) {
+    if (dirs.length === 0 || dirs.length % 3 !== 0) throw protocolError(ERR.MESSAGE, 'dirs must hold 3 numbers per direction');
+    return dirs;
+  }
+  if (Array.isArray(dirs) && dirs.length > 0 && dirs.every((d) => Array.isArray(d) && d.length === 3)) return dirs;
+  throw protocolError(ERR.MESSAGE, 'dirs must be a Float64Array(3n) or an array of [x, y, z]');
+}

@@ -1,0 +1,145 @@
+// This module is the worker protocol: message types, error codes and the small
+// helpers (key checks, transfer lists) that the handler, the entry and the
+// client pool share, so none of them spells a type or a code on its own.
+
+/** Request and message types. A request is `{id, type, ...args}`. */
+export const MSG = Object.freeze({
+  BUILD: 'build',         // {preset?, set?, text?, snapshot?: bool} -> {generation, config, stats, snapshot?}
+  LOAD: 'load',           // {bytes: Uint8Array|ArrayBuffer} -> {generation, config, stats}
+  SNAPSHOT: 'snapshot',   // {} -> {generation, bytes: Uint8Array}
+  SAMPLE: 'sample',       // {dirs: Float64Array(3n)|number[][]} -> {generation, count, heightM, ...}
+  CHUNK: 'chunk',         // {key, format?: 'arrays'|'ctc'|'u16le'} -> chunk
+  MESH: 'mesh',           // {key, options?} -> mesh
+  CANCEL: 'cancel',       // {target: id} -> {target, cancelled: bool}
+  STATS: 'stats',         // {} -> {generation, stats, memoryBytes, queued}
+  CONFIG: 'config',       // {preset?, set?, text?} -> {knobs, presets, generation, world, resolved?}
+  PROGRESS: 'progress',   // worker -> client only: {id, type, stage, fraction}
+  // Test hooks: answered only by a handler created with {testHooks: true}.
+  TEST_CRASH: 'test-crash', // {times}: the worker dies while msg.attempt < times
+  TEST_STALL: 'test-stall', // {ms}: busy-waits, to hold a request in flight
+});
+
+/** Types a client may send (progress only flows from the worker). */
+export const REQUEST_TYPES = Object.freeze([
+  MSG.BUILD, MSG.LOAD, MSG.SNAPSHOT, MSG.SAMPLE, MSG.CHUNK, MSG.MESH,
+  MSG.CANCEL, MSG.STATS, MSG.CONFIG,
+]);
+
+/**
+ * Error codes of replies. The CT_ERR_* codes of the C table (CT_ERR_LOD,
+ * CT_ERR_FACE, CT_ERR_KNOB_RANGE, ...) pass through unchanged; these are the
+ * ones the worker layer adds.
+ */
+export const ERR = Object.freeze({
+  MESSAGE: 'CT_ERR_MESSAGE',         // malformed request (not an object, no id, bad argument types)
+  UNKNOWN_TYPE: 'CT_ERR_UNKNOWN_TYPE',
+  NO_WORLD: 'CT_ERR_NO_WORLD',       // a world request before any build or load
+  CANCELLED: 'CT_ERR_CANCELLED',     // same text as the C code: cancelled by the caller
+  WORKER: 'CT_ERR_WORKER',           // the worker crashed and the retry failed too
+  GENERATION: 'CT_ERR_GENERATION',   // workers disagree about the world
+  TERMINATED: 'CT_ERR_TERMINATED',   // the pool was terminated
+  INTERNAL: 'CT_ERR_INTERNAL',       // an exception without a code
+  CORE: 'CT_ERR_CORE',               // the WebAssembly core failed to load in the worker
+  FACE: 'CT_ERR_FACE',
+  LOD: 'CT_ERR_LOD',
+  CHUNK_XY: 'CT_ERR_CHUNK_XY',
+});
+
+/** Chunk encodings a chunk request may ask for. */
+export const CHUNK_FORMATS = Object.freeze(['arrays', 'ctc', 'u16le']);
+
+/** Face names accepted in keys; the index is the face number. */
+export const FACE_NAMES = Object.freeze(['+X', '-X', '+Y', '-Y', '+Z', '-Z']);
+export const FACE_FILE_NAMES = Object.freeze(['px', 'nx', 'py', 'ny', 'pz', 'nz']);
+const MAX_LOD = 16; // CT_MAX_LOD in core/include/ct.h
+
+/**
+ * Makes an Error carrying a protocol or C error code.
+ * @param {string} code e.g. 'CT_ERR_MESSAGE'
+ * @param {string} message readable reason
+ * @returns {Error & {code: string}}
+ */
+export function protocolError(code, message) {
+  const e = new Error(message);
+  e.code = code;
+  return e;
+}
+
+/**
+ * Turns any thrown value into the `{code, message}` of an error reply.
+ * @param {unknown} e
+ * @returns {{code: string, message: string}}
+ */
+export function errorToWire(e) {
+  if (e && typeof e === 'object') {
+    const code = typeof e.code === 'string' && e.code ? e.code : ERR.INTERNAL;
+    return { code, message: String(e.message || code) };
+  }
+  return { code: ERR.INTERNAL, message: String(e) };
+}
+
+/**
+ * Turns an error reply back into an Error with `.code`.
+ * @param {{code?: string, message?: string}} wire
+ */
+export function wireToError(wire) {
+  return protocolError((wire && wire.code) || ERR.INTERNAL, (wire && wire.message) || 'worker error');
+}
+
+/**
+ * Validates a chunk key and returns it with a numeric face. Ranges of face,
+ * lod and x/y are checked here (with the C error codes); whether lod exceeds
+ * the world's surface_lod is the core's check.
+ * @param {{face: number|string, lod: number, x: number, y: number}} key
+ * @returns {{face: number, lod: number, x: number, y: number}}
+ */
+export function normalizeKey(key) {
+  if (!key || typeof key !== 'object') throw protocolError(ERR.MESSAGE, 'key must be an object {face, lod, x, y}');
+  let face = key.face;
+  if (typeof face === 'string') {
+    const i = Math.max(FACE_NAMES.indexOf(face), FACE_FILE_NAMES.indexOf(face));
+    if (i < 0) throw protocolError(ERR.FACE, `unknown face name ${JSON.stringify(face)}`);
+    face = i;
+  }
+  if (!Number.isInteger(face) || face < 0 || face > 5) throw protocolError(ERR.FACE, `face out of range: ${String(key.face)}`);
+  const { lod, x, y } = key;
+  if (!Number.isInteger(lod) || lod < 0 || lod > MAX_LOD) throw protocolError(ERR.LOD, `LOD out of range: ${String(lod)}`);
+  const n = 2 ** lod;
+  if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= n || y >= n) {
+    throw protocolError(ERR.CHUNK_XY, `chunk coordinates out of range at LOD ${lod}: x=${String(x)} y=${String(y)}`);
+  }
+  return { face, lod, x, y };
+}
+
+/**
+ * A stable text form of a key, used to collapse repeated requests.
+ * @param {{face: number|string, lod: number, x: number, y: number}} key
+ */
+export function keyString(key) {
+  const k = normalizeKey(key);
+  return `${FACE_FILE_NAMES[k.face]}/${k.lod}/${k.x}/${k.y}`;
+}
+
+/**
+ * Collects the distinct ArrayBuffers behind the typed arrays of a result
+ * (top level and one level of nesting), for the transfer list. Shared memory
+ * and WebAssembly memory must never be passed here: the core's API returns
+ * copies, and SharedArrayBuffers are skipped.
+ * @param {object} result
+ * @returns {ArrayBuffer[]}
+ */
+export function transferablesOf(result) {
+  const out = new Set();
+  const visit = (v, depth) => {
+    if (!v || typeof v !== 'object') return;
+    if (ArrayBuffer.isView(v)) {
+      if (v.buffer instanceof ArrayBuffer) out.add(v.buffer);
+      return;
+    }
+    if (v instanceof ArrayBuffer) { out.add(v); return; }
+    if (depth > 1) return;
+    for (const k of Object.keys(v)) visit(v[k], depth + 1);
+  };
+  visit(result, 0);
+  return [...out];
+}
