@@ -1,0 +1,121 @@
+// client.d.ts - Type declarations for worker/client.js, the promise-based pool
+// of terrain workers used by pages and Node programs (see docs/worker.md).
+import type {
+  ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, SampleResult, WorldStats,
+} from '../wasm/ct.mjs';
+import type { ChunkFormat, MessageType, ProtocolError } from './protocol.js';
+
+export { MSG, ERR, normalizeKey, keyString } from './protocol.js';
+
+export interface PoolOptions {
+  /** number of workers; default min(4, max(1, hardwareConcurrency - 1)) */
+  workers?: number;
+  /** where the workers load ct.wasm from; default build/wasm/ct.wasm beside wasm/ct.mjs */
+  wasmUrl?: string | URL;
+  /** the worker entry; default worker/worker.js next to client.js */
+  workerUrl?: string | URL;
+  /** requests in flight per worker (default 2) */
+  pipeline?: number;
+  /** enable the test-crash / test-stall request types (tests only) */
+  testHooks?: boolean;
+}
+
+/** A pending request: a promise with the id pool.cancel() accepts. */
+export interface PoolPromise<T> extends Promise<T> { readonly id: number; }
+
+export interface PriorityOptions {
+  /** lower runs sooner (e.g. distance to the camera); default 0 */
+  priority?: number;
+}
+
+/** What the pool adds to every world result. */
+export interface Epoched {
+  /** the pool epoch the request was made in (bumped by build and load) */
+  epoch: number;
+}
+
+export interface WorldInfo {
+  generation: string;
+  epoch: number;
+  config: Config;
+  stats: WorldStats;
+}
+
+export type PoolChunk = Chunk & Epoched & { format: 'arrays' };
+export interface PoolChunkBytes extends Epoched {
+  key: ChunkKey;
+  generation: string;
+  format: 'ctc' | 'u16le';
+  /** .ctc (396,354 bytes) or .u16le (131,072 bytes) file contents */
+  bytes: Uint8Array;
+}
+export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string };
+export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
+
+/** A pending request as shown to cancel() and reprioritize() callbacks. */
+export interface RequestView {
+  id: number;
+  type: MessageType | string;
+  key?: ChunkKey;
+  options?: MeshOptions;
+  priority: number;
+  epoch: number;
+  state: 'queued' | 'running';
+}
+
+export interface PoolStats {
+  /** live workers */
+  workers: number;
+  inFlight: number;
+  queued: number;
+  epoch: number;
+  /** generation of the current world, or null */
+  generation: string | null;
+  crashes: number;
+  restarts: number;
+  /** late replies dropped (cancelled requests, older epochs) */
+  dropped: number;
+  /** requests re-sent after a crash */
+  retried: number;
+}
+
+export interface WorkerStats {
+  worker: number;
+  generation: string;
+  stats: WorldStats;
+  memoryBytes: number;
+  queued: number;
+}
+
+export interface Pool {
+  /** the knob table, read from the core in a worker */
+  readonly knobs: KnobInfo[];
+  readonly presets: string[];
+  /** Builds the world in one worker and loads its snapshot into the others. */
+  build(spec?: ConfigOptions, hooks?: { onProgress?: (stage: string, fraction: number) => void }): Promise<WorldInfo>;
+  /** Loads CTWORLD2 snapshot bytes into every worker (the caller's bytes are copied). */
+  load(bytes: Uint8Array | ArrayBuffer): Promise<WorldInfo>;
+  chunk(key: ChunkKeyLike, options?: PriorityOptions & { format?: 'arrays' }): PoolPromise<PoolChunk>;
+  chunk(key: ChunkKeyLike, options: PriorityOptions & { format: 'ctc' | 'u16le' }): PoolPromise<PoolChunkBytes>;
+  chunk(key: ChunkKeyLike, options?: PriorityOptions & { format?: ChunkFormat }): PoolPromise<PoolChunk | PoolChunkBytes>;
+  mesh(key: ChunkKeyLike, meshOptions?: MeshOptions, options?: PriorityOptions): PoolPromise<PoolMesh>;
+  /** dirs are copied, never detached */
+  sample(dirs: ArrayLike<number> | ArrayLike<number>[], options?: PriorityOptions): PoolPromise<PoolSample>;
+  snapshot(options?: PriorityOptions): Promise<Uint8Array>;
+  /** Any request type, scheduled like the others (key: collapse key). */
+  request<T = unknown>(type: MessageType | string, args?: Record<string, unknown>,
+    options?: PriorityOptions & { key?: string; transfer?: Transferable[] }): PoolPromise<T>;
+  /** Cancels by id or predicate; returns how many were cancelled. Their promises reject with CT_ERR_CANCELLED. */
+  cancel(target: number | ((request: RequestView) => boolean)): number;
+  /** New priorities for queued requests: return a number, or undefined to keep one. */
+  reprioritize(fn: (request: RequestView) => number | undefined): void;
+  /** Asks every live worker for its world stats. */
+  workerStats(): Promise<WorkerStats[]>;
+  stats(): PoolStats;
+  /** Rejects everything pending with CT_ERR_TERMINATED and stops the workers. */
+  terminate(): Promise<void>;
+}
+
+export type PoolError = ProtocolError;
+
+export declare function createPool(options?: PoolOptions): Promise<Pool>;
