@@ -1,0 +1,101 @@
+// bench_wasm.mjs - This module is the WebAssembly half of the benchmarks: the
+// same world builds, chunks and meshes as bench_native.c, through the public
+// JS API (wasm/ct.mjs) under Node, so every figure includes what an embedder
+// pays (argument marshalling and copying results out of WebAssembly memory).
+import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadCore, compileCore } from '../wasm/ct.mjs';
+import { benchKey, buildReps, summarize, nowMs, RESOLUTIONS, CHUNK_KEYS, CHUNK_WARMUP,
+  MESH_REPS, STRIDES } from './common.mjs';
+
+/**
+ * Runs the WASM half.
+ * @param {{quick?: boolean, log?: (line: string) => void}} [opts]
+ */
+export async function benchWasm({ quick = false, log = () => {} } = {}) {
+  const wasmUrl = new URL('../build/wasm/ct.wasm', import.meta.url);
+  const wasmBytes = statSync(fileURLToPath(wasmUrl)).size;
+  let t0 = nowMs();
+  const module = await compileCore(wasmUrl);
+  const compileMs = nowMs() - t0;
+  t0 = nowMs();
+  const probe = await loadCore(module);
+  const instantiateMs = nowMs() - t0;
+  const initialMemory = probe.memoryBytes();
+  const presets = probe.presets();
+  // Untimed warm-up: lets V8 tier the module up before anything is timed.
+  probe.buildWorld({ preset: 'balanced', set: { macro_resolution: 64 } }).free();
+
+  // ---- world builds: a fresh instance per series, so the linear-memory size
+  // after the series is that series' peak (WebAssembly memory never shrinks).
+  const builds = [];
+  for (const res of RESOLUTIONS) {
+    for (const preset of presets) {
+      const core = await loadCore(module);
+      const reps = buildReps(res, quick), ms = [];
+      let stats = null, afterFirst = 0;
+      try {
+        for (let i = 0; i < reps; i++) {
+          const t = nowMs();
+          const world = core.buildWorld({ preset, set: { macro_resolution: res } });
+          ms.push(nowMs() - t);
+          if (!stats) { stats = world.stats(); afterFirst = core.memoryBytes(); }
+          world.free();
+        }
+        builds.push({ preset, macro_resolution: res, ok: true, vertex_count: stats.vertexCount,
+          memory_after_build_bytes: afterFirst, peak_memory_bytes: core.memoryBytes(),
+          bytes_held: stats.bytesHeld, ms: { ...summarize(ms), raw: ms } });
+        log(`wasm build ${preset}/${res}: median ${summarize(ms).median.toFixed(1)} ms`);
+      } catch (e) {
+        builds.push({ preset, macro_resolution: res, ok: false, error: String(e.message || e) });
+        log(`wasm build ${preset}/${res} failed: ${e.message}`);
+      }
+    }
+  }
+
+  // ---- chunks and meshes on the default world, in a fresh instance
+  const core = await loadCore(module);
+  const world = core.buildWorld({ preset: 'balanced' });
+  const memoryAfterBuild = core.memoryBytes();
+  const snapshotBytes = world.snapshot().length;
+  const lod = world.config.surface_lod;
+  const chunkMs = [], digests = [];
+  for (let i = 0; i < CHUNK_WARMUP + CHUNK_KEYS; i++) {
+    const t = nowMs();
+    const c = world.chunk(benchKey(i, lod));
+    const dt = nowMs() - t;
+    if (i >= CHUNK_WARMUP) { chunkMs.push(dt); digests.push(c.digest); }
+  }
+  log(`wasm chunk median ${summarize(chunkMs).median.toFixed(2)} ms`);
+
+  // world.mesh(key) generates the chunk and builds the mesh (what a worker
+  // does per request), so these figures include one chunk generation.
+  const mesh = [];
+  const meshKey = benchKey(0, lod);
+  for (const stride of STRIDES) {
+    let m = world.mesh(meshKey, { stride });   // untimed
+    const ms = [];
+    for (let r = 0; r < MESH_REPS; r++) {
+      const t = nowMs();
+      m = world.mesh(meshKey, { stride });
+      ms.push(nowMs() - t);
+    }
+    const bytes = m.positions.byteLength + m.normals.byteLength + m.colors.byteLength + m.indices.byteLength;
+    mesh.push({ stride, vertex_count: m.vertexCount, index_count: m.indexCount, bytes,
+      chunk_plus_mesh_ms: { ...summarize(ms), raw: ms } });
+  }
+  const memoryAfterChunks = core.memoryBytes();
+  world.free();
+  return {
+    module_bytes: wasmBytes, compile_ms: compileMs, instantiate_ms: instantiateMs,
+    initial_memory_bytes: initialMemory,
+    warmup: 'one untimed balanced/64 build before the series; ' +
+      `${CHUNK_WARMUP} untimed chunks; 1 untimed mesh per stride`,
+    builds,
+    chunk: { lod, keys: CHUNK_KEYS, ms: { ...summarize(chunkMs), raw: chunkMs }, digests,
+      note: 'world.chunk(key): generation plus copying four typed arrays out of WASM memory' },
+    mesh,
+    bytes: { module: wasmBytes, memory_after_build: memoryAfterBuild,
+      memory_after_chunks_and_meshes: memoryAfterChunks, snapshot: snapshotBytes },
+  };
+}

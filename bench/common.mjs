@@ -1,0 +1,112 @@
+// common.mjs - This module holds what every benchmark half shares: the clock,
+// min/median/p95/max summaries, the chunk key list (the same formula as
+// bench/bench_native.c, so native and WASM time the same chunks) and the
+// sample directions of a chunk for the plain-JavaScript comparison.
+
+// The plan, identical in bench_native.c: resolutions, repetitions, keys.
+export const RESOLUTIONS = [64, 128, 256];
+export const CHUNK_KEYS = 24;     // timed chunks
+export const CHUNK_WARMUP = 2;    // untimed chunks before them
+export const MESH_REPS = 12;      // timed meshes per stride (after 1 untimed)
+export const STRIDES = [1, 2, 4, 8, 16];
+
+/** Timed builds per preset at a macro resolution (cost grows fast with it). */
+export function buildReps(res, quick) {
+  if (quick) return 1;
+  return res === 64 ? 5 : res === 128 ? 3 : 1;
+}
+
+/** Milliseconds from a monotonic clock. */
+export const nowMs = () => performance.now();
+
+/**
+ * Summary of a list of timings (or other numbers).
+ * @param {number[]} xs
+ * @returns {{n: number, min: number, median: number, p95: number, max: number, mean: number}}
+ */
+export function summarize(xs) {
+  const s = [...xs].sort((a, b) => a - b), n = s.length;
+  if (!n) return { n: 0, min: null, median: null, p95: null, max: null, mean: null };
+  // Nearest-rank percentiles: the same rule as bench_native.c.
+  const rank = (p) => s[Math.min(n - 1, Math.max(0, Math.ceil(p * n) - 1))];
+  return { n, min: s[0], median: rank(0.5), p95: rank(0.95), max: s[n - 1],
+    mean: s.reduce((a, b) => a + b, 0) / n };
+}
+
+/**
+ * Runs fn warmup times untimed, then reps times timed.
+ * @param {number} warmup
+ * @param {number} reps
+ * @param {(i: number) => unknown} fn  called with the repetition index
+ * @returns {number[]} milliseconds per timed repetition
+ */
+export function timeReps(warmup, reps, fn) {
+  for (let i = 0; i < warmup; i++) fn(-1 - i);
+  const out = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = nowMs();
+    fn(i);
+    out.push(nowMs() - t0);
+  }
+  return out;
+}
+
+/** Async twin of timeReps. */
+export async function timeRepsAsync(warmup, reps, fn) {
+  for (let i = 0; i < warmup; i++) await fn(-1 - i);
+  const out = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = nowMs();
+    await fn(i);
+    out.push(nowMs() - t0);
+  }
+  return out;
+}
+
+/**
+ * The i-th benchmark chunk key at lod: spread over all faces and both halves
+ * of each face. Must match bench_key() in bench_native.c.
+ * @param {number} i
+ * @param {number} lod
+ */
+export function benchKey(i, lod) {
+  const side = 2 ** lod;
+  return { face: i % 6, lod, x: (i * 37 + 11) % side, y: (i * 53 + 5) % side };
+}
+
+/**
+ * Unit directions of the 257x257 samples of a chunk (row-major, 3 per sample),
+ * by the cube-map transform of DESIGN.md. Float64 like the core; only used to
+ * feed the plain-JavaScript noise on the very same points.
+ * @param {{face: number, lod: number, x: number, y: number}} key
+ */
+export function chunkDirections(key) {
+  const n = 256 * 2 ** key.lod, out = new Float64Array(3 * 257 * 257);
+  let o = 0;
+  for (let j = 0; j <= 256; j++) {
+    const v = 2 * ((key.y * 256 + j) / n) - 1;
+    for (let i = 0; i <= 256; i++) {
+      const u = 2 * ((key.x * 256 + i) / n) - 1;
+      let x, y, z;
+      switch (key.face) {
+        case 0: x = 1; y = -v; z = -u; break;
+        case 1: x = -1; y = -v; z = u; break;
+        case 2: x = u; y = 1; z = v; break;
+        case 3: x = u; y = -1; z = -v; break;
+        case 4: x = u; y = -v; z = 1; break;
+        default: x = -u; y = -v; z = -1; break;
+      }
+      const len = Math.sqrt(x * x + y * y + z * z);
+      out[o++] = x / len; out[o++] = y / len; out[o++] = z / len;
+    }
+  }
+  return out;
+}
+
+/** Round for tables: 3 significant-ish digits. */
+export function fmt(x, digits = 2) {
+  if (x == null || Number.isNaN(x)) return '-';
+  if (Math.abs(x) >= 100) return x.toFixed(0);
+  if (Math.abs(x) >= 10) return x.toFixed(Math.max(0, digits - 1));
+  return x.toFixed(digits);
+}
