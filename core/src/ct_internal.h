@@ -93,7 +93,17 @@ struct ct_world {
     float *shore_v;             /* [V] hop distance to the nearest water boundary */
     ct_palette palette;         /* default palette (CLI/JS may pass others) */
     ct_world_stats stats;
+    /* Derived, not serialised: filled by ct__world_derive (sample.c) at the
+     * end of ct_world_build and of the snapshot reader; freed by
+     * ct_world_free. NULL falls back to sea level as every land reference. */
+    double *shore_ref_v;        /* [V] water: its level; land: level of the nearest
+                                   water (BFS hops, ties -> highest level) */
 };
+
+/* Computes the derived sampling tables (shore_ref_v) from body_v,
+ * water_level_v and vertex_fij. Allocates; call once after the field is
+ * final. */
+ct_result ct__world_derive(ct_world *w, char *err, size_t errlen);
 
 /* Index into vertex_fij for face f, grid column i, row j (0..n). */
 #define CT__FIJ(n, f, i, j) (((size_t)(f) * ((n) + 1) + (size_t)(j)) * ((n) + 1) + (size_t)(i))

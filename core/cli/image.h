@@ -1,0 +1,14 @@
+/* image.h - tiny image writers for the terrain CLI: binary PPM (P6) and an
+ * uncompressed PNG (stored deflate blocks), both written atomically. */
+#ifndef CT_CLI_IMAGE_H
+#define CT_CLI_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* rgb: width*height*3 bytes, rows top to bottom. Picks PNG when path ends
+ * in ".png", PPM otherwise. Returns 0 on success, else writes err. */
+int cli_image_write(const char *path, int width, int height, const uint8_t *rgb,
+                    char *err, size_t errlen);
+
+#endif

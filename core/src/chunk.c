@@ -1,0 +1,115 @@
+/* chunk.c - 257x257 chunk generation at any LOD, the u16 height encoding,
+ * chunk digests and logical chunk addresses.
+ *
+ * Every sample is ct__sample_dir at ct__sample_direction(face, lod, gx, gy):
+ * the direction depends only on the global sample position, so borders
+ * shared with a neighbour (also across cube edges) and coarse samples that
+ * coincide with fine ones are the same bits. No allocation here. */
+#include "ct_surface.h"
+
+#include <math.h>
+#include <stdio.h>
+
+uint16_t ct_height_encode(double height_m, double quantum_m, int *clipped)
+{
+    double x, code;
+    int clip = 0;
+    if (!ct__is_finite(height_m) || !ct__is_finite(quantum_m) || quantum_m <= 0.0) {
+        if (clipped) *clipped = 1;
+        return (uint16_t)CT_SEA_LEVEL_CODE;
+    }
+    /* Round half up: floor(x + 0.5), the same on every target. */
+    x = height_m / quantum_m;
+    code = floor(x + 0.5) + (double)CT_SEA_LEVEL_CODE;
+    if (code < 0.0) { code = 0.0; clip = 1; }
+    if (code > 65535.0) { code = 65535.0; clip = 1; }
+    if (clipped) *clipped = clip;
+    return (uint16_t)code;
+}
+
+double ct_height_decode(uint16_t code, double quantum_m)
+{
+    return ((double)code - (double)CT_SEA_LEVEL_CODE) * quantum_m;
+}
+
+uint64_t ct__key_hash(ct_key key, uint64_t state)
+{
+    uint8_t b[16];
+    ct__put_u32(b, (uint32_t)key.face);
+    ct__put_u32(b + 4, (uint32_t)key.lod);
+    ct__put_u32(b + 8, key.x);
+    ct__put_u32(b + 12, key.y);
+    return ct_fnv1a64(b, sizeof b, state);
+}
+
+ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
+                            char *err, size_t errlen)
+{
+    const double q = world ? world->cfg.height_quantum_m : 1.0;
+    uint64_t digest;
+    uint32_t clipped = 0;
+    int64_t gx0, gy0;
+    int i, j;
+    ct_result r;
+
+    if (!world || !chunk) return ct__fail(err, errlen, CT_ERR_NULL, "world or chunk is NULL");
+    r = ct_key_validate(key, err, errlen);
+    if (r) return r;
+    if ((uint32_t)key.lod > world->cfg.surface_lod)
+        return ct__fail(err, errlen, CT_ERR_LOD, "LOD %d is finer than the world's surface_lod %lu",
+                        (int)key.lod, (unsigned long)world->cfg.surface_lod);
+
+    chunk->key = key;
+    chunk->planet_id = world->cfg.planet_id;
+    chunk->generation = world->generation;
+    chunk->height_quantum_m = q;
+    digest = ct__key_hash(key, CT_FNV1A64_INIT);
+    gx0 = (int64_t)key.x * CT_CHUNK_CORE;
+    gy0 = (int64_t)key.y * CT_CHUNK_CORE;
+    for (j = 0; j < CT_CHUNK_EDGE; j++) {
+        for (i = 0; i < CT_CHUNK_EDGE; i++) {
+            size_t at = (size_t)j * CT_CHUNK_EDGE + (size_t)i;
+            double dir[3];
+            ct_sample s;
+            int ch = 0, cw = 0;
+            uint16_t hc, wc = CT_NO_WATER_CODE;
+            uint8_t rec[6];
+            ct__sample_direction(key.face, key.lod, gx0 + i, gy0 + j, dir);
+            ct__sample_dir(world, dir, 0, &s);
+            hc = ct_height_encode(s.height_m, q, &ch);
+            if (s.has_water) {
+                wc = ct_height_encode(s.water_m, q, &cw);
+                /* Code 0 means dry: a surface that deep is clipped to 1. */
+                if (wc == CT_NO_WATER_CODE) { wc = 1; cw = 1; }
+            }
+            if (ch || cw) clipped++;
+            chunk->height[at] = hc;
+            chunk->water[at] = wc;
+            chunk->biome[at] = (uint8_t)s.biome;
+            chunk->palette[at] = (uint8_t)s.palette_index;
+            ct__put_u16(rec, hc);
+            ct__put_u16(rec + 2, wc);
+            rec[4] = (uint8_t)s.biome;
+            rec[5] = (uint8_t)s.palette_index;
+            digest = ct_fnv1a64(rec, sizeof rec, digest);
+        }
+    }
+    chunk->clipped = clipped;
+    chunk->digest = digest;
+    return CT_OK;
+}
+
+size_t ct_address_format(const ct_world *world, ct_key key, char *buf, size_t buflen)
+{
+    int n;
+    if (buf && buflen) buf[0] = '\0';
+    if (!world || ct_key_validate(key, NULL, 0) != CT_OK) return 0;
+    /* Face in its file spelling (px..nz) so addresses are safe in paths and
+     * URLs; generation as 16 hex digits, the way every tool prints it. */
+    n = snprintf(buf, buf ? buflen : 0, "%lu/%08lx%08lx/%s/%d/%lu/%lu",
+                 (unsigned long)world->cfg.planet_id,
+                 (unsigned long)(uint32_t)(world->generation >> 32),
+                 (unsigned long)(uint32_t)world->generation, ct_face_file_name(key.face),
+                 (int)key.lod, (unsigned long)key.x, (unsigned long)key.y);
+    return n < 0 ? 0 : (size_t)n;
+}

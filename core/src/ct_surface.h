@@ -1,0 +1,71 @@
+/* ct_surface.h - private declarations shared by the surface files (sample.c,
+ * biome.c, chunk.c, palette.c, io_chunk.c, io_world.c): the point sampler
+ * used by chunks, the biome classifier and little-endian byte helpers. */
+#ifndef CT_SURFACE_H
+#define CT_SURFACE_H
+
+#include "ct_internal.h"
+
+/* Sampling without validation. need_moisture = 0 lets chunk generation skip
+ * the moisture noise on water samples (their biome does not read it); every
+ * field a chunk stores is identical either way. */
+void ct__sample_dir(const ct_world *w, const double dir[3], int need_moisture, ct_sample *out);
+
+/* Inputs of the biome rules, all derived from the shared field. */
+typedef struct ct__biome_in {
+    int has_water;
+    double height_m;        /* bed with fine noise */
+    double above_shore_m;   /* bed minus the interpolated shore reference */
+    double depth_m;         /* water surface minus bed (water samples) */
+    double shore_hops;      /* interpolated hop distance to the water boundary */
+    double moisture;        /* 0..1 */
+    double latitude2;       /* y^2 of the unit direction (Y is the pole axis) */
+    double jitter;          /* smooth noise in about [-1,1] for shading */
+} ct__biome_in;
+
+/* Biome (ct_biome) and shade 0..4 (dark to light) for one sample. */
+int ct__biome_classify(const ct_config *cfg, const ct__biome_in *in, int *shade);
+/* The fixed biome -> ct_material map of the legacy renderer. */
+int ct__biome_material(int biome);
+
+/* ------------------------------------------------ little-endian byte order */
+static inline void ct__put_u16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static inline void ct__put_u32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+static inline void ct__put_u64(uint8_t *p, uint64_t v)
+{
+    ct__put_u32(p, (uint32_t)v);
+    ct__put_u32(p + 4, (uint32_t)(v >> 32));
+}
+static inline uint16_t ct__get_u16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
+static inline uint32_t ct__get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint64_t ct__get_u64(const uint8_t *p)
+{
+    return (uint64_t)ct__get_u32(p) | ((uint64_t)ct__get_u32(p + 4) << 32);
+}
+/* IEEE doubles and floats travel as their bit patterns. */
+void ct__put_f64(uint8_t *p, double v);
+void ct__put_f32(uint8_t *p, float v);
+double ct__get_f64(const uint8_t *p);
+float ct__get_f32(const uint8_t *p);
+
+/* FNV-1a of a chunk key as four little-endian 32-bit words: the first part
+ * of every chunk digest. */
+uint64_t ct__key_hash(ct_key key, uint64_t state);
+
+#endif
