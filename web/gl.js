@@ -1,0 +1,113 @@
+// This module is the thin WebGL2 wrapper: context creation with a readable failure, shader programs with their uniform locations, and vertex-array uploads that report their GPU bytes.
+
+/**
+ * WebGL2 context of a canvas, or an Error whose message a person can act on.
+ * @param {HTMLCanvasElement} canvas
+ * @returns {WebGL2RenderingContext}
+ */
+export function createContext(canvas) {
+  let gl = null;
+  try {
+    gl = canvas.getContext('webgl2', { antialias: true, alpha: false, depth: true, powerPreference: 'high-performance' });
+  } catch (e) {
+    gl = null;
+  }
+  if (!gl) {
+    throw new Error('WebGL2 is not available in this browser (or it is disabled). ' +
+      'Try a current Chrome, Firefox or Safari with hardware acceleration on.');
+  }
+  return gl;
+}
+
+function compile(gl, type, source, name) {
+  const s = gl.createShader(type);
+  gl.shaderSource(s, source);
+  gl.compileShader(s);
+  if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) {
+    const log = gl.getShaderInfoLog(s);
+    gl.deleteShader(s);
+    throw new Error(`shader ${name} failed to compile: ${log}`);
+  }
+  return s;
+}
+
+/**
+ * Links a program and collects its active uniform locations.
+ * @returns {{program: WebGLProgram, u: Object<string, WebGLUniformLocation>}}
+ */
+export function createProgram(gl, vs, fs, name, attribs = {}) {
+  const p = gl.createProgram();
+  gl.attachShader(p, compile(gl, gl.VERTEX_SHADER, vs, `${name}.vs`));
+  gl.attachShader(p, compile(gl, gl.FRAGMENT_SHADER, fs, `${name}.fs`));
+  for (const [attr, loc] of Object.entries(attribs)) gl.bindAttribLocation(p, loc, attr);
+  gl.linkProgram(p);
+  if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(`program ${name} failed to link: ${gl.getProgramInfoLog(p)}`);
+  const u = {};
+  const n = gl.getProgramParameter(p, gl.ACTIVE_UNIFORMS);
+  for (let i = 0; i < n; i++) {
+    const info = gl.getActiveUniform(p, i);
+    u[info.name.replace(/\[0\]$/, '')] = gl.getUniformLocation(p, info.name);
+  }
+  return { program: p, u };
+}
+
+/**
+ * Uploads vertex attributes and indices into one vertex array.
+ * @param {WebGL2RenderingContext} gl
+ * @param {{loc:number, data:ArrayBufferView, size:number, type:number, normalized?:boolean, integer?:boolean}[]} attributes
+ * @param {Uint16Array|Uint32Array} indices
+ * @returns {{vao: WebGLVertexArrayObject, buffers: WebGLBuffer[], count: number, indexType: number, bytes: number}}
+ */
+export function createMesh(gl, attributes, indices) {
+  const vao = gl.createVertexArray();
+  gl.bindVertexArray(vao);
+  const buffers = [];
+  let bytes = 0;
+  for (const a of attributes) {
+    const b = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, b);
+    gl.bufferData(gl.ARRAY_BUFFER, a.data, gl.STATIC_DRAW);
+    gl.enableVertexAttribArray(a.loc);
+    if (a.integer) gl.vertexAttribIPointer(a.loc, a.size, a.type, 0, 0);
+    else gl.vertexAttribPointer(a.loc, a.size, a.type, !!a.normalized, 0, 0);
+    buffers.push(b);
+    bytes += a.data.byteLength;
+  }
+  const ib = gl.createBuffer();
+  gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib);
+  gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
+  buffers.push(ib);
+  bytes += indices.byteLength;
+  gl.bindVertexArray(null);
+  const indexType = indices instanceof Uint32Array ? gl.UNSIGNED_INT : gl.UNSIGNED_SHORT;
+  return { vao, buffers, count: indices.length, indexType, bytes };
+}
+
+/** Frees a mesh made by createMesh. */
+export function deleteMesh(gl, m) {
+  if (!m) return;
+  gl.deleteVertexArray(m.vao);
+  for (const b of m.buffers) gl.deleteBuffer(b);
+  m.buffers = [];
+}
+
+/** A width x 1 RGBA8 texture (palette lookup), nearest filtering. */
+export function createPaletteTexture(gl, rgb, width = 64) {
+  const t = gl.createTexture();
+  updatePaletteTexture(gl, t, rgb, width);
+  return t;
+}
+
+/** Rewrites a palette texture from RGB bytes (3 per entry). */
+export function updatePaletteTexture(gl, t, rgb, width = 64) {
+  const px = new Uint8Array(width * 4);
+  for (let i = 0; i < width && 3 * i + 2 < rgb.length; i++) {
+    px.set([rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], 255], 4 * i);
+  }
+  gl.bindTexture(gl.TEXTURE_2D, t);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, width, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+}

@@ -1,0 +1,158 @@
+// This module builds the page's DOM around the canvas: the world panel from the knob table (seed, preset, main knobs, Rebuild, progress, palette), the HUD, download buttons and readable error and warning banners.
+
+/** Knobs shown as sliders (the rest stay reachable through the URL). */
+export const MAIN_KNOBS = ['surface_lod', 'land_bias', 'continent_frequency', 'relief_amplitude_m', 'max_macro_slope',
+  'walk_coherence', 'region_strength', 'moisture_bias', 'detail_amplitude_m', 'lake_max_vertices'];
+
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const k of kids) e.append(k);
+  return e;
+};
+
+/** Shows a blocking, readable error over the canvas (never a blank page). */
+export function showError(title, detail) {
+  let box = document.getElementById('error');
+  if (!box) {
+    box = el('div', { id: 'error', role: 'alert' });
+    document.body.append(box);
+  }
+  box.replaceChildren(el('h2', {}, title), el('p', {}, String(detail || '')));
+  box.hidden = false;
+}
+
+export function hideError() {
+  const box = document.getElementById('error');
+  if (box) box.hidden = true;
+}
+
+/** A dismissable warning line at the top of the page. */
+export function showWarning(text) {
+  const w = document.getElementById('warning');
+  w.replaceChildren(el('span', {}, text), el('button', { type: 'button', onclick: () => { w.hidden = true; } }, 'dismiss'));
+  w.hidden = false;
+}
+
+const fmt = (v, kind) => (kind === 'uint' ? String(Math.round(v)) : (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString()));
+
+/**
+ * The world panel.
+ * @param {object} o {knobs, presets, world:{preset,set}, palettes:string[], palette:string,
+ *   onRebuild(world), onPalette(name), onSnapshot(), onChunk(), onReset()}
+ */
+export function buildPanel(o) {
+  const panel = document.getElementById('panel');
+  const byName = new Map(o.knobs.map((k) => [k.name, k]));
+  const set = { ...o.world.set };
+  const inputs = new Map();
+
+  const preset = el('select', { id: 'preset' }, ...o.presets.map((p) => el('option', { value: p }, p)));
+  preset.value = o.world.preset;
+  preset.addEventListener('change', () => {
+    // A preset resets every knob: keep only the seed and the finest LOD.
+    for (const k of Object.keys(set)) if (k !== 'seed' && k !== 'surface_lod') delete set[k];
+  });
+  const seedKnob = byName.get('seed');
+  const seed = el('input', { id: 'seed', type: 'number', min: '0', max: String(seedKnob?.max ?? 4294967295), step: '1' });
+  seed.value = set.seed ?? String(seedKnob?.def ?? 42);
+  seed.addEventListener('input', () => { set.seed = seed.value; });
+  const random = el('button', { type: 'button', title: 'random seed', onclick: () => {
+    seed.value = String(Math.floor(Math.random() * 1e6));
+    set.seed = seed.value;
+  } }, '🎲');
+
+  const rows = [];
+  for (const name of MAIN_KNOBS) {
+    const k = byName.get(name);
+    if (!k) continue;
+    const max = name === 'surface_lod' ? Math.min(k.max, 10) : k.max;
+    const step = k.kind === 'uint' ? 1 : (max - k.min) / 200;
+    const input = el('input', { type: 'range', min: String(k.min), max: String(max), step: String(step), title: k.doc });
+    const out = el('output', {});
+    input.value = set[name] ?? String(k.def);
+    out.textContent = fmt(Number(input.value), k.kind);
+    input.addEventListener('input', () => {
+      const v = k.kind === 'uint' ? String(Math.round(Number(input.value))) : String(Number(Number(input.value).toPrecision(4)));
+      set[name] = v;
+      out.textContent = fmt(Number(v), k.kind);
+    });
+    inputs.set(name, { input, out, k });
+    rows.push(el('label', { title: k.doc }, el('span', {}, name), input, out));
+  }
+
+  const rebuild = el('button', { id: 'rebuild', type: 'button', class: 'primary', onclick: () => o.onRebuild({ preset: preset.value, set: { ...set } }) }, 'Rebuild');
+  const progress = el('progress', { id: 'progress', max: '1', value: '0' });
+  const stage = el('span', { id: 'stage' }, '');
+  const palette = el('select', { id: 'palette' }, ...o.palettes.map((p) => el('option', { value: p }, p)));
+  palette.value = o.palette;
+  palette.addEventListener('change', () => o.onPalette(palette.value));
+
+  panel.replaceChildren(
+    el('h1', {}, 'Cube-sphere planet'),
+    el('label', {}, el('span', {}, 'preset'), preset),
+    el('label', {}, el('span', {}, 'seed'), seed, random),
+    ...rows,
+    el('div', { class: 'row' }, rebuild, progress),
+    stage,
+    el('label', {}, el('span', {}, 'palette'), palette),
+    el('div', { class: 'row' },
+      el('button', { type: 'button', id: 'dl-chunk', onclick: () => o.onChunk() }, '.ctc under cursor'),
+      el('button', { type: 'button', id: 'dl-world', onclick: () => o.onSnapshot() }, 'world snapshot')),
+    el('div', { class: 'row' }, el('button', { type: 'button', onclick: () => o.onReset() }, 'reset view')),
+    el('p', { class: 'help' }, 'drag: orbit · right/shift-drag: turn and tilt · wheel/pinch: zoom · WASD/arrows: fly · Q/E turn · R/F climb · Z/X tilt · Home: reset'),
+  );
+
+  return {
+    /** Shows the built world's values (after a build returns its config). */
+    setConfig(config, world) {
+      preset.value = world.preset;
+      for (const [name, { input, out, k }] of inputs) {
+        if (config[name] === undefined) continue;
+        input.value = String(config[name]);
+        out.textContent = fmt(config[name], k.kind);
+      }
+      if (config.seed !== undefined) seed.value = String(config.seed);
+    },
+    setProgress(stageName, fraction) {
+      progress.value = fraction;
+      stage.textContent = stageName ? `${stageName} ${(fraction * 100).toFixed(0)}%` : '';
+    },
+    setBusy(busy) {
+      rebuild.disabled = busy;
+      rebuild.textContent = busy ? 'Building…' : 'Rebuild';
+    },
+  };
+}
+
+/** Writes HUD lines: frame stats and what is under the cursor. */
+export function updateHud(stats, cursor) {
+  const hud = document.getElementById('hud');
+  const lines = [
+    `frame ${stats.frameMs.toFixed(1)} ms · tiles ${stats.tilesDrawn} (lod ≤ ${stats.maxLodDrawn}) · ${stats.triangles.toLocaleString()} tris`,
+    `in flight ${stats.inFlight} · cached ${stats.cached} (${(stats.cachedBytes / 1048576).toFixed(0)} MB)`,
+    `generation ${stats.generation ?? '—'} · alt ${(stats.altitudeM / 1000).toFixed(stats.altitudeM < 1e4 ? 2 : 0)} km`,
+  ];
+  if (cursor) {
+    lines.push(`cursor ${cursor.lat.toFixed(4)}°, ${cursor.lon.toFixed(4)}°`);
+    lines.push(cursor.address || '');
+    if (cursor.heightM !== undefined) {
+      lines.push(`height ${cursor.heightM.toFixed(0)} m · ${cursor.hasWater ? `water ${cursor.waterM.toFixed(0)} m` : 'dry'} · ${cursor.biome}`);
+    }
+  }
+  hud.textContent = lines.join('\n');
+}
+
+/** Offers bytes as a file download. */
+export function download(bytes, name) {
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+  const a = el('a', { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
