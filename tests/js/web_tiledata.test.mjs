@@ -1,0 +1,93 @@
+// Tests of web/tiledata.js: heights above sea level, geomorph targets on the coarse grid, palette indices and lake-only water meshes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { prepareTerrain, morphTargets, prepareWater, parsePalette, paletteLookup } from '../../web/tiledata.js';
+
+const R = 1000;
+// A synthetic n x n grid (stride 256/n) on the +X side of a sphere: vertex
+// (i, j) at height f(i, j); positions relative to a centre at radius R.
+function grid(n, f, skirts = true) {
+  const row = n + 1, vc = row * row + (skirts ? 4 * row : 0);
+  const positions = new Float32Array(vc * 3);
+  const center = [R, 0, 0];
+  const put = (v, i, j, h) => {
+    const y = (i / n - 0.5) * 10, z = (j / n - 0.5) * 10;
+    const len = Math.hypot(R, y, z), s = (R + h) / len;
+    positions.set([R * s - R, y * s, z * s], 3 * v);
+  };
+  for (let j = 0; j <= n; j++) for (let i = 0; i <= n; i++) put(j * row + i, i, j, f(i, j));
+  if (skirts) {
+    const edge = (e, k) => (e === 0 ? [k, 0] : e === 1 ? [k, n] : e === 2 ? [0, k] : [n, k]);
+    for (let e = 0; e < 4; e++) for (let k = 0; k <= n; k++) { const [i, j] = edge(e, k); put(row * row + e * row + k, i, j, f(i, j) - 5); }
+  }
+  const colors = new Uint8Array(vc * 4);
+  return { positions, normals: new Float32Array(vc * 3), colors, indices: new Uint16Array([0, 1, row]), center, vertexCount: vc };
+}
+
+test('heights above sea level come from float64 centre + position', () => {
+  const m = grid(4, (i, j) => i * 10 - j);
+  const t = prepareTerrain(m, { radiusM: R, stride: 64 });
+  for (let j = 0; j <= 4; j++) for (let i = 0; i <= 4; i++) {
+    assert.ok(Math.abs(t.posH[4 * (j * 5 + i) + 3] - (i * 10 - j)) < 1e-3, `h at ${i},${j}`);
+  }
+  assert.ok(Math.abs(t.minH - -4) < 1e-3 && Math.abs(t.maxH - 40) < 1e-3, 'range over the grid, skirts excluded');
+  assert.ok(t.morphs);
+});
+
+test('geomorph targets: even vertices stay, odd ones sit on the coarse edge or diagonal', () => {
+  const n = 4, row = n + 1;
+  const f = (i, j) => (i * 7 + j * 13) % 11;
+  const m = grid(n, f);
+  const t = prepareTerrain(m, { radiusM: R, stride: 64 });
+  const h = (arr, i, j) => arr[4 * (j * row + i) + 3];
+  for (let j = 0; j <= n; j++) for (let i = 0; i <= n; i++) {
+    const got = h(t.morphH, i, j);
+    let want;
+    if (!(i & 1) && !(j & 1)) want = f(i, j);
+    else if (i & 1 && !(j & 1)) want = (f(i - 1, j) + f(i + 1, j)) / 2;
+    else if (!(i & 1)) want = (f(i, j - 1) + f(i, j + 1)) / 2;
+    else want = (f(i + 1, j - 1) + f(i - 1, j + 1)) / 2;
+    assert.ok(Math.abs(got - want) < 1e-3, `morph h at ${i},${j}: ${got} vs ${want}`);
+  }
+  // A skirt vertex keeps its 5 m drop under its morphed edge vertex (top edge k=1 is odd).
+  const skirt = 4 * (row * row + 1) + 3, edge = 4 * 1 + 3;
+  assert.ok(Math.abs(t.morphH[skirt] - (t.morphH[edge] - 5)) < 1e-3);
+  // A flat tile does not move at all.
+  const flat = prepareTerrain(grid(4, () => 3), { radiusM: R, stride: 64 });
+  for (let k = 0; k < flat.posH.length; k += 4) assert.ok(Math.abs(flat.morphH[k + 3] - flat.posH[k + 3]) < 1e-3);
+});
+
+test('palette indices come from colours; unknown colours fall back to raw colours', () => {
+  const rgb = new Uint8Array(120);
+  for (let i = 0; i < 40; i++) rgb.set([i, 255 - i, i * 3], 3 * i);
+  const lookup = paletteLookup(rgb);
+  const m = grid(2, () => 10, false);
+  for (let v = 0; v < m.vertexCount; v++) m.colors.set([v, 255 - v, v * 3, 255], 4 * v);
+  const t = prepareTerrain(m, { radiusM: R, stride: 128, palette: lookup });
+  assert.equal([...t.pal], [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.ok(t.wet, 'water shades (0..4) above the wet threshold');
+  m.colors[0] = 77;
+  assert.is(prepareTerrain(m, { radiusM: R, stride: 128, palette: lookup }).pal, null);
+});
+
+test('water meshes keep lakes and drop the sea', () => {
+  const m = grid(2, (i) => (i === 2 ? 12 : 0), false);
+  const row = 3;
+  m.indices = new Uint16Array([0, 1, row, 1, row + 1, row, 1, 2, row + 1]);
+  m.indexCount = 9;
+  const w = prepareWater(m, R);
+  assert.equal([...w.indices], [1, 2, row + 1], 'only the triangle touching the 12 m lake');
+  const sea = grid(2, () => 0, false);
+  sea.indexCount = 3;
+  assert.is(prepareWater(sea, R), null);
+  assert.is(prepareWater({ indexCount: 0 }, R), null);
+});
+
+test('parsePalette reads 40 lines and names the bad one', () => {
+  const good = Array.from({ length: 40 }, (_, i) => i.toString(16).padStart(6, '0')).join('\n');
+  assert.is(parsePalette(`# header\n${good}\n`).length, 120);
+  assert.throws(() => parsePalette(good.replace('000003', 'zz0003')), /line 4/);
+  assert.throws(() => parsePalette('ffffff'), /40 colours/);
+});
+
+test.run();
