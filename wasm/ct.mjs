@@ -66,8 +66,11 @@ export class Core {
   }
 
   /**
-   * A validated configuration: preset, then `text` (name=value lines), then `set`.
-   * @param {{preset?: string, set?: Record<string, number|string>|Array<string|[string, number|string]>, text?: string}} [opts]
+   * A validated configuration: preset, then `text` (name=value lines), then
+   * `set`; or `steps` applied in order. validate: false skips the cross-knob
+   * check (each edit is still range-checked).
+   * @param {{preset?: string, set?: Record<string, number|string>|Array<string|[string, number|string]>, text?: string,
+   *   steps?: Array<Array<string|number>>, validate?: boolean}} [opts]
    * @returns {Record<string, number>}
    */
   config(opts = {}) {
@@ -81,17 +84,29 @@ export class Core {
     if (opts === null || typeof opts !== 'object') throw ctError('CT_ERR_CONFIG', 'config options must be an object');
     const cfg = x.ctw_config_new() >>> 0;
     if (!cfg) throw ctError('CT_ERR_MEMORY', 'out of WebAssembly memory for a config');
+    const edit = {
+      preset: (name) => heap.withStr(name, (p) => heap.check(x.ctw_config_preset(cfg, p, ...heap.errArgs()))),
+      text: (text) => heap.withStr(text, (p) => heap.check(x.ctw_config_parse(cfg, p, ...heap.errArgs()))),
+      set: (name, value) => heap.withStr(name, (pn) => heap.withStr(knobText(name, value), (pv) =>
+        heap.check(x.ctw_config_set(cfg, pn, pv, ...heap.errArgs())))),
+    };
     try {
-      const preset = opts.preset ?? 'balanced';
-      heap.withStr(preset, (p) => heap.check(x.ctw_config_preset(cfg, p, ...heap.errArgs())));
-      if (opts.text != null) {
-        heap.withStr(opts.text, (p) => heap.check(x.ctw_config_parse(cfg, p, ...heap.errArgs())));
+      if (Array.isArray(opts.steps)) {
+        opts.steps.forEach((step, i) => {
+          try {
+            if (!Array.isArray(step) || !edit[step[0]]) throw ctError('CT_ERR_CONFIG', `config step ${i} is not [preset|set|text, ...]`);
+            edit[step[0]](...step.slice(1));
+          } catch (e) {
+            e.step = i;
+            throw e;
+          }
+        });
+      } else {
+        edit.preset(opts.preset ?? 'balanced');
+        if (opts.text != null) edit.text(opts.text);
+        for (const [name, value] of setEntries(opts.set)) edit.set(name, value);
       }
-      for (const [name, value] of setEntries(opts.set)) {
-        heap.withStr(name, (pn) => heap.withStr(knobText(name, value), (pv) =>
-          heap.check(x.ctw_config_set(cfg, pn, pv, ...heap.errArgs()))));
-      }
-      heap.check(x.ctw_config_validate(cfg, ...heap.errArgs()));
+      if (opts.validate !== false) heap.check(x.ctw_config_validate(cfg, ...heap.errArgs()));
       return cfg;
     } catch (e) {
       x.ctw_config_free(cfg);
@@ -116,7 +131,7 @@ export class Core {
    */
   buildWorld(opts = {}, hooks = {}) {
     const { heap } = this, x = heap.x;
-    const cfg = this._configPtr(opts);
+    const cfg = this._configPtr({ ...opts, validate: true });
     const outPtr = heap.slot(0);
     const { onProgress, signal } = hooks || {};
     let thrown = null;

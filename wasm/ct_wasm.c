@@ -127,6 +127,12 @@ CTW_EXPORT double ctw_config_get(const ct_config *cfg, int i)
     return ct_config_get(cfg, k);
 }
 
+/* "name=value\n" for every knob; returns the length needed, like snprintf. */
+CTW_EXPORT size_t ctw_config_format(const ct_config *cfg, char *buf, size_t len)
+{
+    return ct_config_format(cfg, buf, len);
+}
+
 /* ------------------------------------------------------------- world */
 CTW_EXPORT int ctw_world_build(const ct_config *cfg, int with_progress, ct_world **out,
                                char *err, size_t errlen)
@@ -220,7 +226,7 @@ CTW_EXPORT int ctw_world_region(const ct_world *w, const double *dir, double *ou
 CTW_EXPORT int ctw_world_sample_many(const ct_world *w, const double *dirs, int n,
                                      double *height_m, double *water_m, uint8_t *has_water,
                                      int32_t *water_body, uint8_t *biome, uint8_t *material,
-                                     uint8_t *palette, float *moisture, float *mask,
+                                     uint8_t *palette, float *moisture, double *mask,
                                      int *bad, char *err, size_t errlen)
 {
     int i;
@@ -240,8 +246,28 @@ CTW_EXPORT int ctw_world_sample_many(const ct_world *w, const double *dirs, int 
         if (material) material[i] = (uint8_t)s.material;
         if (palette) palette[i] = (uint8_t)s.palette_index;
         if (moisture) moisture[i] = (float)s.moisture;
-        if (mask) mask[i] = (float)s.mask;
+        if (mask) mask[i] = s.mask;
     }
+    return CT_OK;
+}
+
+/* Every ct_sample field as a double, for one direction: height_m, water_m,
+ * has_water, water_body, mask, moisture, biome, material, palette_index. */
+CTW_EXPORT int ctw_world_sample_one(const ct_world *w, const double *dir, double *out,
+                                    char *err, size_t errlen)
+{
+    ct_sample s;
+    ct_result r = ct_world_sample(w, dir, &s, err, errlen);
+    if (r != CT_OK) return (int)r;
+    out[0] = s.height_m;
+    out[1] = s.water_m;
+    out[2] = s.has_water;
+    out[3] = s.water_body;
+    out[4] = s.mask;
+    out[5] = s.moisture;
+    out[6] = s.biome;
+    out[7] = s.material;
+    out[8] = s.palette_index;
     return CT_OK;
 }
 

@@ -73,6 +73,18 @@ export class World {
     return this.heap;
   }
 
+  /** The config as "name=value" lines, exactly as the native tools write it. */
+  configText() {
+    const heap = this._live(), x = heap.x, cfg = x.ctw_world_config(this.ptr);
+    const n = x.ctw_config_format(cfg, 0, 0) >>> 0, buf = heap.malloc(n + 1);
+    try {
+      x.ctw_config_format(cfg, buf, n + 1);
+      return heap.str(buf);
+    } finally {
+      heap.free(buf);
+    }
+  }
+
   /** Build and size statistics. */
   stats() {
     const heap = this._live(), out = heap.slot(6);
@@ -109,12 +121,12 @@ export class World {
     const r = {
       heightM: new Float64Array(n), waterM: new Float64Array(n), hasWater: new Uint8Array(n),
       waterBody: new Int32Array(n), biome: new Uint8Array(n), material: new Uint8Array(n),
-      palette: new Uint8Array(n), moisture: new Float32Array(n), mask: new Float32Array(n),
+      palette: new Uint8Array(n), moisture: new Float32Array(n), mask: new Float64Array(n),
     };
-    if (!this._samples) this._samples = heap.malloc(SAMPLE_BATCH * 64);
+    if (!this._samples) this._samples = heap.malloc(SAMPLE_BATCH * 60);
     const B = SAMPLE_BATCH, p = this._samples;
-    const o = { dirs: p, h: p + 24 * B, w: p + 32 * B, body: p + 40 * B, moist: p + 44 * B,
-      mask: p + 48 * B, has: p + 52 * B, biome: p + 53 * B, mat: p + 54 * B, pal: p + 55 * B };
+    const o = { dirs: p, h: p + 24 * B, w: p + 32 * B, mask: p + 40 * B, body: p + 48 * B,
+      moist: p + 52 * B, has: p + 56 * B, biome: p + 57 * B, mat: p + 58 * B, pal: p + 59 * B };
     const bad = heap.slot(7);
     for (let start = 0; start < n; start += B) {
       const m = Math.min(B, n - start);
@@ -130,13 +142,28 @@ export class World {
       r.waterM.set(f64.subarray(o.w / 8, o.w / 8 + m), start);
       r.waterBody.set(i32.subarray(o.body / 4, o.body / 4 + m), start);
       r.moisture.set(f32.subarray(o.moist / 4, o.moist / 4 + m), start);
-      r.mask.set(f32.subarray(o.mask / 4, o.mask / 4 + m), start);
+      r.mask.set(f64.subarray(o.mask / 8, o.mask / 8 + m), start);
       r.hasWater.set(u8.subarray(o.has, o.has + m), start);
       r.biome.set(u8.subarray(o.biome, o.biome + m), start);
       r.material.set(u8.subarray(o.mat, o.mat + m), start);
       r.palette.set(u8.subarray(o.pal, o.pal + m), start);
     }
     return r;
+  }
+
+  /**
+   * Every field of one sample in full double precision (cursor queries, the CLI).
+   * @returns {{heightM: number, waterM: number, hasWater: number, waterBody: number, mask: number,
+   *   moisture: number, biome: number, material: number, palette: number, biomeName: string}}
+   */
+  sampleAt(dir) {
+    const heap = this._live(), d = readDir(heap, dir, heap.slot(1)), out = heap.slot(6);
+    heap.check(heap.x.ctw_world_sample_one(this.ptr, d, out, ...heap.errArgs()));
+    const f = heap.f64().slice(out / 8, out / 8 + 9);
+    return {
+      heightM: f[0], waterM: f[1], hasWater: f[2], waterBody: f[3], mask: f[4], moisture: f[5],
+      biome: f[6], material: f[7], palette: f[8], biomeName: heap.str(heap.x.ctw_biome_name(f[6])),
+    };
   }
 
   /** Generates key into the world's chunk buffer; returns the parsed key. */

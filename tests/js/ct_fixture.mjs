@@ -1,0 +1,58 @@
+// ct_fixture.mjs - This module is shared set-up for the tests of the
+// WebAssembly core: it makes sure build/wasm/ct.wasm (and, on request, the
+// native ./terrain) exist, and holds the small worlds the tests build.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { loadCore } from '../../wasm/ct.mjs';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const WASM = path.join(ROOT, 'build/wasm/ct.wasm');
+export const TERRAIN = path.join(ROOT, 'terrain');
+
+/** Small but complete worlds: a few hundred milliseconds to build. */
+export const SMALL = { preset: 'balanced', set: { macro_resolution: 32, surface_lod: 4 } };
+export const SMALL_REGIONAL = { preset: 'regional', set: { macro_resolution: 32, surface_lod: 3, seed: 9 } };
+
+function make(target) {
+  const r = spawnSync('make', ['--no-print-directory', '-j2', target], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`make ${target} failed:\n${r.stdout}${r.stderr}`);
+}
+
+/** Builds the module if it is missing (npm test builds it before the suites). */
+export function ensureWasm() {
+  if (!existsSync(WASM)) make('wasm');
+  return WASM;
+}
+
+/** Builds ./terrain (make is a no-op when it is up to date). */
+export function ensureTerrain() {
+  make('terrain');
+  return TERRAIN;
+}
+
+/** A fresh core instance from build/wasm/ct.wasm. */
+export async function freshCore() {
+  return loadCore(ensureWasm());
+}
+
+/** Metres of an encoded height or water level. */
+export function decode(code, quantum) {
+  return (code - 32768) * quantum;
+}
+
+/** The error a function throws (fails the test if it does not throw). */
+export function thrown(fn) {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected an exception');
+}
+
+/** Lower-case hex of a byte array (for messages). */
+export function hex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}

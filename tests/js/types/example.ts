@@ -1,0 +1,43 @@
+// example.ts - a small embedder program type-checked (never run) by
+// tests/js/types.test.mjs with `tsc --noEmit`, so wasm/ct.d.ts stays true to
+// the API a TypeScript game would use.
+import { loadCore, type Chunk, type Mesh, type World, type CtError } from '../../../wasm/ct.mjs';
+
+async function main(): Promise<void> {
+  const core = await loadCore(new URL('../../../build/wasm/ct.wasm', import.meta.url));
+  const knobs = core.knobs();
+  const seedKnob = knobs.find((k) => k.name === 'seed');
+  const kind: 'uint' | 'real' | undefined = seedKnob?.kind;
+  const cfg = core.config({ preset: 'alpine', set: { seed: 7, radius_m: '1000000' } });
+  const seed: number = cfg.seed;
+
+  const world: World = core.buildWorld({ preset: 'balanced', set: ['surface_lod=4'] }, {
+    onProgress: (stage: string, fraction: number) => { void stage; void fraction; },
+  });
+  const generation: string = world.generation;
+  const stats = world.stats();
+  const ocean: number = stats.oceanFraction;
+
+  const hit = world.keyAt([0, 0, 1]);
+  const chunk: Chunk = world.chunk(hit.key);
+  const h0: number = chunk.height[0] * chunk.heightQuantumM;
+  const ctc: Uint8Array = world.chunkCtc({ face: '+Z', lod: 4, x: 3, y: 2 });
+  const mesh: Mesh = world.mesh(chunk.key, { stride: 4, skirtDepthM: 500, water: false });
+  const idx: Uint16Array | Uint32Array = mesh.indices;
+  const samples = world.sample(new Float64Array([1, 0, 0, 0, 1, 0]));
+  const wet: boolean = samples.hasWater[0] === 1;
+  const dir: [number, number, number] = core.keyDirection(hit.key, hit.localX, hit.localY);
+  const again = core.loadWorld(world.snapshot());
+  const address: string = again.address(chunk.key);
+  try {
+    core.keyAt([0, 0, 0], 2);
+  } catch (e) {
+    const code: string = (e as CtError).code;
+    void code;
+  }
+  again.free();
+  world.free();
+  void [kind, seed, generation, ocean, h0, ctc, idx, wet, dir, address];
+}
+
+void main();

@@ -1,0 +1,219 @@
+// ct.d.ts - Type declarations for wasm/ct.mjs, the JavaScript API of the
+// WebAssembly terrain core (see docs/wasm.md).
+
+/** Face index 0..5 (+X,-X,+Y,-Y,+Z,-Z) or its name ('+X' / 'px' spellings). */
+export type FaceLike = 0 | 1 | 2 | 3 | 4 | 5 | number | '+X' | '-X' | '+Y' | '-Y' | '+Z' | '-Z'
+  | 'px' | 'nx' | 'py' | 'ny' | 'pz' | 'nz' | string;
+
+/** A chunk address: LOD L has 2^L x 2^L chunks per face. */
+export interface ChunkKey { face: number; lod: number; x: number; y: number; }
+/** A chunk address as accepted from callers (face may be a name). */
+export interface ChunkKeyLike { face: FaceLike; lod: number; x: number; y: number; }
+
+export type Vec3 = [number, number, number];
+export type Vec3Like = ArrayLike<number>;
+
+/** Error thrown by every call: `code` is the C result name, e.g. 'CT_ERR_LOD'. */
+export interface CtError extends Error { code: string; index?: number; }
+
+export interface KnobInfo {
+  name: string;
+  kind: 'uint' | 'real';
+  def: number;
+  min: number;
+  max: number;
+  doc: string;
+}
+
+/** Knob values by name (every knob of ct_knobs.def). */
+export type Config = Record<string, number>;
+
+export interface ConfigOptions {
+  /** walk, noise, balanced (default), archipelago, alpine, dry, regional */
+  preset?: string;
+  /** Overrides applied last: {seed: 7} or ['seed=7'] or [['seed', 7]]. */
+  set?: Record<string, number | string> | Map<string, number | string>
+    | Array<string | [string, number | string]>;
+  /** Config-file text: name=value lines, '#' comments; applied before `set`. */
+  text?: string;
+  /**
+   * Instead of preset/text/set: edits applied in this order, like the native
+   * CLI's --preset/--set/--config (a failing edit's index is in error.step).
+   */
+  steps?: Array<['preset', string] | ['set', string, number | string] | ['text', string]>;
+  /** false: skip the final cross-knob check (config() only; builds always validate). */
+  validate?: boolean;
+}
+
+export interface BuildHooks {
+  /** Called during the build; return true to cancel (CT_ERR_CANCELLED). */
+  onProgress?: (stage: string, fraction: number) => unknown;
+  /** Aborting cancels the build at its next progress point. */
+  signal?: AbortSignal;
+}
+
+export interface KeyAtResult { key: ChunkKey; localX: number; localY: number; }
+
+export interface WorldStats {
+  macroResolution: number;
+  vertexCount: number;
+  edgeCount: number;
+  passes: number;
+  acceptedHops: number;
+  collisions: number;
+  junctionCells: number;
+  waterBodies: number;
+  lakes: number;
+  oceanFraction: number;
+  landFraction: number;
+  minHeightM: number;
+  maxHeightM: number;
+  maxMacroSlopeExcessM: number;
+  buildMs: number;
+  bytesHeld: number;
+}
+
+export interface SampleResult {
+  heightM: Float64Array;
+  waterM: Float64Array;
+  hasWater: Uint8Array;
+  /** -1 land, 0 ocean, > 0 lake or inland sea */
+  waterBody: Int32Array;
+  biome: Uint8Array;
+  material: Uint8Array;
+  /** palette index 0..39 (biome * 5 + shade) */
+  palette: Uint8Array;
+  moisture: Float32Array;
+  /** signed land mask (> 0 land) */
+  mask: Float64Array;
+}
+
+export interface PointSample {
+  heightM: number;
+  waterM: number;
+  hasWater: number;
+  waterBody: number;
+  mask: number;
+  moisture: number;
+  biome: number;
+  material: number;
+  palette: number;
+  biomeName: string;
+}
+
+export interface RegionInfo {
+  /** plains, ridges, broken, basins; sum 1 */
+  weights: [number, number, number, number];
+  dominant: number;
+  name: string;
+  heightScale: number;
+  roughness: number;
+  ridgeScale: number;
+  delayPasses: number;
+}
+
+/** 257x257 samples, row-major (index = localY * 257 + localX). */
+export interface Chunk {
+  key: ChunkKey;
+  generation: string;
+  /** FNV-1a 64 of key and payload, 16 hex digits */
+  digest: string;
+  clipped: number;
+  heightQuantumM: number;
+  /** (code - 32768) * heightQuantumM = metres */
+  height: Uint16Array;
+  /** 0 dry, else encoded water level */
+  water: Uint16Array;
+  biome: Uint8Array;
+  palette: Uint8Array;
+}
+
+export interface MeshOptions {
+  /** 1, 2, 4 ... 256 samples between vertices (default 1) */
+  stride?: number;
+  /** skirt depth in metres along the four edges (default 0: none) */
+  skirtDepthM?: number;
+  /** height multiplier of the mesh only (default 1) */
+  verticalExaggeration?: number;
+  /** true: the water surface over cells with water instead of the terrain */
+  water?: boolean;
+}
+
+export interface Mesh {
+  /** xyz per vertex, metres relative to `center` */
+  positions: Float32Array;
+  normals: Float32Array;
+  /** RGBA per vertex from the palette */
+  colors: Uint8Array;
+  indices: Uint16Array | Uint32Array;
+  /** body-fixed chunk centre on the sphere, metres */
+  center: Vec3;
+  /** bounding sphere radius around `center`, metres */
+  radius: number;
+  vertexCount: number;
+  indexCount: number;
+  /** FNV-1a 64 of the mesh arrays, 16 hex digits */
+  digest: string;
+}
+
+/** A built or loaded world inside one core instance. Call free() when done. */
+export declare class World {
+  readonly core: Core;
+  /** generation ID: 16 lower-case hex digits, as printed by the native CLI */
+  readonly generation: string;
+  readonly config: Readonly<Config>;
+  /** The config as "name=value" lines, as the native tools write it. */
+  configText(): string;
+  stats(): WorldStats;
+  sample(dirs: Float64Array | ArrayLike<number>[]): SampleResult;
+  /** One sample with every field in double precision. */
+  sampleAt(dir: Vec3Like): PointSample;
+  keyAt(dir: Vec3Like, lod?: number): KeyAtResult;
+  region(dir: Vec3Like): RegionInfo;
+  chunk(key: ChunkKeyLike): Chunk;
+  /** .ctc file bytes (396,354) */
+  chunkCtc(key: ChunkKeyLike): Uint8Array;
+  /** .u16le file bytes (131,072) */
+  chunkU16le(key: ChunkKeyLike): Uint8Array;
+  /** CTWORLD2 snapshot bytes */
+  snapshot(): Uint8Array;
+  mesh(key: ChunkKeyLike, options?: MeshOptions): Mesh;
+  /** 40 RGB colours (120 bytes) used for mesh colours */
+  palette(): Uint8Array;
+  /** Replaces the mesh palette from 40 RRGGBB lines; the world is unchanged. */
+  setPalette(text: string): void;
+  /** 'planet/generation/face/lod/x/y' */
+  address(key: ChunkKeyLike): string;
+  free(): void;
+}
+
+/** One instantiated core. */
+export declare class Core {
+  /** milliseconds loadCore spent reading, compiling and instantiating */
+  loadMs: number;
+  knobs(): KnobInfo[];
+  presets(): string[];
+  /** Validated config: preset, then text, then set. Throws CtError. */
+  config(options?: ConfigOptions): Config;
+  buildWorld(options?: ConfigOptions, hooks?: BuildHooks): World;
+  loadWorld(bytes: Uint8Array | ArrayBuffer): World;
+  keyAt(dir: Vec3Like, lod: number): KeyAtResult;
+  keyDirection(key: ChunkKeyLike, localX: number, localY: number): Vec3;
+  keyMetric(key: ChunkKeyLike, localX: number, localY: number, radiusM: number): { dx: number[]; dy: number[] };
+  keyNeighbourhood(key: ChunkKeyLike, localX?: number, localY?: number): ChunkKey[];
+  faceName(face: number): string;
+  faceFileName(face: number): string;
+  faceParse(face: FaceLike): number;
+  memoryBytes(): number;
+  /** Default palette, or the given 40-line palette text parsed (120 RGB bytes). */
+  palette(text?: string): Uint8Array;
+}
+
+export type CoreSource = URL | string | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
+/** Loads and instantiates the core (default: build/wasm/ct.wasm). */
+export declare function loadCore(source?: CoreSource): Promise<Core>;
+/** Compiles the module once, e.g. to hand the same Module to several workers. */
+export declare function compileCore(source: CoreSource | Response): Promise<WebAssembly.Module>;
+/** Makes an Error with a `code` like those thrown by the API. */
+export declare function ctError(code: string, message: string): CtError;
