@@ -1,0 +1,184 @@
+/* ct_build.h - private interfaces between the world-build stage files
+ * (graph.c, regions.c, mask.c, water.c, walk.c, lakes.c, slope.c, relief.c,
+ * world.c). Nothing here outlives ct_world_build except what it writes into
+ * struct ct_world; tests include this header to check single stages. */
+#ifndef CT_BUILD_H
+#define CT_BUILD_H
+
+#include "ct_internal.h"
+
+#define CT__NONE 0xffffffffu   /* "no vertex" in index arrays */
+
+/* ------------------------------------------------------------------ graph */
+/* Four-neighbour adjacency of the macro graph. Slots are filled in a fixed
+ * order (face, row, column of the first grid edge that links two vertices),
+ * so every loop over neighbours is deterministic. Cube corners have 3. */
+typedef struct ct__graph {
+    uint32_t V;
+    uint32_t *nbr;      /* [4V] neighbour vertex, CT__NONE in unused slots */
+    double *len_m;      /* [4V] great-circle length of that edge, metres */
+    double cell_arc;    /* mean edge angle, radians (the grid's unit of distance) */
+    uint32_t edge_count;
+} ct__graph;
+
+ct_result ct__graph_build(const ct_world *w, double radius_m, ct__graph *g,
+                          char *err, size_t errlen);
+void ct__graph_free(ct__graph *g);
+
+/* ---------------------------------------------------------------- regions */
+/* Weights from an already domain-warped point (the build warps once per
+ * vertex and shares it with the land mask). */
+void ct__region_weights_warped(const ct_config *cfg, const double pw[3], double w[4]);
+/* The continent domain warp shared by the land mask and the region fields. */
+void ct__continent_warp(const ct_config *cfg, const double dir[3], double pw[3]);
+
+/* ------------------------------------------------------------------- mask */
+/* Per-vertex effective region settings the later stages read. */
+typedef struct ct__vertex_rules {
+    double *height_scale;    /* [V] */
+    double *roughness;       /* [V] */
+    double *ridge_scale;     /* [V] */
+    uint8_t *delay;          /* [V] this vertex's deterministic front delay, passes */
+} ct__vertex_rules;
+
+/* Fills w->region_w_v, w->mask_v and rules for every vertex. shape may be
+ * NULL (continent noise). NaN/Inf from shape -> CT_ERR_SHAPE. */
+ct_result ct__mask_fill(ct_world *w, ct_shape_fn shape, void *user, ct__vertex_rules *rules,
+                        char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ water */
+typedef struct ct__bodies {
+    uint32_t count;          /* water bodies (body 0 is the ocean when count > 0) */
+    uint32_t *size;          /* [count] vertices per body */
+    uint8_t *is_lake;        /* [count] 1: small enough to be an elevated lake */
+    uint32_t lakes;
+} ct__bodies;
+
+/* Connected water components (mask <= 0) across faces: the largest becomes
+ * body 0 (ties: lowest vertex), the rest are numbered by their lowest vertex.
+ * Writes w->body_v. */
+ct_result ct__water_bodies(ct_world *w, const ct__graph *g, uint32_t lake_max_vertices,
+                           int elevated_lakes, ct__bodies *out, char *err, size_t errlen);
+void ct__bodies_free(ct__bodies *b);
+
+/* ------------------------------------------------------------------- walk */
+enum {
+    CT__WALK_UNREACHED = 0,
+    CT__WALK_SOURCE,        /* a coast vertex: its own provenance */
+    CT__WALK_HOP,           /* reached by one accepted hop from its parent */
+    CT__WALK_COLLISION,     /* terminal: SUM of distinct incoming walks */
+    CT__WALK_JUNCTION       /* terminal: an enclosed pocket closed as one junction */
+};
+
+/* One incoming walk recorded at a collision or junction. */
+typedef struct ct__contrib {
+    uint32_t src;           /* provenance (source coast vertex) */
+    uint32_t from;          /* the vertex it stepped from */
+    double value_m;         /* its uncombined height relative to sea level */
+} ct__contrib;
+
+typedef struct ct__walk_params {
+    const ct__graph *g;
+    const double *dir_v;          /* [3V] */
+    const uint8_t *domain_v;      /* [V] 1: the walk may enter this vertex */
+    const uint32_t *source;       /* source vertices, increasing */
+    const double *source_h;       /* [source_count] starting heights, metres */
+    uint32_t source_count;
+    const double *mean_v;         /* [V] mean increment, or NULL: use mean */
+    const double *jitter_v;       /* [V] half-width, or NULL: use jitter */
+    double mean, jitter;
+    const uint8_t *delay_v;       /* [V] deterministic front delay, or NULL */
+    double coherence;             /* 0 IID .. 1 coherent */
+    double coherence_frequency;
+    uint32_t seed_iid, seed_coh;  /* feature sub-seeds (already salted per walk kind) */
+    uint32_t separation;          /* collision_separation in grid cells */
+    /* Optional progress tick every few passes; non-zero cancels. */
+    int (*tick)(void *user, double fraction);
+    void *tick_user;
+} ct__walk_params;
+
+typedef struct ct__walk {
+    uint32_t V;
+    double *h;              /* [V] height relative to sea level, metres */
+    uint8_t *state;         /* [V] CT__WALK_* */
+    uint32_t *src;          /* [V] provenance (source vertex) */
+    uint32_t *parent;       /* [V] vertex stepped from (CT__NONE for sources) */
+    uint32_t *depth;        /* [V] accepted hops from the source */
+    uint32_t *contrib_off;  /* [V] first record of a collision/junction */
+    uint32_t *contrib_n;    /* [V] records (0 for plain vertices) */
+    ct__contrib *contrib;
+    size_t contrib_count, contrib_cap;
+    uint32_t passes, hops, collisions, junction_cells;
+} ct__walk;
+
+ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_t errlen);
+void ct__walk_free(ct__walk *w);
+/* The increment of an accepted hop into v at causal depth (hops from the
+ * source). Pure function of (params, v, depth). */
+double ct__walk_increment(const ct__walk_params *p, uint32_t v, uint32_t depth);
+
+/* ------------------------------------------------------------------ lakes */
+/* Lake levels from the first-pass heights h1: minimum over each footprint,
+ * then lowered until every shore pin is feasible under slope s (m per m;
+ * 0 = only shared shore vertices tie levels). Writes level_b[body] (0 for
+ * ocean and seas) and pin_v[v] (shore pin height of land vertices next to
+ * water; is_pin_v[v] = 1 there). */
+ct_result ct__lake_levels(const ct__graph *g, const int32_t *body_v, const ct__bodies *b,
+                          const double *h1, double s, double *level_b, double *pin_v,
+                          uint8_t *is_pin_v, char *err, size_t errlen);
+/* Lake beds: level - depth_m * (hops from the shore / deepest hops of that lake). */
+ct_result ct__lake_beds(const ct__graph *g, const int32_t *body_v, const ct__bodies *b,
+                        const double *level_b, double depth_m, double *h,
+                        char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ slope */
+/* Indexed binary min-heap over vertices: keys with index tie-breaks. */
+typedef struct ct__heap {
+    uint32_t *heap;         /* [count] vertices */
+    uint32_t *pos;          /* [V] position in heap, CT__NONE if absent */
+    double *key;            /* [V] */
+    uint32_t count, V;
+} ct__heap;
+
+ct_result ct__heap_init(ct__heap *hp, uint32_t V);
+void ct__heap_free(ct__heap *hp);
+/* Insert v with key, or lower its key if already queued and key is lower. */
+void ct__heap_push(ct__heap *hp, uint32_t v, double key);
+uint32_t ct__heap_pop(ct__heap *hp);    /* CT__NONE when empty */
+
+/* Projects h onto |h[a]-h[b]| <= s * len(a,b) on every edge, keeping pinned
+ * vertices exactly. Pins must be mutually feasible. s <= 0: no change. */
+ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_v, double *h,
+                            char *err, size_t errlen);
+/* Worst remaining edge violation max(0, |dh| - s*len), metres (0 if s <= 0). */
+double ct__slope_excess(const ct__graph *g, double s, const double *h);
+
+/* ----------------------------------------------------------------- relief */
+/* Hop distance from every vertex to the nearest vertex of the other kind
+ * (land vs water): 1 for both sides of a shoreline. No water or no land:
+ * every vertex gets the graph size. */
+ct_result ct__shore_distance(const ct__graph *g, const int32_t *body_v, float *shore_v,
+                             char *err, size_t errlen);
+/* Relief height at a direction for the vertex's effective region settings. */
+double ct__relief_at(const ct_config *cfg, const double dir[3], double height_scale,
+                     double roughness, double ridge_scale);
+/* Sea and inland-sea bed relief (half amplitude, no ridges). */
+double ct__relief_sea_at(const ct_config *cfg, const double dir[3], double roughness);
+/* Fade-in weight of relief at a shore distance (0 at the pins). */
+double ct__relief_fade(const ct_config *cfg, double shore_hops);
+
+/* ------------------------------------------------------------------ world */
+/* Optional copy of the final land walk for tests (collisions, provenance). */
+typedef struct ct__build_trace {
+    ct__walk land2;         /* filled when the build ran walks; caller frees */
+    double *h_pass1;        /* [V] first-pass heights (lakes filled) */
+    double *level_b;        /* [bodies] final water levels */
+    uint32_t body_count;
+} ct__build_trace;
+
+ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *opts,
+                                 ct__build_trace *trace, ct_world **out,
+                                 char *err, size_t errlen);
+void ct__build_trace_free(ct__build_trace *t);
+
+#endif

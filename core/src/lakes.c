@@ -1,0 +1,182 @@
+/* lakes.c - elevated lake levels, shore pins and lake beds.
+ *
+ * A lake's provisional level is the minimum first-pass height over its
+ * footprint (the first pass walked across the filled lake). Shore pins are
+ * the land vertices next to water; a pin carries the level of the water it
+ * touches. With a slope limit s the pins must be mutually feasible:
+ * |pin(p) - pin(q)| <= s d(p,q). We find the highest feasible levels with one
+ * Dijkstra over the graph in which every lake's pins act as a single node
+ * (they must share one level): pins start at their body's provisional level
+ * (sea pins at 0), and the first time any pin of a lake is settled at value x
+ * the whole lake is fixed at x. A land vertex touching two bodies ties their
+ * levels, so a lake one vertex away from the sea sits at sea level. */
+#include "ct_build.h"
+
+#include <stdlib.h>
+
+static int ct__lake_of(const int32_t *body_v, const ct__bodies *b, uint32_t w)
+{
+    int32_t k = body_v[w];
+    return k > 0 && b->is_lake[k];
+}
+
+ct_result ct__lake_levels(const ct__graph *g, const int32_t *body_v, const ct__bodies *b,
+                          const double *h1, double s, double *level_b, double *pin_v,
+                          uint8_t *is_pin_v, char *err, size_t errlen)
+{
+    uint32_t V = g->V, v, k, nb = b->count;
+    uint32_t *off = NULL, *list = NULL, *fill = NULL;
+    uint8_t *fixed = NULL, *done = NULL;
+    ct__heap hp;
+    ct_result res = CT_OK;
+    hp.heap = hp.pos = NULL;
+    hp.key = NULL;
+
+    for (k = 0; k < nb; k++) level_b[k] = b->is_lake[k] ? 1e300 : 0.0;
+    for (v = 0; v < V; v++) {
+        int32_t c = body_v[v];
+        if (c > 0 && b->is_lake[c] && h1[v] < level_b[c]) level_b[c] = h1[v];
+    }
+    off = (uint32_t *)calloc((size_t)nb + 1u, sizeof *off);
+    fill = (uint32_t *)calloc((size_t)nb + 1u, sizeof *fill);
+    fixed = (uint8_t *)calloc((size_t)nb + 1u, 1);
+    done = (uint8_t *)calloc((size_t)V, 1);
+    if (!off || !fill || !fixed || !done || ct__heap_init(&hp, V) != CT_OK) goto oom;
+
+    /* Pins, and each lake's pin list (CSR) so a fixed level reaches them all. */
+    for (v = 0; v < V; v++) {
+        is_pin_v[v] = 0;
+        pin_v[v] = 0.0;
+        if (body_v[v] >= 0) continue;
+        for (k = 0; k < 4u; k++) {
+            uint32_t w = g->nbr[4u * (size_t)v + k], j;
+            int seen = 0;
+            if (w == CT__NONE || body_v[w] < 0) continue;
+            is_pin_v[v] = 1;
+            if (!ct__lake_of(body_v, b, w)) continue;
+            for (j = 0; j < k; j++) {
+                uint32_t x = g->nbr[4u * (size_t)v + j];
+                if (x != CT__NONE && body_v[x] == body_v[w]) seen = 1;
+            }
+            if (!seen) off[body_v[w] + 1]++;
+        }
+    }
+    for (k = 0; k < nb; k++) off[k + 1u] += off[k];
+    list = (uint32_t *)malloc(sizeof *list * (size_t)(off[nb] ? off[nb] : 1u));
+    if (!list) goto oom;
+    for (v = 0; v < V; v++) {
+        double key = 1e300;
+        if (!is_pin_v[v]) continue;
+        for (k = 0; k < 4u; k++) {
+            uint32_t w = g->nbr[4u * (size_t)v + k], j;
+            int seen = 0;
+            if (w == CT__NONE || body_v[w] < 0) continue;
+            if (level_b[body_v[w]] < key) key = level_b[body_v[w]];
+            if (!ct__lake_of(body_v, b, w)) continue;
+            for (j = 0; j < k; j++) {
+                uint32_t x = g->nbr[4u * (size_t)v + j];
+                if (x != CT__NONE && body_v[x] == body_v[w]) seen = 1;
+            }
+            if (!seen) list[off[body_v[w]] + fill[body_v[w]]++] = v;
+        }
+        ct__heap_push(&hp, v, key);
+    }
+
+    for (;;) {
+        uint32_t u = ct__heap_pop(&hp);
+        double x;
+        if (u == CT__NONE) break;
+        done[u] = 1;
+        x = hp.key[u];
+        if (is_pin_v[u]) {
+            for (k = 0; k < 4u; k++) {
+                uint32_t w = g->nbr[4u * (size_t)u + k], q;
+                int32_t c;
+                if (w == CT__NONE || !ct__lake_of(body_v, b, w)) continue;
+                c = body_v[w];
+                if (fixed[c]) continue;
+                fixed[c] = 1;
+                level_b[c] = x;
+                for (q = off[c]; q < off[c + 1]; q++)
+                    if (!done[list[q]]) ct__heap_push(&hp, list[q], x);
+            }
+        }
+        if (s > 0.0) {
+            for (k = 0; k < 4u; k++) {
+                uint32_t w = g->nbr[4u * (size_t)u + k];
+                if (w == CT__NONE || done[w]) continue;
+                ct__heap_push(&hp, w, x + s * g->len_m[4u * (size_t)u + k]);
+            }
+        }
+    }
+    /* A pin carries the lowest level it touches (all equal after the solve). */
+    for (v = 0; v < V; v++) {
+        double key = 1e300;
+        if (!is_pin_v[v]) continue;
+        for (k = 0; k < 4u; k++) {
+            uint32_t w = g->nbr[4u * (size_t)v + k];
+            if (w != CT__NONE && body_v[w] >= 0 && level_b[body_v[w]] < key) key = level_b[body_v[w]];
+        }
+        pin_v[v] = key;
+    }
+    goto done;
+oom:
+    res = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory solving lake levels");
+done:
+    free(off);
+    free(list);
+    free(fill);
+    free(fixed);
+    free(done);
+    ct__heap_free(&hp);
+    return res;
+}
+
+ct_result ct__lake_beds(const ct__graph *g, const int32_t *body_v, const ct__bodies *b,
+                        const double *level_b, double depth_m, double *h,
+                        char *err, size_t errlen)
+{
+    uint32_t V = g->V, v, k, head = 0, tail = 0, nb = b->count;
+    uint32_t *hop = (uint32_t *)calloc((size_t)V, sizeof *hop);
+    uint32_t *queue = (uint32_t *)malloc(sizeof *queue * (size_t)(V ? V : 1u));
+    uint32_t *deepest = (uint32_t *)calloc((size_t)nb + 1u, sizeof *deepest);
+    if (!hop || !queue || !deepest) {
+        free(hop);
+        free(queue);
+        free(deepest);
+        return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory shaping lake beds");
+    }
+    /* Hops from the shore inside each lake: 1 next to land. */
+    for (v = 0; v < V; v++) {
+        if (!ct__lake_of(body_v, b, v)) continue;
+        for (k = 0; k < 4u; k++) {
+            uint32_t w = g->nbr[4u * (size_t)v + k];
+            if (w != CT__NONE && body_v[w] < 0) {
+                hop[v] = 1u;
+                queue[tail++] = v;
+                break;
+            }
+        }
+    }
+    while (head < tail) {
+        uint32_t a = queue[head++];
+        if (hop[a] > deepest[body_v[a]]) deepest[body_v[a]] = hop[a];
+        for (k = 0; k < 4u; k++) {
+            uint32_t w = g->nbr[4u * (size_t)a + k];
+            if (w != CT__NONE && hop[w] == 0u && body_v[w] == body_v[a]) {
+                hop[w] = hop[a] + 1u;
+                queue[tail++] = w;
+            }
+        }
+    }
+    for (v = 0; v < V; v++) {
+        int32_t c = body_v[v];
+        if (!ct__lake_of(body_v, b, v)) continue;
+        /* Deepest at the lake's far-from-shore centre, shallow at its edge. */
+        h[v] = level_b[c] - depth_m * ((double)hop[v] / (double)(deepest[c] ? deepest[c] : 1u));
+    }
+    free(hop);
+    free(queue);
+    free(deepest);
+    return CT_OK;
+}

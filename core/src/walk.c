@@ -1,0 +1,481 @@
+/* walk.c - signed additive walks from coast vertices over the macro graph.
+ *
+ * Fronts advance in synchronous passes. Every source (a coast vertex) is its
+ * own provenance. A vertex reached in pass r expands in pass r + 1 + d, where
+ * d is its deterministic front delay, proposing parent height + increment to
+ * every unreached neighbour in the domain. All decisions of a pass are taken
+ * from the state at its start and resolved by sorted keys (value, then vertex
+ * index), so the result never depends on processing order.
+ *
+ * Collisions. Two incoming walks collide when they arrive from opposing
+ * directions (angle above 120 degrees between the arrival vectors) and their
+ * sources lie at least `separation` grid cells apart (great-circle distance in
+ * units of the mean edge angle). A collision is terminal: it holds the SUM of
+ * the distinct incoming heights (relative to sea level) and never becomes a
+ * parent. Fronts meet either on a vertex (several proposals in one pass) or
+ * across an edge (a front steps into a vertex another front reached but has
+ * not expanded yet); both make a collision, so ridges are not dotted.
+ * "Distinct" means pairwise separated sources: nearby sources of one stretch
+ * of coast count once.
+ *
+ * Pockets. Unreached domain vertices fenced in by collisions are closed after
+ * the last pass as one terminal junction per connected pocket: the SUM of the
+ * bordering collisions' incoming walks, deduplicated by provenance. */
+#include "ct_build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ct__prop { uint32_t target, from; double value; } ct__prop;
+typedef struct ct__u32s { uint32_t *v; size_t n, cap; } ct__u32s;
+typedef struct ct__props { ct__prop *v; size_t n, cap; } ct__props;
+
+static int ct__u32s_push(ct__u32s *l, uint32_t x)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2u : 64u;
+        uint32_t *g = (uint32_t *)realloc(l->v, sizeof *g * cap);
+        if (!g) return 0;
+        l->v = g;
+        l->cap = cap;
+    }
+    l->v[l->n++] = x;
+    return 1;
+}
+
+static int ct__props_push(ct__props *l, uint32_t target, uint32_t from, double value)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2u : 256u;
+        ct__prop *g = (ct__prop *)realloc(l->v, sizeof *g * cap);
+        if (!g) return 0;
+        l->v = g;
+        l->cap = cap;
+    }
+    l->v[l->n].target = target;
+    l->v[l->n].from = from;
+    l->v[l->n].value = value;
+    l->n++;
+    return 1;
+}
+
+static int ct__contrib_push(ct__walk *w, uint32_t src, uint32_t from, double value)
+{
+    if (w->contrib_count == w->contrib_cap) {
+        size_t cap = w->contrib_cap ? w->contrib_cap * 2u : 256u;
+        ct__contrib *g = (ct__contrib *)realloc(w->contrib, sizeof *g * cap);
+        if (!g) return 0;
+        w->contrib = g;
+        w->contrib_cap = cap;
+    }
+    w->contrib[w->contrib_count].src = src;
+    w->contrib[w->contrib_count].from = from;
+    w->contrib[w->contrib_count].value_m = value;
+    w->contrib_count++;
+    return 1;
+}
+
+static int ct__u32_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : (x > y);
+}
+
+/* Target, then value, then proposer: unique keys, so qsort is deterministic. */
+static int ct__prop_cmp(const void *a, const void *b)
+{
+    const ct__prop *x = (const ct__prop *)a, *y = (const ct__prop *)b;
+    if (x->target != y->target) return x->target < y->target ? -1 : 1;
+    if (x->value != y->value) return x->value < y->value ? -1 : 1;
+    return x->from < y->from ? -1 : (x->from > y->from);
+}
+
+/* Provenance, then highest value, then proposer. */
+static int ct__contrib_cmp(const void *a, const void *b)
+{
+    const ct__contrib *x = (const ct__contrib *)a, *y = (const ct__contrib *)b;
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    if (x->value_m != y->value_m) return x->value_m > y->value_m ? -1 : 1;
+    return x->from < y->from ? -1 : (x->from > y->from);
+}
+
+double ct__walk_increment(const ct__walk_params *p, uint32_t v, uint32_t depth)
+{
+    double x = 2.0 * ct__unit(ct__hash3(p->seed_iid, v, depth)) - 1.0;   /* [-1,1) */
+    double mean = p->mean_v ? p->mean_v[v] : p->mean;
+    double jit = p->jitter_v ? p->jitter_v[v] : p->jitter;
+    if (p->coherence > 0.0) {
+        /* A fresh coherent field per causal depth: neighbours share structure,
+         * successive hops stay independent. */
+        const double *d = p->dir_v + 3u * (size_t)v;
+        double f = p->coherence_frequency;
+        double c = ct__noise3(ct__hash2(p->seed_coh, depth), d[0] * f, d[1] * f, d[2] * f);
+        if (c < -1.0) c = -1.0;
+        if (c > 1.0) c = 1.0;
+        x = (1.0 - p->coherence) * x + p->coherence * c;
+    }
+    return mean + jit * x;
+}
+
+/* Arrival vector into `to` from `from` (a chord, fine for the angle test). */
+static void ct__arrival(const double *dir, uint32_t to, uint32_t from, double a[3])
+{
+    const double *t = dir + 3u * (size_t)to, *f = dir + 3u * (size_t)from;
+    a[0] = t[0] - f[0];
+    a[1] = t[1] - f[1];
+    a[2] = t[2] - f[2];
+}
+
+/* Angle between a and b above 120 degrees: cos < -1/2, without sqrt. */
+static int ct__opposing(const double a[3], const double b[3])
+{
+    double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    double aa = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+    double bb = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
+    return dot < 0.0 && dot * dot > 0.25 * aa * bb;
+}
+
+typedef struct ct__walk_ctx {
+    const ct__walk_params *p;
+    ct__walk *w;
+    double sep_arc;       /* minimum source separation, radians */
+} ct__walk_ctx;
+
+static int ct__separated(const ct__walk_ctx *c, uint32_t s1, uint32_t s2)
+{
+    const double *d = c->p->dir_v;
+    if (s1 == s2) return 0;
+    return ct__arc(d + 3u * (size_t)s1, d + 3u * (size_t)s2) >= c->sep_arc;
+}
+
+static int ct__walk_opposing(const ct__walk_ctx *c, uint32_t target, uint32_t from1, uint32_t from2)
+{
+    double a[3], b[3];
+    ct__arrival(c->p->dir_v, target, from1, a);
+    ct__arrival(c->p->dir_v, target, from2, b);
+    return ct__opposing(a, b);
+}
+
+/* Greedy distinct set: keeps candidates (in order) whose sources are
+ * separated from every kept one. pick[] holds indices; returns the count. */
+static uint32_t ct__distinct(const ct__walk_ctx *c, const uint32_t *srcs, uint32_t count,
+                             uint32_t *pick, uint32_t picked)
+{
+    uint32_t i, k;
+    for (i = 0; i < count; i++) {
+        int ok = 1;
+        for (k = 0; k < picked && ok; k++) {
+            if (pick[k] == i || !ct__separated(c, srcs[pick[k]], srcs[i])) ok = 0;
+        }
+        if (ok) pick[picked++] = i;
+    }
+    return picked;
+}
+
+static void ct__walk_release(ct__walk *w)
+{
+    free(w->h);
+    free(w->state);
+    free(w->src);
+    free(w->parent);
+    free(w->depth);
+    free(w->contrib_off);
+    free(w->contrib_n);
+    free(w->contrib);
+    memset(w, 0, sizeof *w);
+}
+
+void ct__walk_free(ct__walk *w)
+{
+    if (w) ct__walk_release(w);
+}
+
+/* Closes every enclosed pocket of unreached domain vertices as a junction. */
+static int ct__close_pockets(const ct__walk_ctx *c, uint32_t *mark)
+{
+    const ct__walk_params *p = c->p;
+    ct__walk *w = c->w;
+    uint32_t V = w->V, v;
+    ct__u32s cells = {0, 0, 0};
+    ct__contrib *gather = NULL;
+    size_t gn = 0, gcap = 0;
+    int ok = 1;
+    for (v = 0; v < V && ok; v++) {
+        size_t head = 0, i, first, kept = 0;
+        double sum = 0.0;
+        if (!p->domain_v[v] || w->state[v] != CT__WALK_UNREACHED || mark[v] == 1u) continue;
+        cells.n = 0;
+        gn = 0;
+        mark[v] = 1u;
+        if (!ct__u32s_push(&cells, v)) { ok = 0; break; }
+        while (head < cells.n && ok) {
+            uint32_t a = cells.v[head++], k;
+            for (k = 0; k < 4u && ok; k++) {
+                uint32_t b = p->g->nbr[4u * (size_t)a + k];
+                uint32_t r, rn;
+                if (b == CT__NONE || !p->domain_v[b]) continue;
+                if (w->state[b] == CT__WALK_UNREACHED) {
+                    if (mark[b] != 1u) {
+                        mark[b] = 1u;
+                        if (!ct__u32s_push(&cells, b)) ok = 0;
+                    }
+                    continue;
+                }
+                /* A bordering terminal brings its incoming walks; a plain
+                 * vertex (not expected: it would have expanded) brings itself. */
+                rn = w->contrib_n[b];
+                for (r = 0; r < (rn ? rn : 1u) && ok; r++) {
+                    if (gn == gcap) {
+                        size_t cap = gcap ? gcap * 2u : 64u;
+                        ct__contrib *g = (ct__contrib *)realloc(gather, sizeof *g * cap);
+                        if (!g) { ok = 0; break; }
+                        gather = g;
+                        gcap = cap;
+                    }
+                    if (rn) gather[gn] = w->contrib[w->contrib_off[b] + r];
+                    else {
+                        gather[gn].src = w->src[b];
+                        gather[gn].from = b;
+                        gather[gn].value_m = w->h[b];
+                    }
+                    gn++;
+                }
+            }
+        }
+        if (!ok || gn == 0) continue;   /* gn == 0: no walk ever came near (no sources) */
+        qsort(gather, gn, sizeof *gather, ct__contrib_cmp);
+        first = w->contrib_count;
+        for (i = 0; i < gn && ok; i++) {
+            if (i > 0 && gather[i].src == gather[i - 1u].src) continue;
+            if (!ct__contrib_push(w, gather[i].src, gather[i].from, gather[i].value_m)) ok = 0;
+            sum += gather[i].value_m;
+            kept++;
+        }
+        for (i = 0; i < cells.n && ok; i++) {
+            uint32_t a = cells.v[i];
+            w->state[a] = CT__WALK_JUNCTION;
+            w->h[a] = sum;
+            w->src[a] = gather[0].src;
+            w->parent[a] = CT__NONE;
+            w->contrib_off[a] = (uint32_t)first;
+            w->contrib_n[a] = (uint32_t)kept;
+        }
+        w->junction_cells += (uint32_t)cells.n;
+    }
+    free(cells.v);
+    free(gather);
+    return ok;
+}
+
+ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_t errlen)
+{
+    const ct__graph *g = p->g;
+    uint32_t V = g->V, v, i, R = 0, max_delay = 0, r, domain_count = 0, reached = 0;
+    size_t pending = 0, b;
+    uint32_t *sched = NULL;
+    ct__u32s *bucket = NULL, active = {0, 0, 0};
+    ct__props props = {0, 0, 0}, events = {0, 0, 0};
+    ct__walk_ctx c;
+    ct_result res = CT_OK;
+    ct__walk *w = out;
+
+    memset(w, 0, sizeof *w);
+    w->V = V;
+    w->h = (double *)calloc(V, sizeof *w->h);
+    w->state = (uint8_t *)calloc(V, 1);
+    w->src = (uint32_t *)malloc(sizeof *w->src * (size_t)V);
+    w->parent = (uint32_t *)malloc(sizeof *w->parent * (size_t)V);
+    w->depth = (uint32_t *)calloc(V, sizeof *w->depth);
+    w->contrib_off = (uint32_t *)calloc(V, sizeof *w->contrib_off);
+    w->contrib_n = (uint32_t *)calloc(V, sizeof *w->contrib_n);
+    sched = (uint32_t *)malloc(sizeof *sched * (size_t)V);
+    if (!w->h || !w->state || !w->src || !w->parent || !w->depth || !w->contrib_off ||
+        !w->contrib_n || !sched)
+        goto oom;
+    for (v = 0; v < V; v++) {
+        w->src[v] = CT__NONE;
+        w->parent[v] = CT__NONE;
+        sched[v] = CT__NONE;
+        if (p->domain_v[v]) {
+            domain_count++;
+            if (p->delay_v && p->delay_v[v] > max_delay) max_delay = p->delay_v[v];
+        }
+    }
+    /* Ring of buckets by expansion pass: delays never reach a full turn. */
+    R = max_delay + 2u;
+    bucket = (ct__u32s *)calloc(R, sizeof *bucket);
+    if (!bucket) goto oom;
+    c.p = p;
+    c.w = w;
+    c.sep_arc = (double)p->separation * g->cell_arc;
+
+    for (i = 0; i < p->source_count; i++) {
+        uint32_t s = p->source[i], when;
+        if (!p->domain_v[s] || w->state[s] != CT__WALK_UNREACHED) continue;
+        w->state[s] = CT__WALK_SOURCE;
+        w->h[s] = p->source_h[i];
+        w->src[s] = s;
+        when = 1u + (p->delay_v ? p->delay_v[s] : 0u);
+        sched[s] = when;
+        if (!ct__u32s_push(&bucket[when % R], s)) goto oom;
+        pending++;
+        reached++;
+    }
+
+    for (r = 1; pending > 0; r++) {
+        ct__u32s *bk = &bucket[r % R];
+        uint32_t *tmp = active.v;
+        size_t tcap = active.cap, e, q;
+        /* Take this pass's bucket, keep the vertices still due to expand. */
+        active.v = bk->v;
+        active.n = bk->n;
+        active.cap = bk->cap;
+        bk->v = tmp;
+        bk->n = 0;
+        bk->cap = tcap;
+        pending -= active.n;
+        for (e = 0, q = 0; e < active.n; e++) {
+            uint32_t u = active.v[e];
+            if (sched[u] == r && (w->state[u] == CT__WALK_SOURCE || w->state[u] == CT__WALK_HOP))
+                active.v[q++] = u;
+        }
+        active.n = q;
+        qsort(active.v, active.n, sizeof *active.v, ct__u32_cmp);
+        w->passes++;
+
+        /* Phase A: a front steps into a vertex another front reached but
+         * has not expanded yet. Between two vertices both expanding now,
+         * only the higher (value, index) one turns into the collision. */
+        events.n = 0;
+        for (e = 0; e < active.n; e++) {
+            uint32_t u = active.v[e], k;
+            for (k = 0; k < 4u; k++) {
+                uint32_t t = g->nbr[4u * (size_t)u + k];
+                if (t == CT__NONE || !p->domain_v[t] || w->state[t] != CT__WALK_HOP) continue;
+                if (sched[t] == CT__NONE) continue;          /* already expanded */
+                if (sched[t] == r && (w->h[t] < w->h[u] || (w->h[t] == w->h[u] && t < u))) continue;
+                if (!ct__walk_opposing(&c, t, u, w->parent[t]) || !ct__separated(&c, w->src[u], w->src[t]))
+                    continue;
+                if (!ct__props_push(&events, t, u, w->h[u] + ct__walk_increment(p, t, w->depth[u] + 1u)))
+                    goto oom;
+            }
+        }
+        qsort(events.v, events.n, sizeof *events.v, ct__prop_cmp);
+        for (e = 0; e < events.n;) {
+            uint32_t t = events.v[e].target, cnt = 0, srcs[5], pick[5], picked, k;
+            double vals[5], sum = 0.0;
+            uint32_t froms[5];
+            size_t end = e;
+            while (end < events.n && events.v[end].target == t) end++;
+            srcs[0] = w->src[t];
+            froms[0] = w->parent[t];
+            vals[0] = w->h[t];
+            cnt = 1;
+            for (q = e; q < end && cnt < 5u; q++) {
+                srcs[cnt] = w->src[events.v[q].from];
+                froms[cnt] = events.v[q].from;
+                vals[cnt] = events.v[q].value;
+                cnt++;
+            }
+            pick[0] = 0;
+            picked = ct__distinct(&c, srcs, cnt, pick, 1u);
+            w->contrib_off[t] = (uint32_t)w->contrib_count;
+            for (k = 0; k < picked; k++) {
+                if (!ct__contrib_push(w, srcs[pick[k]], froms[pick[k]], vals[pick[k]])) goto oom;
+                sum += vals[pick[k]];
+            }
+            w->contrib_n[t] = picked;
+            w->h[t] = sum;
+            w->state[t] = CT__WALK_COLLISION;
+            sched[t] = CT__NONE;
+            w->collisions++;
+            e = end;
+        }
+
+        /* Phase B: expansion into unreached neighbours. */
+        props.n = 0;
+        for (e = 0; e < active.n; e++) {
+            uint32_t u = active.v[e], k;
+            if (w->state[u] == CT__WALK_COLLISION) continue;
+            sched[u] = CT__NONE;
+            for (k = 0; k < 4u; k++) {
+                uint32_t t = g->nbr[4u * (size_t)u + k];
+                if (t == CT__NONE || !p->domain_v[t] || w->state[t] != CT__WALK_UNREACHED) continue;
+                if (!ct__props_push(&props, t, u, w->h[u] + ct__walk_increment(p, t, w->depth[u] + 1u)))
+                    goto oom;
+            }
+        }
+        qsort(props.v, props.n, sizeof *props.v, ct__prop_cmp);
+        for (e = 0; e < props.n;) {
+            uint32_t t = props.v[e].target, cnt, srcs[4], pick[4], picked = 0, k, a = 0, bb = 0;
+            size_t end = e;
+            int found = 0;
+            while (end < props.n && props.v[end].target == t) end++;
+            cnt = (uint32_t)(end - e);
+            if (cnt > 4u) cnt = 4u;
+            for (k = 0; k < cnt; k++) srcs[k] = w->src[props.v[e + k].from];
+            /* The first opposing pair of separated sources, in sorted order. */
+            for (a = 0; a < cnt && !found; a++)
+                for (bb = a + 1u; bb < cnt && !found; bb++)
+                    if (ct__walk_opposing(&c, t, props.v[e + a].from, props.v[e + bb].from) &&
+                        ct__separated(&c, srcs[a], srcs[bb])) {
+                        pick[0] = a;
+                        pick[1] = bb;
+                        found = 1;
+                    }
+            if (found) {
+                double sum = 0.0;
+                picked = ct__distinct(&c, srcs, cnt, pick, 2u);
+                w->contrib_off[t] = (uint32_t)w->contrib_count;
+                for (k = 0; k < picked; k++) {
+                    const ct__prop *pp = &props.v[e + pick[k]];
+                    if (!ct__contrib_push(w, srcs[pick[k]], pp->from, pp->value)) goto oom;
+                    sum += pp->value;
+                }
+                w->contrib_n[t] = picked;
+                w->h[t] = sum;
+                w->state[t] = CT__WALK_COLLISION;
+                w->src[t] = srcs[pick[0]];
+                w->parent[t] = props.v[e + pick[0]].from;
+                w->depth[t] = w->depth[w->parent[t]] + 1u;
+                w->collisions++;
+            } else {
+                /* No collision: the lowest proposal is accepted. */
+                const ct__prop *pp = &props.v[e];
+                uint32_t when = r + 1u + (p->delay_v ? p->delay_v[t] : 0u);
+                w->h[t] = pp->value;
+                w->state[t] = CT__WALK_HOP;
+                w->src[t] = w->src[pp->from];
+                w->parent[t] = pp->from;
+                w->depth[t] = w->depth[pp->from] + 1u;
+                sched[t] = when;
+                if (!ct__u32s_push(&bucket[when % R], t)) goto oom;
+                pending++;
+                w->hops++;
+            }
+            reached++;
+            e = end;
+        }
+        if (p->tick && (w->passes & 15u) == 0u &&
+            p->tick(p->tick_user, domain_count ? (double)reached / (double)domain_count : 1.0)) {
+            res = ct__fail(err, errlen, CT_ERR_CANCELLED, "world build cancelled by the caller");
+            goto done;
+        }
+    }
+    /* sched doubles as the pocket marker: nothing is scheduled any more. */
+    for (v = 0; v < V; v++) sched[v] = 0u;
+    if (!ct__close_pockets(&c, sched)) goto oom;
+    goto done;
+oom:
+    res = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory in the shore walk");
+done:
+    if (bucket)
+        for (b = 0; b < R; b++) free(bucket[b].v);
+    free(bucket);
+    free(active.v);
+    free(props.v);
+    free(events.v);
+    free(sched);
+    if (res != CT_OK) ct__walk_release(w);
+    return res;
+}
