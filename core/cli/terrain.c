@@ -478,7 +478,7 @@ int main(int argc, char **argv)
         if (!w) { fprintf(stderr, "terrain: build failed: %s\n", err); return 1; }
     }
 
-    if (!o.out && !o.has_locate && !o.has_sample) {
+    if (!o.out && !o.has_locate && !o.has_sample && !o.preview && !o.diagnostics) {
         char *text;
         size_t need = ct_config_format(ct_world_config(w), NULL, 0);
         for (k = 0; k < o.echo_count; k += 2) printf("# %s %s\n", o.echo[k], o.echo[k + 1]);
@@ -490,10 +490,11 @@ int main(int argc, char **argv)
             free(text);
         }
         print_stats(w);
-    } else if (o.out) {
+    } else {
         uint64_t g = ct_world_generation(w);
         char path[4096];
         printf("generation %08lx%08lx\n", (unsigned long)(uint32_t)(g >> 32), (unsigned long)(uint32_t)g);
+        if (!o.out) goto actions;
         snprintf(path, sizeof path, "%s/world.ctw", o.out);
         if (ct_world_save(w, path, err, sizeof err)) {
             fprintf(stderr, "terrain: %s\n", err);
@@ -502,6 +503,7 @@ int main(int argc, char **argv)
         }
         printf("world %s bytes %lu\n", path, (unsigned long)ct_world_snapshot_size(w));
     }
+actions:
     rc = write_chunks(w, &o);
     if (!rc && o.has_locate) rc = do_locate(w, &o);
     if (!rc && o.has_sample) rc = do_sample(w, &o);

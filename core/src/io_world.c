@@ -22,7 +22,7 @@
 #define CT__WORLD_FORMAT 2u
 #define CT__WORLD_HEAD 20u         /* magic, format, algorithm, knob count */
 #define CT__WORLD_STATS 60u        /* 5 u32 + 5 f64 */
-#define CT__WORLD_PER_VERTEX 36u   /* 8 + 8 + 4 + 4 + 16 + 4 */
+#define CT__WORLD_PER_VERTEX 44u   /* 8 + 8 + 4 + 4 + 16 + 4 */
 static const char ct__world_magic[8] = {'C', 'T', 'W', 'O', 'R', 'L', 'D', '2'};
 
 static size_t ct__knob_bytes(void)
