@@ -243,7 +243,7 @@ static int ct__close_pockets(const ct__walk_ctx *c, uint32_t *mark)
             }
         }
         if (!ok || gn == 0) continue;   /* gn == 0: no walk ever came near (no sources) */
-        qsort(gather, gn, sizeof *gather, ct__contrib_cmp);
+        if (gn > 1u) qsort(gather, gn, sizeof *gather, ct__contrib_cmp);
         first = w->contrib_count;
         for (i = 0; i < gn && ok; i++) {
             if (i > 0 && gather[i].src == gather[i - 1u].src) continue;
@@ -340,7 +340,7 @@ ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_
                 active.v[q++] = u;
         }
         active.n = q;
-        qsort(active.v, active.n, sizeof *active.v, ct__u32_cmp);
+        if (active.n > 1u) qsort(active.v, active.n, sizeof *active.v, ct__u32_cmp);
         w->passes++;
 
         /* Phase A: a front steps into a vertex another front reached but
@@ -360,7 +360,7 @@ ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_
                     goto oom;
             }
         }
-        qsort(events.v, events.n, sizeof *events.v, ct__prop_cmp);
+        if (events.n > 1u) qsort(events.v, events.n, sizeof *events.v, ct__prop_cmp);
         for (e = 0; e < events.n;) {
             uint32_t t = events.v[e].target, cnt = 0, srcs[5], pick[5], picked, k;
             double vals[5], sum = 0.0;
@@ -405,7 +405,7 @@ ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_
                     goto oom;
             }
         }
-        qsort(props.v, props.n, sizeof *props.v, ct__prop_cmp);
+        if (props.n > 1u) qsort(props.v, props.n, sizeof *props.v, ct__prop_cmp);
         for (e = 0; e < props.n;) {
             uint32_t t = props.v[e].target, cnt, srcs[4], pick[4], picked = 0, k, a = 0, bb = 0;
             size_t end = e;
