@@ -521,6 +521,85 @@ static void test_address(const ct_world *w)
     CHECK(ct_address_format(w, mkkey(7, 3, 2, 5), buf, sizeof buf) == 0 && buf[0] == '\0', "bad key");
 }
 
+/* ------------------------------------------------------------ continuity */
+/* Pairs of directions 1e-8 apart, half of them straddling the planes where
+ * face ownership changes: the bed must never jump (cell splits, the shore
+ * reference, the detail fade and cube edges all meet continuously). The
+ * largest honest change over 1e-8 rad is well under a metre. */
+static void test_continuity(const ct_world *w)
+{
+    int k, c, jumps = 0, level_jumps = 0;
+    double worst = 0.0;
+    for (k = 0; k < 100000; k++) {
+        double d[3], e[3], dh;
+        ct_sample a, b;
+        for (c = 0; c < 3; c++) d[c] = ct__unit(ct__hash2((uint32_t)c + 41u, (uint32_t)k)) * 2 - 1;
+        if (k % 2) d[k % 3] = d[(k + 1) % 3] * (1.0 + 1e-9 * (ct__unit(ct__hash2(44u, (uint32_t)k)) - 0.5));
+        for (c = 0; c < 3; c++) e[c] = d[c] + 1e-8 * (ct__unit(ct__hash2((uint32_t)c + 45u, (uint32_t)k)) - 0.5);
+        if (ct_world_sample(w, d, &a, NULL, 0) != CT_OK || ct_world_sample(w, e, &b, NULL, 0) != CT_OK) continue;
+        dh = fabs(a.height_m - b.height_m);
+        if (dh > worst) worst = dh;
+        if (dh > 1.0) jumps++;
+        if (a.has_water && b.has_water && a.water_body == b.water_body && a.water_m != b.water_m) level_jumps++;
+    }
+    CHECK(jumps == 0, "%d height jumps over 1e-8 rad (worst %g m)", jumps, worst);
+    CHECK(level_jumps == 0, "%d water level changes inside one body", level_jumps);
+}
+
+/* ---------------------------------------------------- shore cell splits */
+static void cell_point(const ct_world *w, uint32_t f, uint32_t i, uint32_t j, double s, double t, ct_sample *out)
+{
+    double d[3], n = (double)w->n;
+    ct_face_to_direction((int)f, 2.0 * ((i + s) / n) - 1.0, 2.0 * ((j + t) / n) - 1.0, d, NULL, 0);
+    ct_world_sample(w, d, out, NULL, 0);
+}
+
+/* A lone water corner must not leak into the rest of its cell (bilinear
+ * interpolation would wet the far corner's quadrant), and two different
+ * bodies meeting diagonally stay apart: the cell centre is dry land. */
+static void test_cell_splits(const ct_world *w)
+{
+    uint32_t n = w->n, f, i, j;
+    int lone = 0, lone_bad = 0, saddles = 0, saddle_bad = 0;
+    for (f = 0; f < 6; f++) {
+        for (j = 0; j < n; j++) {
+            for (i = 0; i < n; i++) {
+                int32_t b[4];
+                int k, wet = 0, which = -1;
+                ct_sample s;
+                b[0] = w->body_v[w->vertex_fij[CT__FIJ(n, f, i, j)]];
+                b[1] = w->body_v[w->vertex_fij[CT__FIJ(n, f, i + 1, j)]];
+                b[2] = w->body_v[w->vertex_fij[CT__FIJ(n, f, i, j + 1)]];
+                b[3] = w->body_v[w->vertex_fij[CT__FIJ(n, f, i + 1, j + 1)]];
+                for (k = 0; k < 4; k++)
+                    if (b[k] >= 0) { wet++; which = k; }
+                if (wet == 1) {
+                    /* the point near the opposite corner */
+                    double ps = (which & 1) ? 0.2 : 0.8, pt = (which & 2) ? 0.2 : 0.8;
+                    cell_point(w, f, i, j, ps, pt, &s);
+                    lone++;
+                    if (s.has_water) lone_bad++;
+                } else if (wet == 2 && ((b[0] >= 0 && b[3] >= 0 && b[0] != b[3]) ||
+                                        (b[1] >= 0 && b[2] >= 0 && b[1] != b[2]))) {
+                    int a = b[0] >= 0 ? 0 : 1, z = 3 - a;
+                    ct_sample sa, sz;
+                    saddles++;
+                    cell_point(w, f, i, j, 0.5, 0.5, &s);
+                    cell_point(w, f, i, j, (a & 1) ? 0.95 : 0.05, (a & 2) ? 0.95 : 0.05, &sa);
+                    cell_point(w, f, i, j, (z & 1) ? 0.95 : 0.05, (z & 2) ? 0.95 : 0.05, &sz);
+                    if (s.has_water || !sa.has_water || !sz.has_water || sa.water_body != b[a] ||
+                        sz.water_body != b[z])
+                        saddle_bad++;
+                }
+            }
+        }
+    }
+    CHECK(lone > 50 && lone_bad == 0, "%d of %d lone water corners leak across their cell", lone_bad, lone);
+    CHECK(saddles > 0 && saddle_bad == 0, "%d of %d saddles between bodies are not kept apart", saddle_bad,
+          saddles);
+    printf("ok cell splits: %d lone water corners, %d saddles between bodies\n", lone, saddles);
+}
+
 /* ------------------------------------------------------------ timing */
 static void report_timing(const ct_world *w)
 {
@@ -547,6 +626,8 @@ int main(void)
         test_sample_matches_chunk(w, mkkey(CT_FACE_PZ, 3, 5, 2));
         test_sample_matches_chunk(w, mkkey(CT_FACE_NX, 0, 0, 0));
         test_request_order(w);
+        test_continuity(w);
+        test_cell_splits(w);
         test_rejections(w);
         test_biomes_and_palette(w);
         test_address(w);
