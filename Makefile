@@ -77,7 +77,7 @@ WASM_SRC := $(sort $(wildcard wasm/*.c))
 # so one small loader instantiates it in Node, pages and workers alike.
 WASM_FLAGS := -std=c99 -O3 -Wall -Wextra -Werror -ffp-contract=off -Icore/include -Icore/src \
   --no-entry -sSTANDALONE_WASM=1 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432 \
-  -sSTACK_SIZE=1048576 -sEXPORTED_FUNCTIONS=_malloc,_free -sFILESYSTEM=0
+  -sTOTAL_STACK=1048576 -sEXPORTED_FUNCTIONS=_malloc,_free -sFILESYSTEM=0
 
 wasm: $(W)/ct.wasm
 
