@@ -38,6 +38,7 @@ typedef struct ct__tmp {
     uint8_t *domain, *is_pin;
     uint32_t *sources;
     double *source_h, *mean_v, *jitter_v, *level_b, *pin_v;
+    uint32_t passes, hops, collisions, junction_cells;   /* over every walk */
 } ct__tmp;
 
 /* Reports strictly increasing fractions; returns non-zero to cancel. */
@@ -136,6 +137,7 @@ static ct_result ct__run_walk(const ct_world *w, ct__tmp *t, int sea, int from_p
 {
     ct__walk_params p;
     uint32_t i;
+    ct_result r;
     ct__walk_setup(w, t, sea, &p);
     if (from_pins) {
         uint32_t v;
@@ -157,7 +159,23 @@ static ct_result ct__run_walk(const ct_world *w, ct__tmp *t, int sea, int from_p
         p.tick = ct__walk_tick;
         p.tick_user = tick;
     }
-    return ct__walk_run(&p, out, err, errlen);
+    r = ct__walk_run(&p, out, err, errlen);
+    if (r == CT_OK) {
+        t->passes += out->passes;
+        t->hops += out->hops;
+        t->collisions += out->collisions;
+        t->junction_cells += out->junction_cells;
+    }
+    return r;
+}
+
+/* Keeps only the heights of a finished walk (peak memory). */
+static void ct__walk_keep_heights(ct__walk *w)
+{
+    double *h = w->h;
+    w->h = NULL;
+    ct__walk_free(w);
+    w->h = h;
 }
 
 static uint64_t ct__fnv_u32(uint64_t h, uint32_t x)
@@ -213,19 +231,20 @@ static ct_result ct__solve_walks(ct_world *w, ct__tmp *t, ct__progress *pr, char
     for (v = 0; v < V; v++) t->domain[v] = (uint8_t)!t->domain[v];
     tick.stage = "walk (sea)"; tick.from = 0.42; tick.to = 0.50;
     if ((r = ct__run_walk(w, t, 1, 0, &tick, &t->sea, err, errlen)) != CT_OK) return r;
+    for (v = 0; v < V; v++)
+        if (t->domain[v]) w->height_v[v] = t->sea.h[v];
+    ct__walk_free(&t->sea);
     if (ct__report(pr, "lake levels", 0.52)) goto cancel;
     if ((r = ct__lake_levels(&t->g, w->body_v, &t->bodies, t->land1.h, cfg->max_macro_slope,
                              t->level_b, t->pin_v, t->is_pin, err, errlen)) != CT_OK)
         return r;
+    ct__walk_keep_heights(&t->land1);
     /* Second pass: land only, seeded from sea and lake shores together. */
     for (v = 0; v < V; v++) t->domain[v] = (uint8_t)(w->body_v[v] < 0);
     tick.stage = "walk (second pass)"; tick.from = 0.55; tick.to = 0.78;
     if ((r = ct__run_walk(w, t, 0, 1, &tick, &t->land2, err, errlen)) != CT_OK) return r;
-    for (v = 0; v < V; v++) {
-        int32_t c = w->body_v[v];
-        if (c < 0) w->height_v[v] = t->land2.h[v];
-        else if (!t->bodies.is_lake[c]) w->height_v[v] = t->sea.h[v];
-    }
+    for (v = 0; v < V; v++)
+        if (w->body_v[v] < 0) w->height_v[v] = t->land2.h[v];
     return ct__lake_beds(&t->g, w->body_v, &t->bodies, t->level_b, cfg->lake_depth_m, w->height_v,
                          err, errlen);
 cancel:
@@ -287,7 +306,7 @@ static ct_result ct__alloc_field(ct_world *w, ct__tmp *t)
     return CT_OK;
 }
 
-static void ct__fill_stats(ct_world *w, const ct__tmp *t, int walked, clock_t start)
+static void ct__fill_stats(ct_world *w, const ct__tmp *t, clock_t start)
 {
     ct_world_stats *s = &w->stats;
     uint32_t V = w->vertex_count, v, land = 0;
@@ -296,12 +315,10 @@ static void ct__fill_stats(ct_world *w, const ct__tmp *t, int walked, clock_t st
     s->macro_resolution = w->n;
     s->vertex_count = V;
     s->edge_count = t->g.edge_count;
-    if (walked) {
-        s->passes = t->land1.passes + t->sea.passes + t->land2.passes;
-        s->accepted_hops = t->land1.hops + t->sea.hops + t->land2.hops;
-        s->collisions = t->land1.collisions + t->sea.collisions + t->land2.collisions;
-        s->junction_cells = t->land1.junction_cells + t->sea.junction_cells + t->land2.junction_cells;
-    }
+    s->passes = t->passes;
+    s->accepted_hops = t->hops;
+    s->collisions = t->collisions;
+    s->junction_cells = t->junction_cells;
     s->water_bodies = t->bodies.count;
     s->lakes = t->bodies.lakes;
     s->min_height_m = V ? w->height_v[0] : 0.0;
@@ -391,7 +408,7 @@ ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *o
         w->water_level_v[v] = w->body_v[v] >= 0 ? t.level_b[w->body_v[v]] : 0.0;
     w->generation = ct__world_generation(w);
     if ((r = ct__world_derive(w, err, errlen)) != CT_OK) goto fail;
-    ct__fill_stats(w, &t, walked, start);
+    ct__fill_stats(w, &t, start);
     if (trace) {
         if (walked) {
             trace->land2 = t.land2;
