@@ -192,8 +192,10 @@ export async function main(argv, out = (l) => process.stdout.write(`${l}\n`), er
       if (o.load) out(`# --load ${o.load}`);
       world.configText().split('\n').filter((l, i, all) => l || i < all.length - 1).forEach((l) => out(l));
       statLines(world).forEach((l) => out(l));
-    } else if (o.out) {
+    } else {
       out(`generation ${world.generation}`);
+    }
+    if (o.out) {
       const snap = world.snapshot(), path = `${o.out}/world.ctw`;
       writeAtomic(path, snap);
       out(`world ${path} bytes ${snap.length}`);

@@ -205,6 +205,8 @@ export declare class Core {
   faceFileName(face: number): string;
   faceParse(face: FaceLike): number;
   memoryBytes(): number;
+  /** Bytes currently allocated by the core's malloc (for leak checks). */
+  heapInUse(): number;
   /** Default palette, or the given 40-line palette text parsed (120 RGB bytes). */
   palette(text?: string): Uint8Array;
 }

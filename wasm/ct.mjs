@@ -242,6 +242,8 @@ export class Core {
   faceParse(face) { return parseKey(this.heap, { face, lod: 0, x: 0, y: 0 }).face; }
   /** @returns {number} current WebAssembly memory size in bytes */
   memoryBytes() { return this.heap.bytes(); }
+  /** @returns {number} bytes malloc has handed out and not had back (leak checks) */
+  heapInUse() { return this.heap.x.ctw_heap_in_use() >>> 0; }
 
   /**
    * Default or parsed 40-colour palette as 120 RGB bytes (throws on bad text).

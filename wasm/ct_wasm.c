@@ -12,6 +12,7 @@
  * No file-scope mutable state: two worlds in one instance never interfere.
  */
 #include <emscripten.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,14 @@ static void ctw__hex64(uint64_t v, char out[17])
 {
     /* Same text as the native CLI's "%016llx". */
     snprintf(out, 17, "%016llx", (unsigned long long)v);
+}
+
+/* Bytes currently allocated by malloc (dlmalloc's mallinfo): lets tests see
+ * a leak long before it grows WebAssembly memory. */
+CTW_EXPORT size_t ctw_heap_in_use(void)
+{
+    struct mallinfo mi = mallinfo();
+    return (size_t)mi.uordblks;
 }
 
 /* ------------------------------------------------------------ tables */
