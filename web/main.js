@@ -124,41 +124,48 @@ function sampleAround(view, now, dpr) {
   }, () => { app.sampling = false; });
 }
 
-function frame(now) {
+/** Streams and (when something changed) draws one frame; returns true if it drew. */
+function render(now, force = false) {
   const canvas = app.renderer.gl.canvas;
+  const dpr = resize(canvas);
+  if (!app.streamer) return false;
+  const t0 = performance.now();
+  const pose = effectivePose();
+  const view = computeView(pose, { radiusM: app.radiusM, width: canvas.width, height: canvas.height, groundM: app.groundM });
+  const s = app.streamer.update(view, now);
+  let drew = false;
+  if (force || app.dirty || !s.settled || app.streamer.cache.size !== app.lastCached) {
+    const { east, north, up } = enuFrame(latLonToDir(pose.lat, pose.lon));
+    const sun = normalize(add(add(scale(up, 0.55), scale(east, -0.6)), scale(north, 0.5)));
+    app.triangles = app.renderer.draw({ view, radiusM: app.radiusM, sun, tiles: s.tiles, width: canvas.width, height: canvas.height }).triangles;
+    app.frameMs = app.frameMs * 0.8 + (performance.now() - t0) * 0.2;
+    app.dirty = false;
+    app.lastCached = app.streamer.cache.size;
+    drew = true;
+  }
+  app.lastSettled = s.settled && !app.busy && s.tiles.length > 0;
+  if (app.lastSettled) {
+    resolveReady(api.stats());
+    for (const w of app.settledWaiters.splice(0)) w(api.stats());
+  }
+  sampleAround(view, now, dpr);
+  if (now - app.lastUrl > 500) {
+    app.lastUrl = now;
+    const hash = formatHash({ world: app.world, gen: app.generation, view: { lat: pose.lat, lon: pose.lon, alt: pose.alt, heading: pose.heading, tilt: pose.tilt }, options: { ...app.hint.options, palette: app.paletteName === 'default' ? undefined : app.paletteName } });
+    if (hash !== location.hash) history.replaceState(null, '', hash);
+  }
+  if (now - (app.lastHud || 0) > 250) {
+    app.lastHud = now;
+    updateHud({ ...api.stats(), altitudeM: pose.alt }, app.cursor);
+  }
+  return drew;
+}
+
+function frame(now) {
   const dt = app.lastFrame ? now - app.lastFrame : 16;
   app.lastFrame = now;
-  const dpr = resize(canvas);
   if (app.controls.tick(dt)) app.dirty = true;
-  if (app.streamer) {
-    const t0 = performance.now();
-    const pose = effectivePose();
-    const view = computeView(pose, { radiusM: app.radiusM, width: canvas.width, height: canvas.height, groundM: app.groundM });
-    const s = app.streamer.update(view, now);
-    if (app.dirty || !s.settled || app.streamer.cache.size !== app.lastCached) {
-      const { east, north, up } = enuFrame(latLonToDir(pose.lat, pose.lon));
-      const sun = normalize(add(add(scale(up, 0.8), scale(east, -0.5)), scale(north, 0.45)));
-      app.triangles = app.renderer.draw({ view, radiusM: app.radiusM, sun, tiles: s.tiles, width: canvas.width, height: canvas.height }).triangles;
-      app.frameMs = app.frameMs * 0.8 + (performance.now() - t0) * 0.2;
-      app.dirty = false;
-      app.lastCached = app.streamer.cache.size;
-    }
-    app.lastSettled = s.settled && !app.busy && s.tiles.length > 0;
-    if (app.lastSettled) {
-      resolveReady(api.stats());
-      for (const w of app.settledWaiters.splice(0)) w(api.stats());
-    }
-    sampleAround(view, now, dpr);
-    if (now - app.lastUrl > 500) {
-      app.lastUrl = now;
-      const hash = formatHash({ world: app.world, gen: app.generation, view: { lat: pose.lat, lon: pose.lon, alt: pose.alt, heading: pose.heading, tilt: pose.tilt }, options: { ...app.hint.options, palette: app.paletteName === 'default' ? undefined : app.paletteName } });
-      if (hash !== location.hash) history.replaceState(null, '', hash);
-    }
-    if (now - (app.lastHud || 0) > 250) {
-      app.lastHud = now;
-      updateHud({ ...api.stats(), altitudeM: pose.alt }, app.cursor);
-    }
-  }
+  render(now);
   requestAnimationFrame(frame);
 }
 
@@ -190,6 +197,30 @@ const api = {
     await buildWorld({ preset: world.preset ?? app.world.preset, set: { ...(world.set ?? {}) } });
     await api.settled();
     return app.generation;
+  },
+  /** Samples the world at [[latDeg, lonDeg], ...]: {heightM, waterM, hasWater, biome} arrays. */
+  async sample(latLons) {
+    const r = await app.pool.sample(latLons.map(([la, lo]) => latLonToDir(la, lo)));
+    return { heightM: [...r.heightM], waterM: [...r.waterM], hasWater: [...r.hasWater], biome: [...r.biome] };
+  },
+  /**
+   * Draws a frame now and reads it back (every step-th pixel, RGB), for
+   * automated checks: {width, height, step, rgb: number[]}.
+   */
+  pixels(step = 4) {
+    const gl = app.renderer.gl;
+    render(performance.now(), true);
+    const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+    const all = new Uint8Array(w * h * 4);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, all);
+    const rgb = [];
+    for (let y = h - 1; y >= 0; y -= step) {
+      for (let x = 0; x < w; x += step) {
+        const i = 4 * (y * w + x);
+        rgb.push(all[i], all[i + 1], all[i + 2]);
+      }
+    }
+    return { width: Math.ceil(w / step), height: Math.ceil(h / step), step, rgb };
   },
   setPalette,
   paletteNames,

@@ -38,7 +38,7 @@ void main() {
     col = mix(col, uSea * (0.3 + 0.8 * max(dot(up, uSun), 0.0)), a);
   }
   float d = length(vRel);
-  col = mix(col, uHaze, (1.0 - exp(-d / uHazeDist)) * 0.55);
+  col = mix(col, uHaze, (1.0 - exp(-d / uHazeDist)) * 0.45);
   outColor = vec4(col, 1.0);
 }`;
 
@@ -136,6 +136,9 @@ export class Renderer {
     this.palette = createPaletteTexture(gl, new Uint8Array(120));
     this.seaColor = [0.1, 0.25, 0.45];
     this.emptyVao = gl.createVertexArray();
+    // Meshes without palette indices (lakes) leave location 3 disabled; its
+    // generic value must then be an unsigned integer like the shader input.
+    gl.vertexAttribI4ui(3, 0, 0, 0, 0);
   }
 
   /** New palette (120 RGB bytes): tiles recolour on the next frame, nothing is rebuilt. */
@@ -195,7 +198,7 @@ export class Renderer {
     const gl = this.gl, view = f.view, R = f.radiusM;
     const alt = length(view.eye) - R;
     const sun = normalize(f.sun);
-    const hazeDist = Math.max(4e4, alt * 6);
+    const hazeDist = Math.max(1.5e5, alt * 12);
     const haze = [0.55, 0.68, 0.88];
     gl.viewport(0, 0, f.width, f.height);
     gl.clearColor(0, 0, 0, 1);

@@ -126,7 +126,7 @@ export class TileStreamer {
       const gpu = this.renderer.uploadTerrain(prep);
       const tile = { gpu, water: null, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
       this.cache.add(w.id, tile, gpu.bytes, this.frame);
-      if (prep.wet && w.key.lod >= Math.min(3, this.surfaceLod)) this._requestWater(w, tile);
+      if (prep.wet && w.key.lod >= Math.max(2, this.surfaceLod - 2)) this._requestWater(w, tile);
     }, (err) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);
       if (this.dead || (err && err.code === 'CT_ERR_CANCELLED')) return;

@@ -64,7 +64,7 @@ export function buildPanel(o) {
   const random = el('button', { type: 'button', title: 'random seed', onclick: () => {
     seed.value = String(Math.floor(Math.random() * 1e6));
     set.seed = seed.value;
-  } }, '🎲');
+  } }, 'random');
 
   const rows = [];
   for (const name of MAIN_KNOBS) {
