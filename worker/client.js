@@ -174,7 +174,7 @@ export async function createPool(options = {}) {
       if (e.cancelled || e.settled || e.epoch !== epoch) { if (!e.control) sched.finish(e); continue; }
       if (e.attempts >= 2) {
         if (!e.control) sched.finish(e);
-        settle(e, protocolError(ERR.WORKER, `worker ${slot.index} died twice while handling request ${e.id} (${e.type}): ${reason}`));
+        settle(e, protocolError(ERR.WORKER, `request ${e.id} (${e.type}) crashed its worker twice (last: worker ${slot.index}): ${reason}`));
         continue;
       }
       counters.retried += 1;

@@ -244,7 +244,7 @@ test('a crashed worker is replaced, reloaded, and its requests retried once', as
   assert.equal(ws.map((w) => w.generation), [reference.generation, reference.generation]);
   // A request that kills every worker it touches fails with a reason after one retry.
   const e = await rejectsWith(two.request(MSG.TEST_CRASH, { times: 2 }), ERR.WORKER);
-  assert.match(e.message, /died twice/);
+  assert.match(e.message, /crashed its worker twice/);
   assert.is(two.stats().crashes, s0.crashes + 3);
   assert.equal((await Promise.all(KEYS.slice(0, 3).map((k) => two.chunk(k)))).map((c) => c.digest), reference.digests.slice(0, 3));
 });
