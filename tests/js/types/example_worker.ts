@@ -1,0 +1,29 @@
+// example_worker.ts - a page-side program using the worker pool, type-checked
+// (never run) by tests/js/types.test.mjs against worker/client.d.ts.
+import { createPool } from '../../../worker/client.js';
+import type { ChunkKey, Mesh } from '../../../wasm/ct.mjs';
+
+async function main(): Promise<void> {
+  const pool = await createPool({ workers: 2, wasmUrl: new URL('../../../build/wasm/ct.wasm', import.meta.url) });
+  const info = await pool.build({ preset: 'alpine', set: { seed: 3 } }, {
+    onProgress: (stage: string, fraction: number) => { void stage; void fraction; },
+  });
+  const generation: string = info.generation;
+  const key: ChunkKey = { face: 4, lod: 3, x: 1, y: 2 };
+  const pending = pool.chunk(key, { priority: 1 });
+  const id: number = pending.id;
+  const chunk = await pending;
+  const heights: Uint16Array = chunk.height;
+  const file = await pool.chunk(key, { format: 'ctc' });
+  const bytes: Uint8Array = file.bytes;
+  const mesh: Mesh = await pool.mesh(key, { stride: 4, skirtDepthM: 200 }, { priority: 0 });
+  const samples = await pool.sample([[0, 1, 0]]);
+  const height: number = samples.heightM[0];
+  pool.cancel((r) => r.priority > 10);
+  const stats = pool.stats();
+  const queued: number = stats.queued;
+  await pool.terminate();
+  void [generation, id, heights, bytes, mesh, height, queued];
+}
+
+void main();
