@@ -227,6 +227,34 @@ test('a failed rebuild keeps the previous world', async () => {
   assert.ok((await ask(h, MSG.CHUNK, { key: KEY })).reply.ok);
 });
 
+test('builds and loads free the world they replace, and only that one', async () => {
+  // Memory growth would not show a leak of worlds this small (32 MiB heap), so
+  // watch the frees directly through a core whose worlds report them.
+  const made = [];
+  const freed = new Set();
+  const watch = (w) => { const free = w.free.bind(w); w.free = () => { freed.add(w); free(); }; made.push(w); return w; };
+  const spy = Object.create(core);
+  spy.buildWorld = (...a) => watch(core.buildWorld(...a));
+  spy.loadWorld = (...a) => watch(core.loadWorld(...a));
+  const t = createHandler(spy);
+  const spec = (seed) => ({ preset: 'balanced', set: { macro_resolution: 16, surface_lod: 2, seed } });
+  for (let seed = 1; seed <= 4; seed++) assert.ok((await ask(t, MSG.BUILD, spec(seed))).reply.ok);
+  assertError((await ask(t, MSG.BUILD, { set: { macro_resolution: 3 } })).reply, 'CT_ERR_KNOB_RANGE');
+  const snap = (await ask(t, MSG.SNAPSHOT)).reply.result.bytes;
+  assert.ok((await ask(t, MSG.LOAD, { bytes: snap })).reply.ok);
+  assert.is(made.length, 5);
+  assert.equal(made.map((w) => freed.has(w)), [true, true, true, true, false], 'every replaced world freed, the live one kept');
+  assert.ok((await ask(t, MSG.CHUNK, { key: KEY })).reply.ok);
+  const settled = core.memoryBytes();
+  for (let seed = 5; seed < 8; seed++) {
+    assert.ok((await ask(t, MSG.BUILD, spec(seed))).reply.ok);
+    assert.ok((await ask(t, MSG.CHUNK, { key: KEY })).reply.ok);
+  }
+  assert.is(core.memoryBytes(), settled, 'rebuild + chunk rounds grew no memory');
+  t.dispose();
+  assert.ok(freed.has(made[made.length - 1]), 'dispose frees the last world');
+});
+
 test('cancel removes a queued request; replies keep arrival order', async () => {
   const posts = [];
   const post = (reply) => posts.push(reply);

@@ -249,8 +249,11 @@ test('a crashed worker is replaced, reloaded, and its requests retried once', as
   assert.equal((await Promise.all(KEYS.slice(0, 3).map((k) => two.chunk(k)))).map((c) => c.digest), reference.digests.slice(0, 3));
 });
 
-test('terminate rejects pending requests and refuses new ones', async () => {
+test('a failed first build: requests say why there is no world; terminate rejects everything', async () => {
   const pool = await createPool({ workers: 1, testHooks: true });
+  await rejectsWith(pool.build({ preset: 'nowhere' }), 'CT_ERR_PRESET');
+  const e = await rejectsWith(pool.chunk(KEYS[0]), ERR.NO_WORLD);
+  assert.match(e.message, /preset/);
   await pool.build(SMALL);
   const stall = pool.request(MSG.TEST_STALL, { ms: 100 });
   const pending = pool.chunk(KEYS[0]);
