@@ -12,9 +12,13 @@ export { MSG, ERR, normalizeKey, keyString };
 /** Consecutive crashes after which a worker slot is given up. */
 const MAX_CONSECUTIVE_CRASHES = 3;
 
-function defaultWorkerCount() {
-  const hw = (typeof navigator === 'object' && navigator && navigator.hardwareConcurrency) || 2;
-  return Math.min(4, Math.max(1, hw - 1));
+async function defaultWorkerCount() {
+  let hw = typeof navigator === 'object' && navigator ? navigator.hardwareConcurrency : 0;
+  if (!hw && typeof process === 'object' && process && process.versions && process.versions.node) {
+    const os = await import('node:os'); // Node 20 has no navigator
+    hw = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+  }
+  return Math.min(4, Math.max(1, (hw || 2) - 1));
 }
 
 /** JSON with sorted object keys, so equal mesh options collapse. */
@@ -40,7 +44,7 @@ function toDirs(dirs) {
  * @returns {Promise<import('./client').Pool>}
  */
 export async function createPool(options = {}) {
-  const count = Math.max(1, Math.floor(options.workers || defaultWorkerCount()));
+  const count = Math.max(1, Math.floor(options.workers || (await defaultWorkerCount())));
   const pipeline = Math.max(1, Math.floor(options.pipeline || 2));
   const sched = createScheduler();
   const entries = new Map(); // id -> pending entry (scheduled or control)
