@@ -20,32 +20,38 @@ static double ct__fade(double t)
     return t * t * t * (t * (t * 6.0 - 15.0) + 10.0);
 }
 
-static double ct__corner(uint32_t seed, uint32_t ix, uint32_t iy, uint32_t iz,
-                         double fx, double fy, double fz)
+static double ct__dot_grad(uint32_t h, double fx, double fy, double fz)
 {
-    /* The multiply-shift maps the hash to 0..11 without a modulo bias worth
-     * caring about and without division. */
-    uint32_t h = (uint32_t)(((uint64_t)ct__hash4(seed, ix, iy, iz) * 12u) >> 32);
-    const double *g = ct__grad[h];
+    /* The multiply-shift maps the hash to 0..11 without division. */
+    const double *g = ct__grad[(uint32_t)(((uint64_t)h * 12u) >> 32)];
     return g[0] * fx + g[1] * fy + g[2] * fz;
 }
 
-/* Lattice coordinates wrap modulo 2^32 through int64 -> uint32, which is
- * well defined; |coordinate| stays far below 2^53 for every knob range. */
+/* Lattice hashing is progressive: x first, then y, then z, so the eight
+ * corners share their x and xy stages (15 mixes per call instead of 32;
+ * the hash is most of the cost of the whole build). Lattice coordinates wrap
+ * modulo 2^32 through int64 -> uint32, which is well defined; |coordinate|
+ * stays far below 2^53 for every knob range. */
 double ct__noise3(uint32_t seed, double x, double y, double z)
 {
     double x0f = floor(x), y0f = floor(y), z0f = floor(z);
     uint32_t ix = (uint32_t)(int64_t)x0f, iy = (uint32_t)(int64_t)y0f, iz = (uint32_t)(int64_t)z0f;
+    uint32_t hs = ct__hash32(seed + 0x9e3779b9u);
+    uint32_t hx0 = ct__hash32(hs ^ ix), hx1 = ct__hash32(hs ^ (ix + 1u));
+    uint32_t ky0 = iy * 0x85ebca6bu, ky1 = (iy + 1u) * 0x85ebca6bu;
+    uint32_t kz0 = iz * 0xc2b2ae35u, kz1 = (iz + 1u) * 0xc2b2ae35u;
+    uint32_t h00 = ct__hash32(hx0 ^ ky0), h10 = ct__hash32(hx1 ^ ky0);
+    uint32_t h01 = ct__hash32(hx0 ^ ky1), h11 = ct__hash32(hx1 ^ ky1);
     double fx = x - x0f, fy = y - y0f, fz = z - z0f;
     double u = ct__fade(fx), v = ct__fade(fy), w = ct__fade(fz);
-    double c000 = ct__corner(seed, ix, iy, iz, fx, fy, fz);
-    double c100 = ct__corner(seed, ix + 1u, iy, iz, fx - 1.0, fy, fz);
-    double c010 = ct__corner(seed, ix, iy + 1u, iz, fx, fy - 1.0, fz);
-    double c110 = ct__corner(seed, ix + 1u, iy + 1u, iz, fx - 1.0, fy - 1.0, fz);
-    double c001 = ct__corner(seed, ix, iy, iz + 1u, fx, fy, fz - 1.0);
-    double c101 = ct__corner(seed, ix + 1u, iy, iz + 1u, fx - 1.0, fy, fz - 1.0);
-    double c011 = ct__corner(seed, ix, iy + 1u, iz + 1u, fx, fy - 1.0, fz - 1.0);
-    double c111 = ct__corner(seed, ix + 1u, iy + 1u, iz + 1u, fx - 1.0, fy - 1.0, fz - 1.0);
+    double c000 = ct__dot_grad(ct__hash32(h00 ^ kz0), fx, fy, fz);
+    double c100 = ct__dot_grad(ct__hash32(h10 ^ kz0), fx - 1.0, fy, fz);
+    double c010 = ct__dot_grad(ct__hash32(h01 ^ kz0), fx, fy - 1.0, fz);
+    double c110 = ct__dot_grad(ct__hash32(h11 ^ kz0), fx - 1.0, fy - 1.0, fz);
+    double c001 = ct__dot_grad(ct__hash32(h00 ^ kz1), fx, fy, fz - 1.0);
+    double c101 = ct__dot_grad(ct__hash32(h10 ^ kz1), fx - 1.0, fy, fz - 1.0);
+    double c011 = ct__dot_grad(ct__hash32(h01 ^ kz1), fx, fy - 1.0, fz - 1.0);
+    double c111 = ct__dot_grad(ct__hash32(h11 ^ kz1), fx - 1.0, fy - 1.0, fz - 1.0);
     double x00 = c000 + u * (c100 - c000), x10 = c010 + u * (c110 - c010);
     double x01 = c001 + u * (c101 - c001), x11 = c011 + u * (c111 - c011);
     double y0 = x00 + v * (x10 - x00), y1 = x01 + v * (x11 - x01);
