@@ -99,23 +99,24 @@ ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t
         c.mode = CT_MODE_NOISE;
         c.relief_amplitude_m = 2600.0;
     } else if (strcmp(preset, "archipelago") == 0) {
-        c.land_bias = -0.28;
+        c.land_bias = -0.13;
         c.continent_frequency = 3.2;
         c.coast_noise = 0.25;
         c.land_step_m = 220.0;
         c.land_jitter_m = 220.0;
         c.lake_max_vertices = 200;
     } else if (strcmp(preset, "alpine") == 0) {
-        c.land_bias = 0.08;
+        /* Tall but still inside the +-32 km of the default 1 m quantum. */
+        c.land_bias = -0.03;
         c.land_step_m = 520.0;
         c.land_jitter_m = 480.0;
         c.relief_amplitude_m = 2200.0;
         c.ridge_scale = 1.3;
-        c.max_macro_slope = 0.014;
+        c.max_macro_slope = 0.0045;
         c.tree_line_m = 1800.0;
         c.snow_line_m = 2700.0;
     } else if (strcmp(preset, "dry") == 0) {
-        c.land_bias = 0.12;
+        c.land_bias = 0.0;
         c.moisture_bias = -0.45;
         c.lake_max_vertices = 150;
         c.land_step_m = 260.0;
