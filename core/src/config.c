@@ -113,8 +113,8 @@ ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t
         c.relief_amplitude_m = 2200.0;
         c.ridge_scale = 1.3;
         c.max_macro_slope = 0.0045;
-        c.tree_line_m = 1800.0;
-        c.snow_line_m = 2700.0;
+        c.tree_line_m = 2600.0;
+        c.snow_line_m = 3800.0;
     } else if (strcmp(preset, "dry") == 0) {
         c.land_bias = 0.0;
         c.moisture_bias = -0.45;
