@@ -35,6 +35,15 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1.0e6;
 }
 
+/* CPU time of the calling thread: steadier than wall time when other work
+ * shares the machine (recorded beside it, never instead of it). */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1.0e6;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -90,6 +99,7 @@ typedef struct build_result {
     unsigned res, vertex_count, passes;
     int reps;
     double ms[MAX_REPS];
+    double cpu[MAX_REPS];
     long long peak_bytes;      /* -1 unknown */
     long long bytes_held;
     long long snapshot_bytes;
@@ -113,12 +123,13 @@ static void build_series(build_result *r)
     r->ok = 0;
     if (!make_config(&cfg, r->preset, r->res, r->err, sizeof r->err)) return;
     for (i = 0; i < r->reps; i++) {
-        double t0 = now_ms();
+        double c0 = cpu_ms(), t0 = now_ms();
         ct_world *w = ct_world_build(&cfg, NULL, NULL, r->err, sizeof r->err);
-        double t1 = now_ms();
+        double t1 = now_ms(), c1 = cpu_ms();
         ct_world_stats st;
         if (!w) return;
         r->ms[i] = t1 - t0;
+        r->cpu[i] = c1 - c0;
         if (i == 0 && ct_world_stats_get(w, &st) == CT_OK) {
             r->vertex_count = st.vertex_count;
             r->passes = st.passes;
@@ -195,7 +206,7 @@ int main(int argc, char **argv)
     ct_config cfg;
     ct_world *w;
     ct_chunk *chunk;
-    double chunk_ms[CHUNK_KEYS], mesh_ms[NSTRIDES][MESH_REPS], t_all = now_ms();
+    double chunk_ms[CHUNK_KEYS], chunk_cpu[CHUNK_KEYS], mesh_ms[NSTRIDES][MESH_REPS], t_all = now_ms();
     uint64_t digests[CHUNK_KEYS];
     ct_mesh_layout lay[NSTRIDES];
     FILE *jf = NULL;
@@ -253,13 +264,14 @@ int main(int argc, char **argv)
     lod = (int)cfg.surface_lod;
     for (i = 0; i < CHUNK_WARMUP + CHUNK_KEYS; i++) {
         ct_key k = bench_key(i, lod);
-        double t0 = now_ms();
+        double c0 = cpu_ms(), t0 = now_ms();
         if (ct_chunk_generate(w, k, chunk, err, sizeof err) != CT_OK) {
             fprintf(stderr, "bench_native: chunk: %s\n", err);
             return 1;
         }
         if (i >= CHUNK_WARMUP) {
             chunk_ms[i - CHUNK_WARMUP] = now_ms() - t0;
+            chunk_cpu[i - CHUNK_WARMUP] = cpu_ms() - c0;
             digests[i - CHUNK_WARMUP] = chunk->digest;
         }
     }
@@ -348,11 +360,15 @@ int main(int argc, char **argv)
                             r->vertex_count, r->passes, r->bytes_held, r->snapshot_bytes);
                     if (r->peak_bytes < 0) fprintf(jf, "null, "); else fprintf(jf, "%lld, ", r->peak_bytes);
                     json_summary(jf, "ms", summarize(r->ms, r->reps), r->ms);
+                    fprintf(jf, ", ");
+                    json_summary(jf, "cpu_ms", summarize(r->cpu, r->reps), r->cpu);
                 }
                 fprintf(jf, "}%s\n", i + 1 < nbuild ? "," : "");
             }
             fprintf(jf, "],\n\"chunk\": {\"lod\": %d, \"keys\": %d, ", lod, CHUNK_KEYS);
             json_summary(jf, "ms", cs, chunk_ms);
+            fprintf(jf, ", ");
+            json_summary(jf, "cpu_ms", summarize(chunk_cpu, CHUNK_KEYS), chunk_cpu);
             fprintf(jf, ", \"digests\": [");
             for (i = 0; i < CHUNK_KEYS; i++)
                 fprintf(jf, "%s\"%016llx\"", i ? ", " : "", (unsigned long long)digests[i]);

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadCore, compileCore } from '../wasm/ct.mjs';
-import { benchKey, buildReps, summarize, nowMs, RESOLUTIONS, CHUNK_KEYS, CHUNK_WARMUP,
+import { benchKey, buildReps, summarize, nowMs, cpuMs, RESOLUTIONS, CHUNK_KEYS, CHUNK_WARMUP,
   MESH_REPS, STRIDES } from './common.mjs';
 
 /**
@@ -32,19 +32,20 @@ export async function benchWasm({ quick = false, log = () => {} } = {}) {
   for (const res of RESOLUTIONS) {
     for (const preset of presets) {
       const core = await loadCore(module);
-      const reps = buildReps(res, quick), ms = [];
+      const reps = buildReps(res, quick), ms = [], cpu = [];
       let stats = null, afterFirst = 0;
       try {
         for (let i = 0; i < reps; i++) {
-          const t = nowMs();
+          const c = cpuMs(), t = nowMs();
           const world = core.buildWorld({ preset, set: { macro_resolution: res } });
           ms.push(nowMs() - t);
+          cpu.push(cpuMs() - c);
           if (!stats) { stats = world.stats(); afterFirst = core.memoryBytes(); }
           world.free();
         }
         builds.push({ preset, macro_resolution: res, ok: true, vertex_count: stats.vertexCount,
           memory_after_build_bytes: afterFirst, peak_memory_bytes: core.memoryBytes(),
-          bytes_held: stats.bytesHeld, ms: { ...summarize(ms), raw: ms } });
+          bytes_held: stats.bytesHeld, ms: { ...summarize(ms), raw: ms }, cpu_ms: { ...summarize(cpu), raw: cpu } });
         log(`wasm build ${preset}/${res}: median ${summarize(ms).median.toFixed(1)} ms`);
       } catch (e) {
         builds.push({ preset, macro_resolution: res, ok: false, error: String(e.message || e) });
@@ -59,30 +60,38 @@ export async function benchWasm({ quick = false, log = () => {} } = {}) {
   const memoryAfterBuild = core.memoryBytes();
   const snapshotBytes = world.snapshot().length;
   const lod = world.config.surface_lod;
-  const chunkMs = [], digests = [];
+  const chunkMs = [], chunkCpu = [], digests = [];
   for (let i = 0; i < CHUNK_WARMUP + CHUNK_KEYS; i++) {
-    const t = nowMs();
+    const c0 = cpuMs(), t = nowMs();
     const c = world.chunk(benchKey(i, lod));
-    const dt = nowMs() - t;
-    if (i >= CHUNK_WARMUP) { chunkMs.push(dt); digests.push(c.digest); }
+    const dt = nowMs() - t, dc = cpuMs() - c0;
+    if (i >= CHUNK_WARMUP) { chunkMs.push(dt); chunkCpu.push(dc); digests.push(c.digest); }
   }
   log(`wasm chunk median ${summarize(chunkMs).median.toFixed(2)} ms`);
 
   // world.mesh(key) generates the chunk and builds the mesh (what a worker
   // does per request), so these figures include one chunk generation.
+  // Mesh-only time: each mesh call is paired with a bare generation of the
+  // same chunk (world._generate, the internal step mesh() starts with) and
+  // the difference is kept; the median of differences is robust to noise.
   const mesh = [];
   const meshKey = benchKey(0, lod);
   for (const stride of STRIDES) {
     let m = world.mesh(meshKey, { stride });   // untimed
-    const ms = [];
+    const ms = [], only = [];
     for (let r = 0; r < MESH_REPS; r++) {
-      const t = nowMs();
+      let t = nowMs();
+      world._generate(meshKey);
+      const gen = nowMs() - t;
+      t = nowMs();
       m = world.mesh(meshKey, { stride });
-      ms.push(nowMs() - t);
+      const all = nowMs() - t;
+      ms.push(all);
+      only.push(all - gen);
     }
     const bytes = m.positions.byteLength + m.normals.byteLength + m.colors.byteLength + m.indices.byteLength;
     mesh.push({ stride, vertex_count: m.vertexCount, index_count: m.indexCount, bytes,
-      chunk_plus_mesh_ms: { ...summarize(ms), raw: ms } });
+      chunk_plus_mesh_ms: { ...summarize(ms), raw: ms }, mesh_only_ms: { ...summarize(only), raw: only } });
   }
   const memoryAfterChunks = core.memoryBytes();
   world.free();
@@ -92,7 +101,8 @@ export async function benchWasm({ quick = false, log = () => {} } = {}) {
     warmup: 'one untimed balanced/64 build before the series; ' +
       `${CHUNK_WARMUP} untimed chunks; 1 untimed mesh per stride`,
     builds,
-    chunk: { lod, keys: CHUNK_KEYS, ms: { ...summarize(chunkMs), raw: chunkMs }, digests,
+    chunk: { lod, keys: CHUNK_KEYS, ms: { ...summarize(chunkMs), raw: chunkMs },
+      cpu_ms: { ...summarize(chunkCpu), raw: chunkCpu }, digests,
       note: 'world.chunk(key): generation plus copying four typed arrays out of WASM memory' },
     mesh,
     bytes: { module: wasmBytes, memory_after_build: memoryAfterBuild,

@@ -4,7 +4,7 @@
 // i.e. message, chunk generation, mesh build, copy out of WASM memory and the
 // transfer back; throughput = many distinct chunk requests in flight at once.
 import { createPool } from '../worker/client.js';
-import { benchKey, summarize, nowMs } from './common.mjs';
+import { benchKey, summarize, nowMs, cpuMs } from './common.mjs';
 
 const ROUND_TRIPS = 12;       // sequential, after 2 untimed
 const THROUGHPUT_CHUNKS = 16; // requested together, after 2 untimed
@@ -47,16 +47,21 @@ async function benchPool({ workers, log }) {
     }
 
     const keys = Array.from({ length: THROUGHPUT_CHUNKS }, next);
+    const c0 = cpuMs();
     t = nowMs();
     await Promise.all(keys.map((key) => pool.chunk(key)));
     const allMs = nowMs() - t;
+    // Cores this process actually got meanwhile (workers included): a pool of
+    // 2 can only beat a pool of 1 if this approaches 2.
+    const coresUsed = (cpuMs() - c0) / allMs;
     log(`pool of ${workers}: mesh round trip median ${summarize(roundTrip.stride1.raw).median.toFixed(1)} ms, ` +
       `${(THROUGHPUT_CHUNKS / allMs * 1000).toFixed(1)} chunks/s`);
     return {
       workers, start_ms: startMs, build_ms: buildMs, generation: built.generation,
       mesh_round_trip_ms: roundTrip,
       chunk_round_trip_ms: { ...summarize(chunkMs), raw: chunkMs },
-      throughput: { chunks: THROUGHPUT_CHUNKS, ms: allMs, chunks_per_s: THROUGHPUT_CHUNKS / allMs * 1000 },
+      throughput: { chunks: THROUGHPUT_CHUNKS, ms: allMs, chunks_per_s: THROUGHPUT_CHUNKS / allMs * 1000,
+        cores_used: coresUsed },
     };
   } finally {
     await pool.terminate();

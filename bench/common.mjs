@@ -20,6 +20,16 @@ export function buildReps(res, quick) {
 export const nowMs = () => performance.now();
 
 /**
+ * CPU milliseconds (user + system) of this process: steadier than wall time
+ * when other work shares the machine. Includes V8's helper threads (GC,
+ * compiler), so it is an upper bound for the main thread.
+ */
+export function cpuMs() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
  * Summary of a list of timings (or other numbers).
  * @param {number[]} xs
  * @returns {{n: number, min: number, median: number, p95: number, max: number, mean: number}}

@@ -4,13 +4,25 @@
 // Writes bench/results.json and prints the tables (docs/benchmarks.md explains
 // every figure).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
 const log = (line) => console.log(`  ${line}`);
+
+/** Hash of the core sources: both halves must measure the same code. */
+function sourceFingerprint() {
+  const h = createHash('sha256');
+  for (const dir of ['core/include', 'core/src', 'wasm']) {
+    for (const f of readdirSync(join(root, dir)).sort()) {
+      if (/\.(c|h|def)$/.test(f)) h.update(f).update(readFileSync(join(root, dir, f)));
+    }
+  }
+  return h.digest('hex').slice(0, 16);
+}
 
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -24,6 +36,12 @@ async function main() {
   results.machine = machineInfo(root);
   results.quick = quick;
 
+  // Build the WebAssembly core first, so both builds come from the same
+  // sources even while others edit the tree; the fingerprint catches the rest.
+  const fingerprint = sourceFingerprint();
+  console.log('== make wasm');
+  const wasmOk = run('make', ['--no-print-directory', 'wasm']);
+
   console.log('== native (make bench)');
   mkdirSync(join(root, 'build', 'bench'), { recursive: true });
   const nativeJson = join(root, 'build', 'bench', 'native.json');
@@ -34,8 +52,8 @@ async function main() {
     process.exitCode = 1;
   }
 
-  console.log('== WebAssembly (make wasm, then wasm/ct.mjs under node)');
-  if (run('make', ['--no-print-directory', 'wasm'])) {
+  console.log('== WebAssembly (wasm/ct.mjs under node)');
+  if (wasmOk) {
     const { benchWasm } = await import('../bench/bench_wasm.mjs');
     results.wasm = await benchWasm({ quick, log });
   } else {
@@ -60,6 +78,10 @@ async function main() {
     }
   }
 
+  results.sources = { fingerprint, changed_during_run: sourceFingerprint() !== fingerprint };
+  if (results.sources.changed_during_run) {
+    console.error('bench: core sources changed during the run; native and WASM figures may describe different code');
+  }
   results.derived = derive(results);
   results.total_s = (performance.now() - t0) / 1000;
   writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 1)}\n`);
