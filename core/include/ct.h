@@ -212,6 +212,8 @@ ct_result ct_key_direction(ct_key key, double local_x, double local_y, double di
 ct_result ct_key_metric(ct_key key, double local_x, double local_y, double radius_m,
                         double dx_m[3], double dy_m[3], char *err, size_t errlen);
 ct_result ct_key_validate(ct_key key, char *err, size_t errlen);
+/* A key from its parts (no validation; see ct_key_validate). */
+ct_key ct_key_make(int face, int lod, uint32_t x, uint32_t y);
 /* Deduplicated keys of the 3x3 chunk neighbourhood around (local_x, local_y)
  * of key, at key.lod, across cube edges and corners. Returns the count (<= 9)
  * in *count; out must hold 9. */

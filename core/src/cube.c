@@ -146,6 +146,16 @@ ct_result ct_face_to_direction(int face, double u, double v, double dir[3],
     return CT_OK;
 }
 
+ct_key ct_key_make(int face, int lod, uint32_t x, uint32_t y)
+{
+    ct_key k;
+    k.face = face;
+    k.lod = lod;
+    k.x = x;
+    k.y = y;
+    return k;
+}
+
 ct_result ct_key_validate(ct_key key, char *err, size_t errlen)
 {
     uint32_t side;

@@ -71,16 +71,6 @@ static int apply_sets(ct_config *cfg, const char *sets, char *err, size_t errlen
     return 1;
 }
 
-static ct_key mkkey(int face, int lod, uint32_t x, uint32_t y)
-{
-    ct_key k;
-    k.face = face;
-    k.lod = lod;
-    k.x = x;
-    k.y = y;
-    return k;
-}
-
 /* Chunk through a .ctc round trip. */
 static int file_chunk(const ct_world *w, ct_key key, ct_chunk *out, uint8_t *buf)
 {
@@ -106,8 +96,8 @@ static int check_borders(const ct_world *w, char *why, size_t whylen)
     uint8_t *buf = (uint8_t *)malloc(CT_CTC_FILE_BYTES);
     int t, bad = 0;
     if (!buf) return 0;
-    if (!file_chunk(w, mkkey(CT_FACE_PZ, 0, 0, 0), &pz, buf) || !file_chunk(w, mkkey(CT_FACE_PX, 0, 0, 0), &px, buf) ||
-        !file_chunk(w, mkkey(CT_FACE_PY, 0, 0, 0), &py, buf)) {
+    if (!file_chunk(w, ct_key_make(CT_FACE_PZ, 0, 0, 0), &pz, buf) || !file_chunk(w, ct_key_make(CT_FACE_PX, 0, 0, 0), &px, buf) ||
+        !file_chunk(w, ct_key_make(CT_FACE_PY, 0, 0, 0), &py, buf)) {
         free(buf);
         snprintf(why, whylen, "chunk generation failed");
         return 0;
@@ -197,7 +187,7 @@ static int check_snapshot(const ct_world *w, char *why, size_t whylen)
     ct_world *back = NULL;
     static ct_chunk c1, c2;
     int ok = 0;
-    ct_key key = mkkey(CT_FACE_NY, 0, 0, 0);
+    ct_key key = ct_key_make(CT_FACE_NY, 0, 0, 0);
     if (!a) return 0;
     if (ct_world_snapshot_write(w, a, len, why, whylen) != CT_OK ||
         ct_world_snapshot_read(a, len, &back, why, whylen) != CT_OK) {

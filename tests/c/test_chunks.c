@@ -27,16 +27,6 @@ static ct_world *build(const char *preset, const char *const *sets)
     return w;
 }
 
-static ct_key mkkey(int face, int lod, uint32_t x, uint32_t y)
-{
-    ct_key k;
-    k.face = face;
-    k.lod = lod;
-    k.x = x;
-    k.y = y;
-    return k;
-}
-
 /* Generates a chunk and returns it after a .ctc encode/decode round trip,
  * so every comparison below reads what a file reader would read. */
 static int chunk_via_file(const ct_world *w, ct_key key, ct_chunk *out, uint8_t *buf)
@@ -117,7 +107,7 @@ static void test_borders(const ct_world *w, int lod)
     for (f = 0; f < 6; f++) {
         for (y = 0; y < side; y++) {
             for (x = 0; x < side; x++) {
-                ct_key key = mkkey(f, lod, (uint32_t)x, (uint32_t)y);
+                ct_key key = ct_key_make(f, lod, (uint32_t)x, (uint32_t)y);
                 if (!chunk_via_file(w, key, ch, buf)) goto done;
                 for (i = 0; i < 4 * 256; i++) {
                     /* walk the ring: top row, right column, bottom row, left column */
@@ -184,7 +174,7 @@ static void test_lod_subset(const ct_world *w, ct_key coarse)
     if (!buf) return;
     if (!chunk_via_file(w, coarse, &c, buf)) { free(buf); return; }
     for (a = 0; a < 4; a++)
-        if (!chunk_via_file(w, mkkey(coarse.face, coarse.lod + 1, coarse.x * 2 + (uint32_t)(a & 1),
+        if (!chunk_via_file(w, ct_key_make(coarse.face, coarse.lod + 1, coarse.x * 2 + (uint32_t)(a & 1),
                                      coarse.y * 2 + (uint32_t)(a >> 1)), &fine[a], buf)) {
             free(buf);
             return;
@@ -238,11 +228,11 @@ static void test_request_order(const ct_world *w)
     ct_key keys[5];
     uint64_t first[5];
     int k;
-    keys[0] = mkkey(CT_FACE_PZ, 2, 1, 2);
-    keys[1] = mkkey(CT_FACE_NX, 3, 7, 0);
-    keys[2] = mkkey(CT_FACE_PY, 0, 0, 0);
-    keys[3] = mkkey(CT_FACE_NZ, 3, 4, 4);
-    keys[4] = mkkey(CT_FACE_PZ, 2, 1, 2);   /* a repeat */
+    keys[0] = ct_key_make(CT_FACE_PZ, 2, 1, 2);
+    keys[1] = ct_key_make(CT_FACE_NX, 3, 7, 0);
+    keys[2] = ct_key_make(CT_FACE_PY, 0, 0, 0);
+    keys[3] = ct_key_make(CT_FACE_NZ, 3, 4, 4);
+    keys[4] = ct_key_make(CT_FACE_PZ, 2, 1, 2);   /* a repeat */
     for (k = 0; k < 5; k++) {
         CHECK(ct_chunk_generate(w, keys[k], &c, NULL, 0) == CT_OK, "generate");
         first[k] = c.digest;
@@ -281,16 +271,16 @@ static void test_rejections(const ct_world *w)
     double d[3] = {0, 0, 0};
     ct_sample s;
     uint32_t lod = ct_world_config(w)->surface_lod;
-    CHECK(ct_chunk_generate(NULL, mkkey(0, 0, 0, 0), &c, err, sizeof err) == CT_ERR_NULL, "NULL world");
-    CHECK(ct_chunk_generate(w, mkkey(0, 0, 0, 0), NULL, err, sizeof err) == CT_ERR_NULL, "NULL chunk");
-    CHECK(ct_chunk_generate(w, mkkey(6, 0, 0, 0), &c, err, sizeof err) == CT_ERR_FACE, "face 6");
-    CHECK(ct_chunk_generate(w, mkkey(-1, 0, 0, 0), &c, err, sizeof err) == CT_ERR_FACE, "face -1");
-    CHECK(ct_chunk_generate(w, mkkey(0, -1, 0, 0), &c, err, sizeof err) == CT_ERR_LOD, "lod -1");
-    CHECK(ct_chunk_generate(w, mkkey(0, (int)lod + 1, 0, 0), &c, err, sizeof err) == CT_ERR_LOD,
+    CHECK(ct_chunk_generate(NULL, ct_key_make(0, 0, 0, 0), &c, err, sizeof err) == CT_ERR_NULL, "NULL world");
+    CHECK(ct_chunk_generate(w, ct_key_make(0, 0, 0, 0), NULL, err, sizeof err) == CT_ERR_NULL, "NULL chunk");
+    CHECK(ct_chunk_generate(w, ct_key_make(6, 0, 0, 0), &c, err, sizeof err) == CT_ERR_FACE, "face 6");
+    CHECK(ct_chunk_generate(w, ct_key_make(-1, 0, 0, 0), &c, err, sizeof err) == CT_ERR_FACE, "face -1");
+    CHECK(ct_chunk_generate(w, ct_key_make(0, -1, 0, 0), &c, err, sizeof err) == CT_ERR_LOD, "lod -1");
+    CHECK(ct_chunk_generate(w, ct_key_make(0, (int)lod + 1, 0, 0), &c, err, sizeof err) == CT_ERR_LOD,
           "LOD above surface_lod");
     CHECK(strstr(err, "surface_lod") != NULL, "message names surface_lod: %s", err);
-    CHECK(ct_chunk_generate(w, mkkey(0, 2, 4, 0), &c, err, sizeof err) == CT_ERR_CHUNK_XY, "x too big");
-    CHECK(ct_chunk_generate(w, mkkey(0, 2, 0, 4), &c, err, sizeof err) == CT_ERR_CHUNK_XY, "y too big");
+    CHECK(ct_chunk_generate(w, ct_key_make(0, 2, 4, 0), &c, err, sizeof err) == CT_ERR_CHUNK_XY, "x too big");
+    CHECK(ct_chunk_generate(w, ct_key_make(0, 2, 0, 4), &c, err, sizeof err) == CT_ERR_CHUNK_XY, "y too big");
     CHECK(ct_world_sample(w, d, &s, err, sizeof err) == CT_ERR_DIRECTION, "zero direction");
     d[0] = NAN;
     CHECK(ct_world_sample(w, d, &s, err, sizeof err) == CT_ERR_DIRECTION, "NaN direction");
@@ -320,7 +310,7 @@ static void test_clipping(void)
     int f, best = 0;
     if (!w) return;
     for (f = 0; f < 6; f++) {
-        ct_key key = mkkey(f, 0, 0, 0);
+        ct_key key = ct_key_make(f, 0, 0, 0);
         uint32_t count = 0;
         int i, j;
         CHECK(ct_chunk_generate(w, key, &c, NULL, 0) == CT_OK, "generate");
@@ -514,11 +504,11 @@ static void test_address(const ct_world *w)
     size_t n;
     sprintf(want, "%lu/%08lx%08lx/pz/3/2/5", (unsigned long)ct_world_config(w)->planet_id,
             (unsigned long)(uint32_t)(g >> 32), (unsigned long)(uint32_t)g);
-    n = ct_address_format(w, mkkey(CT_FACE_PZ, 3, 2, 5), buf, sizeof buf);
+    n = ct_address_format(w, ct_key_make(CT_FACE_PZ, 3, 2, 5), buf, sizeof buf);
     CHECK(strcmp(buf, want) == 0 && n == strlen(want), "address %s, want %s", buf, want);
-    n = ct_address_format(w, mkkey(CT_FACE_PZ, 3, 2, 5), small, sizeof small);
+    n = ct_address_format(w, ct_key_make(CT_FACE_PZ, 3, 2, 5), small, sizeof small);
     CHECK(n == strlen(want) && strlen(small) == sizeof small - 1, "truncated like snprintf");
-    CHECK(ct_address_format(w, mkkey(7, 3, 2, 5), buf, sizeof buf) == 0 && buf[0] == '\0', "bad key");
+    CHECK(ct_address_format(w, ct_key_make(7, 3, 2, 5), buf, sizeof buf) == 0 && buf[0] == '\0', "bad key");
 }
 
 /* ------------------------------------------------------------ continuity */
@@ -606,7 +596,7 @@ static void report_timing(const ct_world *w)
     static ct_chunk c;
     clock_t t0 = clock();
     int k;
-    for (k = 0; k < 8; k++) ct_chunk_generate(w, mkkey(CT_FACE_PZ, 3, (uint32_t)k, 3), &c, NULL, 0);
+    for (k = 0; k < 8; k++) ct_chunk_generate(w, ct_key_make(CT_FACE_PZ, 3, (uint32_t)k, 3), &c, NULL, 0);
     printf("ok chunk generation: %.1f ms per 257x257 chunk (CPU time, this build)\n",
            (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC / 8.0);
 }
@@ -620,11 +610,11 @@ int main(void)
     w = build("balanced", sets);
     if (w) {
         test_borders(w, 1);
-        test_lod_subset(w, mkkey(CT_FACE_PX, 0, 0, 0));
-        test_lod_subset(w, mkkey(CT_FACE_NY, 2, 3, 1));
-        test_lod_subset(w, mkkey(CT_FACE_PZ, 1, 1, 0));
-        test_sample_matches_chunk(w, mkkey(CT_FACE_PZ, 3, 5, 2));
-        test_sample_matches_chunk(w, mkkey(CT_FACE_NX, 0, 0, 0));
+        test_lod_subset(w, ct_key_make(CT_FACE_PX, 0, 0, 0));
+        test_lod_subset(w, ct_key_make(CT_FACE_NY, 2, 3, 1));
+        test_lod_subset(w, ct_key_make(CT_FACE_PZ, 1, 1, 0));
+        test_sample_matches_chunk(w, ct_key_make(CT_FACE_PZ, 3, 5, 2));
+        test_sample_matches_chunk(w, ct_key_make(CT_FACE_NX, 0, 0, 0));
         test_request_order(w);
         test_continuity(w);
         test_cell_splits(w);

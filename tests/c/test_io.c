@@ -15,16 +15,6 @@
 
 #define TMP "build/test_io_tmp"
 
-static ct_key mkkey(int face, int lod, uint32_t x, uint32_t y)
-{
-    ct_key k;
-    k.face = face;
-    k.lod = lod;
-    k.x = x;
-    k.y = y;
-    return k;
-}
-
 static int file_exists(const char *path)
 {
     struct stat st;
@@ -227,7 +217,7 @@ static void test_chunk_files(const ct_world *w)
     uint8_t *buf = (uint8_t *)malloc(CT_CTC_FILE_BYTES), *u = (uint8_t *)malloc(CT_U16LE_FILE_BYTES);
     char err[256];
     int i, j, bad = 0, pos;
-    ct_key key = mkkey(CT_FACE_NZ, 3, 6, 1);
+    ct_key key = ct_key_make(CT_FACE_NZ, 3, 6, 1);
     if (!buf || !u) return;
     CHECK(ct_chunk_generate(w, key, &c, NULL, 0) == CT_OK, "generate");
     CHECK(ct_chunk_encode_ctc(&c, buf, CT_CTC_FILE_BYTES, NULL, 0) == CT_OK, "encode");
