@@ -58,6 +58,7 @@ export async function benchWasm({ quick = false, log = () => {} } = {}) {
   const core = await loadCore(module);
   const world = core.buildWorld({ preset: 'balanced' });
   const memoryAfterBuild = core.memoryBytes();
+  const heapAfterBuild = typeof core.heapInUse === 'function' ? core.heapInUse() : null;
   const snapshotBytes = world.snapshot().length;
   const lod = world.config.surface_lod;
   const chunkMs = [], chunkCpu = [], digests = [];
@@ -71,23 +72,30 @@ export async function benchWasm({ quick = false, log = () => {} } = {}) {
 
   // world.mesh(key) generates the chunk and builds the mesh (what a worker
   // does per request), so these figures include one chunk generation.
-  // Mesh-only time: each mesh call is paired with a bare generation of the
-  // same chunk (world._generate, the internal step mesh() starts with) and
-  // the difference is kept; the median of differences is robust to noise.
+  // Meshes. chunk+mesh: world.mesh() on a fresh key each time (generation,
+  // mesh, copy-out: what a worker does per request). Mesh only: world.mesh()
+  // right after world.chunk() of the same key, which reuses the chunk still
+  // in the buffer (World keeps the last one). Where a World lacks that reuse
+  // (chunkCounters() missing), the mesh-only figure is (mesh - generation)
+  // of paired calls instead.
+  const reuse = typeof world.chunkCounters === 'function';
   const mesh = [];
-  const meshKey = benchKey(0, lod);
+  let fresh = 5000;
   for (const stride of STRIDES) {
-    let m = world.mesh(meshKey, { stride });   // untimed
+    let m = world.mesh(benchKey(fresh++, lod), { stride });   // untimed
     const ms = [], only = [];
     for (let r = 0; r < MESH_REPS; r++) {
+      const key = benchKey(fresh++, lod);
       let t = nowMs();
-      world._generate(meshKey);
+      m = world.mesh(key, { stride });
+      ms.push(nowMs() - t);
+      const key2 = benchKey(fresh++, lod);
+      t = nowMs();
+      world.chunk(key2);
       const gen = nowMs() - t;
       t = nowMs();
-      m = world.mesh(meshKey, { stride });
-      const all = nowMs() - t;
-      ms.push(all);
-      only.push(all - gen);
+      m = world.mesh(key2, { stride });
+      only.push(reuse ? nowMs() - t : nowMs() - t - gen);
     }
     const bytes = m.positions.byteLength + m.normals.byteLength + m.colors.byteLength + m.indices.byteLength;
     mesh.push({ stride, vertex_count: m.vertexCount, index_count: m.indexCount, bytes,
@@ -105,7 +113,7 @@ export async function benchWasm({ quick = false, log = () => {} } = {}) {
       cpu_ms: { ...summarize(chunkCpu), raw: chunkCpu }, digests,
       note: 'world.chunk(key): generation plus copying four typed arrays out of WASM memory' },
     mesh,
-    bytes: { module: wasmBytes, memory_after_build: memoryAfterBuild,
+    bytes: { module: wasmBytes, memory_after_build: memoryAfterBuild, heap_in_use_after_build: heapAfterBuild,
       memory_after_chunks_and_meshes: memoryAfterChunks, snapshot: snapshotBytes },
   };
 }

@@ -13,7 +13,7 @@ export const STRIDES = [1, 2, 4, 8, 16];
 /** Timed builds per preset at a macro resolution (cost grows fast with it). */
 export function buildReps(res, quick) {
   if (quick) return 1;
-  return res === 64 ? 5 : res === 128 ? 3 : 1;
+  return res === 64 ? 5 : 3;
 }
 
 /** Milliseconds from a monotonic clock. */
