@@ -23,7 +23,6 @@
  */
 #include "ct_internal.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,7 +293,8 @@ int ct_stream_wait(ct_stream *cache, ct_key key, int timeout_ms)
         if (cache->slot_s[i].state == CT__SLOT_READY) { ready = 1; break; }
         if (timeout_ms < 0) {
             pthread_cond_wait(&cache->done, &cache->mutex);
-        } else if (pthread_cond_timedwait(&cache->done, &cache->mutex, &deadline) == ETIMEDOUT) {
+        } else if (pthread_cond_timedwait(&cache->done, &cache->mutex, &deadline) != 0) {
+            /* ETIMEDOUT (or an error, which must not spin): one last look. */
             i = ct__find(cache, key);
             ready = i >= 0 && cache->slot_s[i].state == CT__SLOT_READY;
             break;
