@@ -145,6 +145,8 @@ export interface Mesh {
   normals: Float32Array;
   /** RGBA per vertex from the palette */
   colors: Uint8Array;
+  /** palette entry (0..39, biome * 5 + shade) per vertex: recolour without a new mesh */
+  paletteIndex: Uint8Array;
   indices: Uint16Array | Uint32Array;
   /** body-fixed chunk centre on the sphere, metres */
   center: Vec3;
@@ -154,6 +156,13 @@ export interface Mesh {
   indexCount: number;
   /** FNV-1a 64 of the mesh arrays, 16 hex digits */
   digest: string;
+}
+
+export interface ChunkCounters {
+  /** chunk generations (each about 40 ms at a full preset) */
+  generated: number;
+  /** chunk, file and mesh requests served from the chunk generated last */
+  reused: number;
 }
 
 /** A built or loaded world inside one core instance. Call free() when done. */
@@ -177,7 +186,10 @@ export declare class World {
   chunkU16le(key: ChunkKeyLike): Uint8Array;
   /** CTWORLD2 snapshot bytes */
   snapshot(): Uint8Array;
+  /** Reuses the chunk generated last when key matches it (see chunkCounters). */
   mesh(key: ChunkKeyLike, options?: MeshOptions): Mesh;
+  /** Chunks generated so far, and requests that reused the chunk generated last. */
+  chunkCounters(): ChunkCounters;
   /** 40 RGB colours (120 bytes) used for mesh colours */
   palette(): Uint8Array;
   /** Replaces the mesh palette from 40 RRGGBB lines; the world is unchanged. */

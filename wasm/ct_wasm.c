@@ -428,12 +428,15 @@ CTW_EXPORT int ctw_mesh_layout(int stride, double skirt_m, double exaggeration, 
     return CT_OK;
 }
 
-/* Buffers sized from ctw_mesh_layout. meta_out: center_m[3], radius_m;
- * counts_out: vertex_count, index_count; digest_hex: FNV-1a 64 over the
- * written positions, normals, colours and indices (17 bytes). */
+/* Buffers sized from ctw_mesh_layout; colors and palette_index may be NULL.
+ * meta_out: center_m[3], radius_m; counts_out: vertex_count, index_count;
+ * digest_hex: FNV-1a 64 over the written positions, normals, colours and
+ * indices (17 bytes). Palette indices stay out of it: they add nothing the
+ * colours do not already pin down, and digests keep their earlier values. */
 CTW_EXPORT int ctw_mesh_build(const ct_world *w, const ct_chunk *c, const ct_palette *pal,
                               int stride, double skirt_m, double exaggeration, int water,
-                              float *positions, float *normals, uint8_t *colors, void *indices,
+                              float *positions, float *normals, uint8_t *colors,
+                              uint8_t *palette_index, void *indices,
                               double *meta_out, uint32_t *counts_out, char *digest_hex,
                               char *err, size_t errlen)
 {
@@ -447,6 +450,7 @@ CTW_EXPORT int ctw_mesh_build(const ct_world *w, const ct_chunk *c, const ct_pal
     m.positions = positions;
     m.normals = normals;
     m.colors = colors;
+    m.palette_index = palette_index;
     m.indices = indices;
     r = ct_mesh_build(w, c, &o, pal, &m, err, errlen);
     if (r != CT_OK) return (int)r;

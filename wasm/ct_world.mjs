@@ -2,7 +2,10 @@
 // loaded ct_world inside the WebAssembly instance, with sampling, chunks,
 // files, meshes and snapshots. Buffers inside WebAssembly memory are made once
 // per world and reused, so steady-state requests allocate nothing in C; every
-// result handed to the caller is a copy with its own ArrayBuffer.
+// result handed to the caller is a copy with its own ArrayBuffer. The chunk
+// buffer remembers which key it holds: a mesh, file or chunk request for the
+// key generated last (a water mesh after the terrain, another stride) reuses
+// it instead of generating the same 257x257 samples again.
 import { ctError } from './ct_heap.mjs';
 
 const SAMPLES = 257 * 257;
@@ -61,6 +64,8 @@ export class World {
     /** every knob of the world's config */
     this.config = Object.freeze(core._readConfig(x.ctw_world_config(ptr)));
     this._chunk = 0;       // ct_chunk, once per world
+    this._chunkKey = null; // 'face/lod/x/y' of the chunk in _chunk, null if none or unsure
+    this._counts = { generated: 0, reused: 0 };
     this._file = 0;        // .ctc/.u16le encode buffer, once per world
     this._samples = 0;     // sample batch buffers, once per world
     this._pal = 0;         // palette used by mesh colours
@@ -166,16 +171,36 @@ export class World {
     };
   }
 
-  /** Generates key into the world's chunk buffer; returns the parsed key. */
+  /**
+   * Makes the world's chunk buffer hold key; returns the parsed key. A chunk
+   * is a pure function of (world, key) and a World never changes, so the
+   * buffer still holding key is as good as a fresh generation. Only this
+   * method writes the buffer; a failed generation forgets what it held.
+   */
   _generate(key) {
     const heap = this._live(), k = parseKey(heap, key);
+    const id = `${k.face}/${k.lod}/${k.x}/${k.y}`;
+    if (this._chunkKey === id) {
+      this._counts.reused++;
+      return k;
+    }
     if (!this._chunk) {
       this._chunk = heap.x.ctw_chunk_new() >>> 0;
       if (!this._chunk) throw ctError('CT_ERR_MEMORY', 'out of WebAssembly memory for a chunk');
     }
+    this._chunkKey = null;
     heap.check(heap.x.ctw_chunk_generate(this.ptr, this._chunk, k.face, k.lod, k.x, k.y, ...heap.errArgs()));
+    this._chunkKey = id;
+    this._counts.generated++;
     return k;
   }
+
+  /**
+   * How often requests generated a chunk and how often they reused the one
+   * generated last (for tests and worker stats).
+   * @returns {{generated: number, reused: number}}
+   */
+  chunkCounters() { return { ...this._counts }; }
 
   /** A 257x257 chunk: typed-array copies plus digest and clipped count. */
   chunk(key) {
@@ -238,7 +263,8 @@ export class World {
 
   /**
    * A triangle mesh of a chunk (see ct_mesh_build): positions in metres relative
-   * to `center`, normals, RGBA colours, 16- or 32-bit indices.
+   * to `center`, normals, RGBA colours, palette indices (0..39, one per vertex),
+   * 16- or 32-bit indices. Reuses the chunk when key was generated last.
    */
   mesh(key, opts = {}) {
     const heap = this._live(), x = heap.x;
@@ -251,13 +277,13 @@ export class World {
     const lay = heap.slot(9), meta = heap.slot(10), counts = heap.slot(11), hex = heap.slot(5);
     heap.check(x.ctw_mesh_layout(stride, skirt, vex, water, lay, ...heap.errArgs()));
     const [vmax, imax, ib] = heap.u32().slice(lay / 4, lay / 4 + 3);
-    const need = { pos: 12 * vmax, nrm: 12 * vmax, col: 4 * vmax, idx: ib * imax };
+    const need = { pos: 12 * vmax, nrm: 12 * vmax, col: 4 * vmax, pal: vmax, idx: ib * imax };
     this._meshBuffers(need);
     const m = this._mesh;
     this._generate(key);
     if (!this._pal) { this._pal = heap.malloc(this._palBytes.length); heap.u8().set(this._palBytes, this._pal); }
     heap.check(x.ctw_mesh_build(this.ptr, this._chunk, this._pal, stride, skirt, vex, water,
-      m.pos, m.nrm, m.col, m.idx, meta, counts, hex, ...heap.errArgs()));
+      m.pos, m.nrm, m.col, m.pal, m.idx, meta, counts, hex, ...heap.errArgs()));
     const [vc, ic] = heap.u32().slice(counts / 4, counts / 4 + 2);
     const f = heap.f64().slice(meta / 8, meta / 8 + 4);
     const idxView = ib === 2 ? heap.u16().slice(m.idx / 2, m.idx / 2 + ic) : heap.u32().slice(m.idx / 4, m.idx / 4 + ic);
@@ -265,6 +291,7 @@ export class World {
       positions: heap.f32().slice(m.pos / 4, m.pos / 4 + 3 * vc),
       normals: heap.f32().slice(m.nrm / 4, m.nrm / 4 + 3 * vc),
       colors: heap.u8().slice(m.col, m.col + 4 * vc),
+      paletteIndex: heap.u8().slice(m.pal, m.pal + vc),
       indices: idxView, center: [f[0], f[1], f[2]], radius: f[3],
       vertexCount: vc, indexCount: ic, digest: heap.str(hex),
     };
@@ -273,14 +300,14 @@ export class World {
   /** Grow-only buffers: the largest layout seen so far is kept for reuse. */
   _meshBuffers(need) {
     const heap = this.heap;
-    const total = ['pos', 'nrm', 'col', 'idx'].reduce((s, k) => s + align8(need[k]), 0);
+    const total = MESH_PARTS.reduce((s, k) => s + align8(need[k]), 0);
     if (this._mesh && this._mesh.bytes >= total) return;
     if (this._mesh) heap.free(this._mesh.ptr);
     this._mesh = null;
     const ptr = heap.malloc(total);
     let at = ptr;
     const m = { ptr, bytes: total };
-    for (const k of ['pos', 'nrm', 'col', 'idx']) { m[k] = at; at += align8(need[k]); }
+    for (const k of MESH_PARTS) { m[k] = at; at += align8(need[k]); }
     this._mesh = m;
   }
 
@@ -295,10 +322,12 @@ export class World {
     heap.free(this._pal);
     if (this._mesh) heap.free(this._mesh.ptr);
     this.ptr = this._chunk = this._file = this._samples = this._pal = 0;
+    this._chunkKey = null;
     this._mesh = null;
   }
 }
 
+const MESH_PARTS = ['pos', 'nrm', 'col', 'pal', 'idx'];   // order inside the mesh buffer
 function align8(n) { return (n + 7) & ~7; }
 
 /** Float64Array(3n) passes through; arrays of [x,y,z] are flattened. */

@@ -148,7 +148,11 @@ export class Renderer {
     this.seaColor = [rgb[6] / 255, rgb[7] / 255, rgb[8] / 255];
   }
 
-  /** Uploads a prepared terrain tile (tiledata.prepareTerrain); returns its GPU handle with .bytes. */
+  /**
+   * Uploads a prepared terrain tile (tiledata.prepareTerrain); returns its GPU handle with .bytes.
+   * Tiles carry the mesh's palette indices (t.pal) and take their colours from the palette
+   * texture, so a palette switch needs no new meshes; without indices the vertex colours are drawn.
+   */
   uploadTerrain(t) {
     const gl = this.gl;
     const attrs = [

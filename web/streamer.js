@@ -1,4 +1,4 @@
-// This module streams chunk meshes for the view: it runs LOD selection each frame, sends the scheduler's picks to the worker pool, uploads arrivals into the GPU tile cache, asks for lake surfaces where a tile holds water, and times geomorphs.
+// This module streams chunk meshes for the view: it runs LOD selection each frame, sends the scheduler's picks to the worker pool, uploads arrivals (with the lake surfaces the worker adds from the same chunk) into the GPU tile cache, and times geomorphs.
 import { selectTiles, tileId } from './lod.js';
 import { RequestScheduler } from './scheduler.js';
 import { TileCache } from './cache.js';
@@ -17,8 +17,9 @@ function coarserIds(tile, baseStride) {
 
 export class TileStreamer {
   /**
-   * @param {object} o {pool, renderer, radiusM, surfaceLod, palette (lookup Map or null),
-   *   budgetBytes=256MB, maxInFlight, baseStride=4, minStride=1, tau=6, lakeDepthM=40, onError?}
+   * @param {object} o {pool, renderer, radiusM, surfaceLod, palette (lookup Map or null, only for
+   *   meshes without paletteIndex), budgetBytes=256MB, maxInFlight, baseStride=4, minStride=1, tau=6,
+   *   lakeMinLod=2 (tiles from this LOD on ask for lake surfaces), onError?}
    */
   constructor(o) {
     this.pool = o.pool;
@@ -29,7 +30,7 @@ export class TileStreamer {
     this.baseStride = o.baseStride ?? 4;
     this.minStride = o.minStride ?? 1;
     this.tau = o.tau ?? 6;
-    this.lakeDepthM = o.lakeDepthM ?? 40;
+    this.lakeMinLod = o.lakeMinLod ?? 2;
     this.generation = o.generation;
     this.onError = o.onError ?? (() => {});
     this.scheduler = new RequestScheduler({ maxInFlight: o.maxInFlight ?? 6 });
@@ -40,7 +41,6 @@ export class TileStreamer {
     this.prevCoarser = new Set();
     this.morphStart = new Map();
     this.frame = 0;
-    this.waterInFlight = 0;
     this.dead = false;
     this.last = { draw: [], want: [], maxLodDrawn: -1 };
   }
@@ -109,24 +109,28 @@ export class TileStreamer {
     for (const id of this.morphStart.keys()) if (!drawn.has(id)) this.morphStart.delete(id);
     this.prevDrawn = drawn;
     this.prevCoarser = coarser;
-    const settled = sel.want.length === 0 && this.scheduler.size === 0 && !morphing && this.waterInFlight === 0;
+    const settled = sel.want.length === 0 && this.scheduler.size === 0 && !morphing;
     return { tiles, settled, maxLodDrawn: sel.maxLodDrawn, want: sel.want.length };
   }
 
   _request(w) {
     const gen = this.generation;
     const opts = { stride: w.stride, skirtDepthM: this.skirtM(w.key.lod, w.stride) };
+    // The worker meshes the lakes from the chunk it just generated: a mesh
+    // build, not a second chunk, and null where the chunk has no lake.
+    if (w.key.lod >= this.lakeMinLod) opts.lakes = true;
     const p = this.pool.mesh(w.key, opts, { priority: w.priority });
     this.pending.set(w.id, p.id);
     p.then((mesh) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);
       if (this.dead || mesh.generation !== gen) return;
       this.scheduler.finished(w.id);
-      const prep = prepareTerrain(mesh, { radiusM: this.radiusM, stride: w.stride, palette: this.palette, wetAboveM: -this.lakeDepthM - 5 });
+      const prep = prepareTerrain(mesh, { radiusM: this.radiusM, stride: w.stride, palette: this.palette });
       const gpu = this.renderer.uploadTerrain(prep);
-      const tile = { gpu, water: null, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
-      this.cache.add(w.id, tile, gpu.bytes, this.frame);
-      if (prep.wet && w.key.lod >= Math.max(2, this.surfaceLod - 2)) this._requestWater(w, tile);
+      const lakes = prepareWater(mesh.lakes, this.radiusM);
+      const water = lakes ? this.renderer.uploadWater(lakes) : null;
+      const tile = { gpu, water, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
+      this.cache.add(w.id, tile, gpu.bytes + (water ? water.bytes : 0), this.frame);
     }, (err) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);
       if (this.dead || (err && err.code === 'CT_ERR_CANCELLED')) return;
@@ -135,25 +139,9 @@ export class TileStreamer {
     });
   }
 
-  _requestWater(w, tile) {
-    const gen = this.generation;
-    this.waterInFlight++;
-    this.pool.mesh(w.key, { stride: w.stride, water: true }, { priority: w.priority + 1000 }).then((mesh) => {
-      this.waterInFlight--;
-      if (this.dead || mesh.generation !== gen || !this.cache.get(w.id) || this.cache.get(w.id) !== tile) return;
-      const prep = prepareWater(mesh, this.radiusM);
-      if (!prep) return;
-      tile.water = this.renderer.uploadWater(prep);
-      this.cache.grow(w.id, tile.water.bytes);
-    }, (err) => {
-      this.waterInFlight--;
-      if (!this.dead && err && err.code !== 'CT_ERR_CANCELLED') this.onError(err, w);
-    });
-  }
-
   /** Numbers for the HUD and ctDemo.stats(). */
   stats() {
-    return { tilesDrawn: this.prevDrawn.size, inFlight: this.scheduler.size + this.waterInFlight, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn };
+    return { tilesDrawn: this.prevDrawn.size, inFlight: this.scheduler.size, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn };
   }
 
   /** The finest cached tile holding a key's area, for ground height estimates. */

@@ -1,6 +1,6 @@
-// This module turns a worker mesh into the page's vertex data: heights above sea level in float64, geomorph targets from the coarser grid, palette indices from colours, and lake-only water surfaces (no DOM, no GL).
+// This module turns a worker mesh into the page's vertex data: heights above sea level in float64, geomorph targets from the coarser grid, the mesh's palette indices, and lake-only water surfaces (no DOM, no GL).
 
-/** Map packed 0xRRGGBB -> palette index for 40 RGB entries. */
+/** Map packed 0xRRGGBB -> palette index for 40 RGB entries (for meshes without paletteIndex). */
 export function paletteLookup(rgb) {
   const m = new Map();
   for (let i = 0; 3 * i + 2 < rgb.length; i++) {
@@ -25,17 +25,17 @@ export function parsePalette(text) {
 
 /**
  * Vertex data of a terrain tile.
- * @param {object} mesh       worker mesh {positions, normals, colors, indices, center, vertexCount}
+ * @param {object} mesh       worker mesh {positions, normals, colors, paletteIndex, indices, center, vertexCount}
  * @param {object} o
  * @param {number} o.radiusM  planet radius (sea level)
  * @param {number} o.stride   mesh stride (grid has 256/stride + 1 vertices per row)
- * @param {Map} [o.palette]   paletteLookup of the palette the worker coloured with
- * @param {number} [o.wetAboveM=-60] a water-coloured vertex above this height marks the tile as
- *   possibly holding a lake (its water mesh is worth asking for)
+ * @param {Map} [o.palette]   paletteLookup of the worker's palette: only for meshes without
+ *   paletteIndex, whose indices are then recovered from the colours
  * @returns {{posH: Float32Array, morphH: Float32Array, normals: Float32Array, pal: Uint8Array|null,
  *   colors: Uint8Array, indices: Uint16Array|Uint32Array, center: number[], vertexCount: number,
- *   morphs: boolean, wet: boolean, minH: number, maxH: number}}
- *   posH/morphH hold x, y, z (metres from the centre) and the height above sea level per vertex.
+ *   morphs: boolean, minH: number, maxH: number}}
+ *   posH/morphH hold x, y, z (metres from the centre) and the height above sea level per vertex;
+ *   pal is null when indices are unknown (the renderer then draws the colours).
  */
 export function prepareTerrain(mesh, o) {
   const R = o.radiusM;
@@ -57,26 +57,22 @@ export function prepareTerrain(mesh, o) {
   const morphs = vc >= grid && n >= 2;
   const morphH = morphs ? morphTargets(posH, n, vc) : posH.slice();
 
-  let pal = null;
   const cols = mesh.colors;
-  if (o.palette && cols) {
-    pal = new Uint8Array(vc);
-    for (let v = 0; v < vc; v++) {
-      const k = (cols[4 * v] << 16) | (cols[4 * v + 1] << 8) | cols[4 * v + 2];
-      const i = o.palette.get(k);
-      if (i === undefined) { pal = null; break; }
-      pal[v] = i;
-    }
-  }
-  let wet = false;
-  if (pal) {
-    const above = o.wetAboveM ?? -60;
-    for (let v = 0; v < Math.min(vc, grid) && !wet; v++) wet = pal[v] < 5 && posH[4 * v + 3] > above;
-  } else {
-    wet = true; // colours unknown: ask for the water mesh anyway
-  }
+  const pal = mesh.paletteIndex && mesh.paletteIndex.length === vc ? mesh.paletteIndex : palFromColors(cols, vc, o.palette);
   return { posH, morphH, normals: mesh.normals, pal, colors: cols, indices: mesh.indices, center: c,
-    vertexCount: vc, morphs, wet, minH, maxH };
+    vertexCount: vc, morphs, minH, maxH };
+}
+
+/** Palette indices recovered from RGBA colours, or null if a colour is not in the lookup. */
+function palFromColors(cols, vc, lookup) {
+  if (!lookup || !cols) return null;
+  const pal = new Uint8Array(vc);
+  for (let v = 0; v < vc; v++) {
+    const i = lookup.get((cols[4 * v] << 16) | (cols[4 * v + 1] << 8) | cols[4 * v + 2]);
+    if (i === undefined) return null;
+    pal[v] = i;
+  }
+  return pal;
 }
 
 /**

@@ -1,7 +1,8 @@
 // client.d.ts - Type declarations for worker/client.js, the promise-based pool
 // of terrain workers used by pages and Node programs (see docs/worker.md).
 import type {
-  ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, SampleResult, WorldStats,
+  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, SampleResult,
+  WorldStats,
 } from '../wasm/ct.mjs';
 import type { ChunkFormat, MessageType, ProtocolError } from './protocol.js';
 
@@ -49,7 +50,21 @@ export interface PoolChunkBytes extends Epoched {
   /** .ctc (396,354 bytes) or .u16le (131,072 bytes) file contents */
   bytes: Uint8Array;
 }
-export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string };
+/** World mesh options plus what the worker adds. */
+export interface PoolMeshOptions extends MeshOptions {
+  /**
+   * With a terrain mesh: also send the water mesh of the same chunk and stride
+   * as `lakes` when the chunk holds water off sea level (built from the chunk
+   * the worker just generated, so it costs a mesh build, not a chunk).
+   */
+  lakes?: boolean;
+}
+
+/**
+ * A mesh from the pool: `paletteIndex` (one byte per vertex) and the arrays
+ * arrive in transferred buffers; `lakes` only when asked for.
+ */
+export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; lakes?: Mesh | null };
 export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
 
 /** A pending request as shown to cancel() and reprioritize() callbacks. */
@@ -57,7 +72,7 @@ export interface RequestView {
   id: number;
   type: MessageType | string;
   key?: ChunkKey;
-  options?: MeshOptions;
+  options?: PoolMeshOptions;
   priority: number;
   epoch: number;
   state: 'queued' | 'running';
@@ -83,6 +98,8 @@ export interface WorkerStats {
   worker: number;
   generation: string;
   stats: WorldStats;
+  /** chunks this worker generated, and requests served from the one it generated last */
+  chunks: ChunkCounters;
   memoryBytes: number;
   queued: number;
 }
@@ -98,7 +115,7 @@ export interface Pool {
   chunk(key: ChunkKeyLike, options?: PriorityOptions & { format?: 'arrays' }): PoolPromise<PoolChunk>;
   chunk(key: ChunkKeyLike, options: PriorityOptions & { format: 'ctc' | 'u16le' }): PoolPromise<PoolChunkBytes>;
   chunk(key: ChunkKeyLike, options?: PriorityOptions & { format?: ChunkFormat }): PoolPromise<PoolChunk | PoolChunkBytes>;
-  mesh(key: ChunkKeyLike, meshOptions?: MeshOptions, options?: PriorityOptions): PoolPromise<PoolMesh>;
+  mesh(key: ChunkKeyLike, meshOptions?: PoolMeshOptions, options?: PriorityOptions): PoolPromise<PoolMesh>;
   /** dirs are copied, never detached */
   sample(dirs: ArrayLike<number> | ArrayLike<number>[], options?: PriorityOptions): PoolPromise<PoolSample>;
   snapshot(options?: PriorityOptions): Promise<Uint8Array>;

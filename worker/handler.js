@@ -3,7 +3,11 @@
 // transfer) callback, so tests drive it directly and worker.js only binds it
 // to a message port. Requests run one at a time, in arrival order, each in its
 // own macrotask: a cancel message that arrives meanwhile still finds the
-// requests queued behind the running one and removes them.
+// requests queued behind the running one and removes them. The world keeps
+// the chunk it generated last (wasm/ct_world.mjs), so a water mesh or another
+// stride of the same key right after costs a mesh build, not a chunk; a mesh
+// request with `lakes: true` relies on that to add the lake surface of the
+// same chunk to the terrain reply.
 import {
   MSG, ERR, CHUNK_FORMATS, protocolError, errorToWire, normalizeKey, transferablesOf,
 } from './protocol.js';
@@ -17,6 +21,9 @@ function defaultDefer() {
   channel.port1.onmessage = () => { const fn = pending.shift(); if (fn) fn(); };
   return (fn) => { pending.push(fn); channel.port2.postMessage(0); };
 }
+
+/** Water code of a sample at 0 m: the sea (CT_SEA_LEVEL_CODE in ct.h). */
+const SEA_LEVEL_CODE = 32768;
 
 /** Build progress is posted at most this often per stage (fraction steps). */
 const PROGRESS_STEP = 0.01;
@@ -93,11 +100,18 @@ export function createHandler(core, options = {}) {
       if (msg.options !== undefined && (msg.options === null || typeof msg.options !== 'object')) {
         throw protocolError(ERR.MESSAGE, 'mesh options must be an object');
       }
-      return { ...w.mesh(key, msg.options || {}), key, generation: w.generation };
+      const { lakes, ...options } = msg.options || {};
+      if (lakes !== undefined && typeof lakes !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option lakes must be a boolean');
+      const result = { ...w.mesh(key, options), key, generation: w.generation };
+      if (lakes && !options.water) result.lakes = lakeMesh(w, key, options);
+      return result;
     },
     [MSG.STATS]() {
       const w = needWorld();
-      return { generation: w.generation, stats: w.stats(), memoryBytes: core.memoryBytes(), queued: queue.length };
+      return {
+        generation: w.generation, stats: w.stats(), chunks: w.chunkCounters(),
+        memoryBytes: core.memoryBytes(), queued: queue.length,
+      };
     },
     [MSG.CONFIG](msg) {
       const result = {
@@ -234,6 +248,20 @@ function worldSpec(msg) {
     spec.text = msg.text;
   }
   return spec;
+}
+
+/**
+ * The water mesh of the chunk just meshed (still in the world's chunk buffer,
+ * so nothing is generated), or null when none of its water lies off sea level:
+ * the sea is drawn on its own, so only lakes make the water mesh worth sending.
+ */
+function lakeMesh(w, key, terrain) {
+  const water = w.chunk(key).water;
+  let lake = false;
+  for (let i = 0; i < water.length && !lake; i++) lake = water[i] !== 0 && water[i] !== SEA_LEVEL_CODE;
+  if (!lake) return null;
+  const m = w.mesh(key, { stride: terrain.stride, verticalExaggeration: terrain.verticalExaggeration, water: true });
+  return m.indexCount ? m : null;
 }
 
 function worldSummary(w) {

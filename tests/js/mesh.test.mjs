@@ -1,7 +1,8 @@
 // mesh.test.mjs - Meshes built in C from chunks, on the WebAssembly build:
 // counts per stride, index width and range, positions against the chunk's
 // samples and bounding sphere, skirts, normals, winding on all six faces,
-// exaggeration as a mesh-only option, colours, and water only where water is.
+// exaggeration as a mesh-only option, colours and palette indices, and water
+// only where water is.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SMALL, freshCore, thrown, decode } from './ct_fixture.mjs';
@@ -103,6 +104,63 @@ test('grid vertices sit at their chunk samples, inside the bounding sphere', () 
     }
     assert.ok(far >= m.radius * (1 - 1e-6), 'the bounding sphere is tight');
   }
+});
+
+test('paletteIndex: the chunk palette byte at every grid vertex, colours from that entry', () => {
+  for (const key of [kinds.mixed, kinds.dry, { face: 5, lod: L, x: 3, y: 12 }]) {
+    const c = world.chunk(key), pal = world.palette();
+    for (const stride of [4, 32]) {
+      const n = 256 / stride, row = n + 1, grid = row * row;
+      const m = world.mesh(key, { stride, skirtDepthM: 100 });
+      assert.instance(m.paletteIndex, Uint8Array);
+      assert.is(m.paletteIndex.length, m.vertexCount);
+      const seen = new Set();
+      for (let gj = 0; gj <= n; gj++) {
+        for (let gi = 0; gi <= n; gi++) {
+          const v = gj * row + gi, p = m.paletteIndex[v];
+          assert.is(p, c.palette[gj * stride * E + gi * stride], `vertex (${gi},${gj}) at stride ${stride}`);
+          seen.add(p);
+        }
+      }
+      // Skirt vertices repeat their edge vertex (top, bottom, left, right).
+      const edges = [(k) => k, (k) => n * row + k, (k) => k * row, (k) => k * row + n];
+      edges.forEach((edge, e) => {
+        for (let k = 0; k <= n; k++) assert.is(m.paletteIndex[grid + e * row + k], m.paletteIndex[edge(k)]);
+      });
+      for (let v = 0; v < m.vertexCount; v++) {
+        const p = m.paletteIndex[v];
+        assert.ok(p < 40, `index ${p} is a palette entry`);
+        assert.equal(Array.from(m.colors.subarray(4 * v, 4 * v + 3)), [pal[3 * p], pal[3 * p + 1], pal[3 * p + 2]]);
+      }
+      if (key === kinds.mixed) assert.ok(seen.size > 2, 'a coast shows several palette entries');
+    }
+  }
+});
+
+/** 40 RRGGBB lines from 120 RGB bytes. */
+const paletteText = (rgb) => Array.from({ length: 40 }, (_, i) => Array.from(rgb.subarray(3 * i, 3 * i + 3),
+  (b) => b.toString(16).padStart(2, '0')).join('')).join('\n');
+
+test('paletteIndex survives a palette switch; water meshes use water shades', () => {
+  const key = kinds.mixed, before = world.mesh(key, { stride: 16 });
+  const odd = Uint8Array.from({ length: 120 }, (_, i) => (i * 37 + 11) & 255);
+  world.setPalette(paletteText(odd));
+  try {
+    const after = world.mesh(key, { stride: 16 });
+    assert.equal(after.paletteIndex, before.paletteIndex, 'indices depend on the chunk only');
+    assert.is.not(after.digest, before.digest, 'the colours did change');
+    for (let v = 0; v < after.vertexCount; v++) {
+      const p = after.paletteIndex[v];
+      assert.equal(Array.from(after.colors.subarray(4 * v, 4 * v + 3)), [odd[3 * p], odd[3 * p + 1], odd[3 * p + 2]]);
+    }
+  } finally {
+    world.setPalette(paletteText(core.palette()));
+  }
+  assert.equal(world.mesh(key, { stride: 16 }).colors, before.colors, 'default palette back');
+  const water = world.mesh(key, { stride: 8, water: true });
+  assert.is(water.paletteIndex.length, water.vertexCount);
+  assert.ok(water.vertexCount > 0);
+  for (const p of water.paletteIndex) assert.ok(p < 5, `water vertex with palette entry ${p}`);
 });
 
 test('skirts hang skirtDepthM below all four edges and face outwards', () => {

@@ -1,4 +1,4 @@
-// Tests of web/tiledata.js: heights above sea level, geomorph targets on the coarse grid, palette indices and lake-only water meshes.
+// Tests of web/tiledata.js: heights above sea level, geomorph targets on the coarse grid, palette indices (the mesh's or from colours) and lake-only water meshes.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { prepareTerrain, morphTargets, prepareWater, parsePalette, paletteLookup } from '../../web/tiledata.js';
@@ -57,17 +57,26 @@ test('geomorph targets: even vertices stay, odd ones sit on the coarse edge or d
   for (let k = 0; k < flat.posH.length; k += 4) assert.ok(Math.abs(flat.morphH[k + 3] - flat.posH[k + 3]) < 1e-3);
 });
 
-test('palette indices come from colours; unknown colours fall back to raw colours', () => {
+test('palette indices: the mesh paletteIndex as it is, else recovered from colours', () => {
   const rgb = new Uint8Array(120);
   for (let i = 0; i < 40; i++) rgb.set([i, 255 - i, i * 3], 3 * i);
   const lookup = paletteLookup(rgb);
   const m = grid(2, () => 10, false);
   for (let v = 0; v < m.vertexCount; v++) m.colors.set([v, 255 - v, v * 3, 255], 4 * v);
-  const t = prepareTerrain(m, { radiusM: R, stride: 128, palette: lookup });
-  assert.equal([...t.pal], [0, 1, 2, 3, 4, 5, 6, 7, 8]);
-  assert.ok(t.wet, 'water shades (0..4) above the wet threshold');
+  // Without paletteIndex (older workers): from the colours, or null on an unknown colour.
+  assert.equal([...prepareTerrain(m, { radiusM: R, stride: 128, palette: lookup }).pal], [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.is(prepareTerrain(m, { radiusM: R, stride: 128 }).pal, null, 'no lookup, no indices');
   m.colors[0] = 77;
   assert.is(prepareTerrain(m, { radiusM: R, stride: 128, palette: lookup }).pal, null);
+  // With paletteIndex: used directly (no copy), whatever the colours say.
+  m.paletteIndex = Uint8Array.from([39, 38, 37, 36, 35, 34, 33, 32, 31]);
+  for (const palette of [lookup, undefined]) {
+    const t = prepareTerrain(m, { radiusM: R, stride: 128, palette });
+    assert.is(t.pal, m.paletteIndex);
+    assert.is(t.colors, m.colors, 'colours still passed on');
+  }
+  m.paletteIndex = new Uint8Array(4);
+  assert.is(prepareTerrain(m, { radiusM: R, stride: 128 }).pal, null, 'a short paletteIndex is not trusted');
 });
 
 test('water meshes keep lakes and drop the sea', () => {
@@ -81,6 +90,8 @@ test('water meshes keep lakes and drop the sea', () => {
   sea.indexCount = 3;
   assert.is(prepareWater(sea, R), null);
   assert.is(prepareWater({ indexCount: 0 }, R), null);
+  assert.is(prepareWater(undefined, R), null, 'a tile without lakes (mesh.lakes absent or null)');
+  assert.is(prepareWater(null, R), null);
 });
 
 test('parsePalette reads 40 lines and names the bad one', () => {

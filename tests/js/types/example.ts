@@ -24,6 +24,8 @@ async function main(): Promise<void> {
   const ctc: Uint8Array = world.chunkCtc({ face: '+Z', lod: 4, x: 3, y: 2 });
   const mesh: Mesh = world.mesh(chunk.key, { stride: 4, skirtDepthM: 500, water: false });
   const idx: Uint16Array | Uint32Array = mesh.indices;
+  const palIndex: Uint8Array = mesh.paletteIndex;
+  const generated: number = world.chunkCounters().generated;
   const samples = world.sample(new Float64Array([1, 0, 0, 0, 1, 0]));
   const wet: boolean = samples.hasWater[0] === 1;
   const dir: [number, number, number] = core.keyDirection(hit.key, hit.localX, hit.localY);
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
   }
   again.free();
   world.free();
-  void [kind, seed, generation, ocean, h0, ctc, idx, wet, dir, address];
+  void [kind, seed, generation, ocean, h0, ctc, idx, palIndex, generated, wet, dir, address];
 }
 
 void main();

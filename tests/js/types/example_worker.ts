@@ -17,13 +17,16 @@ async function main(): Promise<void> {
   const file = await pool.chunk(key, { format: 'ctc' });
   const bytes: Uint8Array = file.bytes;
   const mesh: Mesh = await pool.mesh(key, { stride: 4, skirtDepthM: 200 }, { priority: 0 });
+  const withLakes = await pool.mesh(key, { stride: 4, lakes: true });
+  const lakeIndex: Uint8Array | undefined = withLakes.lakes?.paletteIndex;
+  const reused: number = (await pool.workerStats())[0].chunks.reused;
   const samples = await pool.sample([[0, 1, 0]]);
   const height: number = samples.heightM[0];
   pool.cancel((r) => r.priority > 10);
   const stats = pool.stats();
   const queued: number = stats.queued;
   await pool.terminate();
-  void [generation, id, heights, bytes, mesh, height, queued];
+  void [generation, id, heights, bytes, mesh, lakeIndex, reused, height, queued];
 }
 
 void main();
