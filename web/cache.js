@@ -22,15 +22,6 @@ export class TileCache {
     this.bytes += bytes;
   }
 
-  /** Adds bytes to a cached tile (e.g. its lake surface arrived later). */
-  grow(id, bytes) {
-    const e = this.entries.get(id);
-    if (!e) return false;
-    e.bytes += bytes;
-    this.bytes += bytes;
-    return true;
-  }
-
   has(id) {
     return this.entries.has(id);
   }

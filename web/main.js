@@ -57,7 +57,7 @@ async function buildWorld(world) {
   app.streamer?.dispose();
   app.streamer = new TileStreamer({
     pool: app.pool, renderer: app.renderer, radiusM: app.radiusM, surfaceLod: r.config.surface_lod,
-    generation: r.generation, palette: app.paletteMap, lakeDepthM: r.config.lake_depth_m,
+    generation: r.generation, palette: app.paletteMap,
     tau: Number(app.hint.options.tau) || 6, baseStride: Number(app.hint.options.stride) || 4,
     budgetBytes: (Number(app.hint.options.budget) || 256) * 1048576,
     maxInFlight: Math.max(2, (app.pool.stats().workers || 1) * 2),
