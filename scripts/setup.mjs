@@ -30,7 +30,8 @@ function aptInstall(pkg, why) {
   console.log(`setup: installing Debian package ${pkg} (${why})`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) { run('apt-get', ['update', '-qq'], { env }); aptUpdated = true; }
-  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], { env });
+  // With recommends, as verified on this Debian (Chromium's fonts, emscripten's tools).
+  run('apt-get', ['install', '-y', '-qq', pkg], { env });
 }
 
 /** npm packages from package-lock.json, when node_modules is missing or older than the lock. */
