@@ -27,8 +27,7 @@ enum {
     CT_SALT_RELIEF    = 0x3001u,
     CT_SALT_RIDGE     = 0x3002u,
     CT_SALT_DETAIL    = 0x4001u,
-    CT_SALT_MOISTURE  = 0x5001u,
-    CT_SALT_SHADE     = 0x5002u
+    CT_SALT_MOISTURE  = 0x5001u
 };
 
 uint32_t ct__hash32(uint32_t x);                       /* avalanche mix */
@@ -44,6 +43,13 @@ double ct__unit(uint32_t h);
 /* 3D gradient (Perlin-style, quintic fade) noise, roughly in [-1,1]. Only
  * +,-,*,floor are used so native and WASM agree bit for bit. */
 double ct__noise3(uint32_t seed, double x, double y, double z);
+/* The same noise with a cheap per-corner hash (xor of primed coordinates,
+ * one multiply): for the per-sample chunk fields, not the world build. */
+double ct__noise3_fast(uint32_t seed, double x, double y, double z);
+/* fBm of ct__noise3_fast over `octaves`; *coarse (may be NULL) receives the
+ * normalised sum of the first coarse_octaves octaves from the same loop. */
+double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
+                     double lacunarity, double gain, int coarse_octaves, double *coarse);
 /* fBm: octave i uses seed+i, frequency freq*lacunarity^i, amplitude gain^i;
  * result normalised by the amplitude sum to about [-1,1]. */
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
@@ -98,12 +104,17 @@ struct ct_world {
      * ct_world_free. NULL falls back to sea level as every land reference. */
     double *shore_ref_v;        /* [V] water: its level; land: level of the nearest
                                    water (BFS hops, ties -> highest level) */
+    double *moisture_v;         /* [V] moisture fBm before bias and shore terms;
+                                   low frequency, so interpolating it per sample
+                                   costs nothing visible and saves four octaves */
 };
 
-/* Computes the derived sampling tables (shore_ref_v) from body_v,
+/* Computes the derived sampling tables (shore_ref_v, moisture_v) from body_v,
  * water_level_v and vertex_fij. Allocates; call once after the field is
  * final. */
 ct_result ct__world_derive(ct_world *w, char *err, size_t errlen);
+/* Heap bytes a world holds (ct_world_stats.bytes_held), built or loaded. */
+size_t ct__world_bytes(const ct_world *w);
 
 /* Index into vertex_fij for face f, grid column i, row j (0..n). */
 #define CT__FIJ(n, f, i, j) (((size_t)(f) * ((n) + 1) + (size_t)(j)) * ((n) + 1) + (size_t)(i))

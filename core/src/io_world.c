@@ -270,10 +270,7 @@ ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
                      "world snapshot generation does not match its contents: the file is corrupt");
         goto fail;
     }
-    w->stats.bytes_held = sizeof *w +
-        sizeof(uint32_t) * 6u * (size_t)(n + 1u) * (n + 1u) +
-        (size_t)V * (3u * sizeof(double) + 2u * sizeof(double) + sizeof(int32_t) + 6u * sizeof(float) +
-                     sizeof(double));
+    w->stats.bytes_held = ct__world_bytes(w);
     *out = w;
     return CT_OK;
 fail:

@@ -27,11 +27,29 @@ static double ct__dot_grad(uint32_t h, double fx, double fy, double fz)
     return g[0] * fx + g[1] * fy + g[2] * fz;
 }
 
+/* Trilinear blend of the eight corner gradients; h[] is indexed by corner
+ * bits (x | y << 1 | z << 2). Shared by both lattice hashes below. */
+static double ct__perlin_blend(const uint32_t h[8], double fx, double fy, double fz)
+{
+    double u = ct__fade(fx), v = ct__fade(fy), w = ct__fade(fz);
+    double c000 = ct__dot_grad(h[0], fx, fy, fz);
+    double c100 = ct__dot_grad(h[1], fx - 1.0, fy, fz);
+    double c010 = ct__dot_grad(h[2], fx, fy - 1.0, fz);
+    double c110 = ct__dot_grad(h[3], fx - 1.0, fy - 1.0, fz);
+    double c001 = ct__dot_grad(h[4], fx, fy, fz - 1.0);
+    double c101 = ct__dot_grad(h[5], fx - 1.0, fy, fz - 1.0);
+    double c011 = ct__dot_grad(h[6], fx, fy - 1.0, fz - 1.0);
+    double c111 = ct__dot_grad(h[7], fx - 1.0, fy - 1.0, fz - 1.0);
+    double x00 = c000 + u * (c100 - c000), x10 = c010 + u * (c110 - c010);
+    double x01 = c001 + u * (c101 - c001), x11 = c011 + u * (c111 - c011);
+    double y0 = x00 + v * (x10 - x00), y1 = x01 + v * (x11 - x01);
+    return y0 + w * (y1 - y0);
+}
+
 /* Lattice hashing is progressive: x first, then y, then z, so the eight
- * corners share their x and xy stages (15 mixes per call instead of 32;
- * the hash is most of the cost of the whole build). Lattice coordinates wrap
- * modulo 2^32 through int64 -> uint32, which is well defined; |coordinate|
- * stays far below 2^53 for every knob range. */
+ * corners share their x and xy stages (15 full mixes per call instead of 32).
+ * Lattice coordinates wrap modulo 2^32 through int64 -> uint32, which is well
+ * defined; |coordinate| stays far below 2^53 for every knob range. */
 double ct__noise3(uint32_t seed, double x, double y, double z)
 {
     double x0f = floor(x), y0f = floor(y), z0f = floor(z);
@@ -42,20 +60,58 @@ double ct__noise3(uint32_t seed, double x, double y, double z)
     uint32_t kz0 = iz * 0xc2b2ae35u, kz1 = (iz + 1u) * 0xc2b2ae35u;
     uint32_t h00 = ct__hash32(hx0 ^ ky0), h10 = ct__hash32(hx1 ^ ky0);
     uint32_t h01 = ct__hash32(hx0 ^ ky1), h11 = ct__hash32(hx1 ^ ky1);
-    double fx = x - x0f, fy = y - y0f, fz = z - z0f;
-    double u = ct__fade(fx), v = ct__fade(fy), w = ct__fade(fz);
-    double c000 = ct__dot_grad(ct__hash32(h00 ^ kz0), fx, fy, fz);
-    double c100 = ct__dot_grad(ct__hash32(h10 ^ kz0), fx - 1.0, fy, fz);
-    double c010 = ct__dot_grad(ct__hash32(h01 ^ kz0), fx, fy - 1.0, fz);
-    double c110 = ct__dot_grad(ct__hash32(h11 ^ kz0), fx - 1.0, fy - 1.0, fz);
-    double c001 = ct__dot_grad(ct__hash32(h00 ^ kz1), fx, fy, fz - 1.0);
-    double c101 = ct__dot_grad(ct__hash32(h10 ^ kz1), fx - 1.0, fy, fz - 1.0);
-    double c011 = ct__dot_grad(ct__hash32(h01 ^ kz1), fx, fy - 1.0, fz - 1.0);
-    double c111 = ct__dot_grad(ct__hash32(h11 ^ kz1), fx - 1.0, fy - 1.0, fz - 1.0);
-    double x00 = c000 + u * (c100 - c000), x10 = c010 + u * (c110 - c010);
-    double x01 = c001 + u * (c101 - c001), x11 = c011 + u * (c111 - c011);
-    double y0 = x00 + v * (x10 - x00), y1 = x01 + v * (x11 - x01);
-    return y0 + w * (y1 - y0);
+    uint32_t h[8];
+    h[0] = ct__hash32(h00 ^ kz0); h[1] = ct__hash32(h10 ^ kz0);
+    h[2] = ct__hash32(h01 ^ kz0); h[3] = ct__hash32(h11 ^ kz0);
+    h[4] = ct__hash32(h00 ^ kz1); h[5] = ct__hash32(h10 ^ kz1);
+    h[6] = ct__hash32(h01 ^ kz1); h[7] = ct__hash32(h11 ^ kz1);
+    return ct__perlin_blend(h, x - x0f, y - y0f, z - z0f);
+}
+
+/* Large primes per axis (as in FastNoiseLite): a corner's hash is the xor of
+ * its primed coordinates and the seed, then one multiply and shift. */
+#define CT__PRIME_X 501125321u
+#define CT__PRIME_Y 1136930381u
+#define CT__PRIME_Z 1720413743u
+
+static uint32_t ct__corner_fast(uint32_t seed, uint32_t xp, uint32_t yp, uint32_t zp)
+{
+    uint32_t h = (seed ^ xp ^ yp ^ zp) * 0x27d4eb2du;
+    return h ^ (h >> 15);
+}
+
+/* The same gradient noise with a much cheaper lattice hash. The per-sample
+ * fine detail of every chunk runs this at 257x257 samples x octaves, where the
+ * hash was most of the cost; the world build keeps ct__noise3, whose values
+ * are pinned by the golden generation IDs. */
+double ct__noise3_fast(uint32_t seed, double x, double y, double z)
+{
+    double x0f = floor(x), y0f = floor(y), z0f = floor(z);
+    uint32_t x0 = (uint32_t)(int64_t)x0f * CT__PRIME_X, x1 = x0 + CT__PRIME_X;
+    uint32_t y0 = (uint32_t)(int64_t)y0f * CT__PRIME_Y, y1 = y0 + CT__PRIME_Y;
+    uint32_t z0 = (uint32_t)(int64_t)z0f * CT__PRIME_Z, z1 = z0 + CT__PRIME_Z;
+    uint32_t h[8];
+    h[0] = ct__corner_fast(seed, x0, y0, z0); h[1] = ct__corner_fast(seed, x1, y0, z0);
+    h[2] = ct__corner_fast(seed, x0, y1, z0); h[3] = ct__corner_fast(seed, x1, y1, z0);
+    h[4] = ct__corner_fast(seed, x0, y0, z1); h[5] = ct__corner_fast(seed, x1, y0, z1);
+    h[6] = ct__corner_fast(seed, x0, y1, z1); h[7] = ct__corner_fast(seed, x1, y1, z1);
+    return ct__perlin_blend(h, x - x0f, y - y0f, z - z0f);
+}
+
+double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
+                     double lacunarity, double gain, int coarse_octaves, double *coarse)
+{
+    double sum = 0.0, norm = 0.0, csum = 0.0, cnorm = 0.0, amp = 1.0, f = freq;
+    int i, run = octaves > coarse_octaves ? octaves : coarse_octaves;
+    for (i = 0; i < run; i++) {
+        double n = ct__noise3_fast(seed + (uint32_t)i, p[0] * f, p[1] * f, p[2] * f);
+        if (i < octaves) { sum += amp * n; norm += amp; }
+        if (i < coarse_octaves) { csum += amp * n; cnorm += amp; }
+        amp *= gain;
+        f *= lacunarity;
+    }
+    if (coarse) *coarse = cnorm > 0.0 ? csum / cnorm : 0.0;
+    return norm > 0.0 ? sum / norm : 0.0;
 }
 
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,

@@ -70,7 +70,9 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
     int face, k, split, dom = -1;
     int32_t body[4];
     double u, v, gx, gy, s, t, wt[4], rw[4] = {0, 0, 0, 0};
-    double bed = 0.0, above = 0.0, mask = 0.0, shore = 0.0, wet_weight = 0.0;
+    double bed = 0.0, above = 0.0, mask = 0.0, shore = 0.0, wet_weight = 0.0, moist = 0.0;
+    double nz, coarse;
+    int octaves_run;
     double detail = 0.0, level = 0.0, amp;
     ct_region_info region;
     ct__biome_in bi;
@@ -127,6 +129,7 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
         above += wt[k] * (h - ref);
         mask += wt[k] * (double)w->mask_v[c];
         shore += wt[k] * (double)w->shore_v[c];
+        if (w->moisture_v) moist += wt[k] * w->moisture_v[c];
         for (r = 0; r < CT_REGION_COUNT; r++) rw[r] += wt[k] * (double)w->region_w_v[4u * c + (uint32_t)r];
     }
     if (dom >= 0) level = w->water_level_v[idx[dom]];
@@ -137,10 +140,14 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
      * noise cannot invent a coastline, and it fades to zero at the shore. */
     ct__region_effective(cfg, rw, &region);
     amp = cfg->detail_amplitude_m * region.roughness;
-    if (amp > 0.0 && cfg->detail_octaves > 0 && above != 0.0) {
+    /* Detail is land relief (the knob's contract): the sea and lake beds
+     * keep the macro field. One loop gives the detail octaves and, from its
+     * first two, the shading jitter; elsewhere only those two run. */
+    octaves_run = (amp > 0.0 && above > 0.0) ? (int)cfg->detail_octaves : 0;
+    nz = ct__fbm3_fast(ct__subseed(cfg->seed, CT_SALT_DETAIL), dir, cfg->detail_frequency,
+                       octaves_run, 2.0, 0.5, 2, &coarse);
+    if (octaves_run > 0) {
         double a = fabs(above);
-        double nz = ct__fbm3(ct__subseed(cfg->seed, CT_SALT_DETAIL), dir, cfg->detail_frequency,
-                             (int)cfg->detail_octaves, 2.0, 0.5);
         nz = ct__clamp(nz, -1.0, 1.0);
         detail = amp * nz * (a / (a + 2.0 * amp));
     }
@@ -153,10 +160,8 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
 
     if (need_moisture || !out->has_water) {
         /* Wetter next to water, drier far inland; moisture_bias shifts all. */
-        double m = ct__fbm3(ct__subseed(cfg->seed, CT_SALT_MOISTURE), dir, cfg->moisture_frequency,
-                            4, 2.0, 0.5);
-        m = 0.5 + 0.9 * m + cfg->moisture_bias + 0.15 * (1.0 - ct__smoothstep(0.0, 3.0, shore));
-        out->moisture = ct__clamp(m, 0.0, 1.0);
+        double mo = 0.5 + 0.9 * moist + cfg->moisture_bias + 0.15 * (1.0 - ct__smoothstep(0.0, 3.0, shore));
+        out->moisture = ct__clamp(mo, 0.0, 1.0);
     } else {
         out->moisture = 0.0;
     }
@@ -168,9 +173,9 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
     bi.shore_hops = shore;
     bi.moisture = out->moisture;
     bi.latitude2 = dir[1] * dir[1];
-    /* Shading jitter: a smooth field well above continent scale, so shades
-     * vary within a chunk without salt-and-pepper pixels. */
-    bi.jitter = ct__fbm3(ct__subseed(cfg->seed, CT_SALT_SHADE), dir, 96.0, 2, 2.0, 0.5) * 1.6;
+    /* Shading jitter: the two coarsest detail octaves, a smooth field, so
+     * shades vary within a chunk without salt-and-pepper pixels. */
+    bi.jitter = coarse * 1.6;
     out->biome = ct__biome_classify(cfg, &bi, &shade);
     out->material = ct__biome_material(out->biome);
     out->palette_index = out->biome * CT_SHADES_PER_BIOME + shade;
@@ -204,13 +209,24 @@ static int ct__adj_add(uint32_t *nbr, uint8_t *cnt, uint32_t a, uint32_t b)
     return 1;
 }
 
+size_t ct__world_bytes(const ct_world *w)
+{
+    /* Graph tables, the frozen field and the derived arrays (dir_v 3 doubles,
+     * height and water level, body, mask + 4 region weights + shore floats,
+     * shore reference and moisture). */
+    size_t V = w->vertex_count, n1 = (size_t)w->n + 1u;
+    return sizeof *w + sizeof(uint32_t) * 6u * n1 * n1 +
+           V * (3u * sizeof(double) + 2u * sizeof(double) + sizeof(int32_t) + 6u * sizeof(float) +
+                2u * sizeof(double));
+}
+
 ct_result ct__world_derive(ct_world *w, char *err, size_t errlen)
 {
     uint32_t n, V, f, i, j, head = 0, tail = 0, q;
     uint32_t *nbr = NULL, *queue = NULL;
     int32_t *dist = NULL;
     uint8_t *cnt = NULL;
-    double *ref = NULL;
+    double *ref = NULL, *moist;
     ct_result r = CT_OK;
 
     if (!w || !w->vertex_fij || !w->body_v || !w->water_level_v)
@@ -284,6 +300,17 @@ ct_result ct__world_derive(ct_world *w, char *err, size_t errlen)
     free(w->shore_ref_v);
     w->shore_ref_v = ref;
     ref = NULL;
+    /* Moisture is a low-frequency field: evaluate it once per vertex. */
+    moist = (double *)malloc(sizeof *moist * (size_t)V);
+    if (!moist) {
+        r = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving moisture");
+        goto done;
+    }
+    for (q = 0; q < V; q++)
+        moist[q] = ct__fbm3(ct__subseed(w->cfg.seed, CT_SALT_MOISTURE), &w->dir_v[3u * (size_t)q],
+                            w->cfg.moisture_frequency, 4, 2.0, 0.5);
+    free(w->moisture_v);
+    w->moisture_v = moist;
     goto done;
 bad:
     r = ct__fail(err, errlen, CT_ERR_CONFIG, "macro graph has a vertex with more than 4 neighbours");

@@ -88,6 +88,7 @@ void ct_world_free(ct_world *world)
     free(world->region_w_v);
     free(world->shore_v);
     free(world->shore_ref_v);
+    free(world->moisture_v);
     free(world);
 }
 
@@ -310,7 +311,6 @@ static void ct__fill_stats(ct_world *w, const ct__tmp *t, clock_t start)
 {
     ct_world_stats *s = &w->stats;
     uint32_t V = w->vertex_count, v, land = 0;
-    size_t grid = 6u * (size_t)(w->n + 1u) * (w->n + 1u);
     memset(s, 0, sizeof *s);
     s->macro_resolution = w->n;
     s->vertex_count = V;
@@ -332,10 +332,7 @@ static void ct__fill_stats(ct_world *w, const ct__tmp *t, clock_t start)
     s->land_fraction = V ? (double)land / (double)V : 0.0;
     s->ocean_fraction = (V && t->bodies.count) ? (double)t->bodies.size[0] / (double)V : 0.0;
     s->max_macro_slope_excess_m = ct__slope_excess(&t->g, w->cfg.max_macro_slope, w->height_v);
-    /* Field arrays plus the derived shore reference table. */
-    s->bytes_held = sizeof *w + grid * sizeof(uint32_t) +
-                    (size_t)V * (3u * sizeof(double) + 3u * sizeof(double) + sizeof(int32_t) +
-                                 sizeof(float) * 6u);
+    s->bytes_held = ct__world_bytes(w);
     s->build_ms = (double)(clock() - start) * 1000.0 / (double)CLOCKS_PER_SEC;
 }
 
