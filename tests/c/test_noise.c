@@ -16,6 +16,13 @@ static void test_golden(void)
     CHECK(ct__noise3(0xdeadbeefu, -100.3, 55.5, 0.01) == 0.26345133514824715, "noise3 golden 3");
     CHECK(ct__fbm3(42, p, 1.4, 5, 2.0, 0.5) == -0.075474920356511974, "fbm golden");
     CHECK(ct__ridged3(9, p, 3.0, 4, 2.0, 0.5) == 0.55771315216095052, "ridged golden");
+    CHECK(ct__noise3_fast(42, 1.25, -3.5, 7.75) == -0.15138721466064453, "fast noise golden 1");
+    CHECK(ct__noise3_fast(7, -100.3, 55.5, 0.01) == -0.047159536603435005, "fast noise golden 2");
+    {
+        double c;
+        CHECK(ct__fbm3_fast(42, p, 64.0, 6, 2.0, 0.5, 2, &c) == -0.0027221456248792326, "fast fbm golden");
+        CHECK(c == 0.014297431313913042, "fast fbm coarse golden");
+    }
     CHECK(ct__hash32(1) == 1753845952u && ct__hash2(1, 2) == 1833388140u && ct__hash4(1, 2, 3, 4) == 1100620800u,
           "hash goldens");
 }
@@ -59,6 +66,22 @@ static void test_noise_properties(void)
         CHECK(memcmp(p, q, sizeof p) == 0, "zero warp is the identity");
         ct__warp3(3, p, 1.0, 0.5, q);
         CHECK(q[0] != p[0] || q[1] != p[1], "warp moves the point");
+    }
+    /* The fast variant: same gradient noise, other lattice hash. */
+    {
+        double flo = 1e9, fhi = -1e9, p[3] = {0.2, 0.5, -0.84}, c, c2, full;
+        for (i = 0; i < 20000; i++) {
+            double n = ct__noise3_fast(77, i * 0.0137, i * 0.0071 - 30.0, 5.0 - i * 0.0023);
+            if (n < flo) flo = n;
+            if (n > fhi) fhi = n;
+        }
+        CHECK(flo >= -1.01 && fhi <= 1.01 && flo < -0.4 && fhi > 0.4, "fast range [%g, %g]", flo, fhi);
+        CHECK(ct__noise3_fast(5, 3.0, -2.0, 11.0) == 0.0, "fast: zero at lattice point");
+        /* coarse is exactly the 2-octave fBm from the same loop, with or without more octaves */
+        full = ct__fbm3_fast(9, p, 10.0, 6, 2.0, 0.5, 2, &c);
+        CHECK(c == ct__fbm3_fast(9, p, 10.0, 2, 2.0, 0.5, 0, NULL), "coarse = two octaves");
+        CHECK(ct__fbm3_fast(9, p, 10.0, 0, 2.0, 0.5, 2, &c2) == 0.0 && c2 == c, "coarse without detail octaves");
+        CHECK(full != c, "more octaves change the sum");
     }
     /* Large coordinates (fine detail at high frequency) stay well defined. */
     CHECK(fabs(ct__noise3(9, 123456.7, -98765.4, 4321.1)) <= 1.01, "large coordinates");
