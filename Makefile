@@ -85,9 +85,10 @@ $(W)/ct.wasm: $(CORE_SRC) $(WASM_SRC) $(CORE_HDR) $(wildcard wasm/*.h)
 	@mkdir -p $(@D)
 	@. ./emsdk.env; [ "$$CT_EMCC_OK" = 1 ] || exit 1; \
 	  t0=$$(date +%s%N); \
-	  emcc $(WASM_FLAGS) $(CORE_SRC) $(WASM_SRC) -o $@ && \
+	  emcc $(WASM_FLAGS) $(CORE_SRC) $(WASM_SRC) -o $@ || { rm -f $@; exit 1; }; \
 	  t1=$$(date +%s%N); \
-	  echo "wasm: $@ $$(wc -c < $@) bytes, built in $$(( (t1 - t0) / 1000000 )) ms"
+	  echo "wasm: $@ built in $$(( (t1 - t0) / 1000000 )) ms"; \
+	  node scripts/wasm-info.mjs $@
 
 wasm-lib: $(W)/libct.a
 $(W)/libct.a: $(CORE_SRC) $(CORE_HDR)
