@@ -1,8 +1,10 @@
 // This module is the promise-based worker pool that pages and Node programs
 // use: it builds the world once in one worker, hands the snapshot to the
 // others, schedules chunk/mesh/sample requests by caller priority (one in
-// flight per key, repeats collapse), cancels, drops late replies after a
-// rebuild (epochs), replaces crashed workers and retries their requests once.
+// flight per key, repeats collapse), sends a chunk's requests back to the
+// worker that holds it (affinity, see scheduler.js), cancels, drops late
+// replies after a rebuild (epochs), replaces crashed workers and retries their
+// requests once.
 import { MSG, ERR, protocolError, wireToError, normalizeKey, keyString } from './protocol.js';
 import { createScheduler } from './scheduler.js';
 import { spawnWorker } from './spawn.js';
@@ -37,16 +39,18 @@ function toDirs(dirs) {
 /**
  * Starts a pool of protocol workers and waits until each has loaded the core.
  * @param {{workers?: number, wasmUrl?: string|URL, workerUrl?: string|URL,
- *          pipeline?: number, testHooks?: boolean}} [options]
+ *          pipeline?: number, affinity?: boolean, testHooks?: boolean}} [options]
  *   workers: default min(4, max(1, hardwareConcurrency - 1)); pipeline:
  *   requests in flight per worker (default 2, so a cancel can still catch the
- *   second one before it runs); testHooks: enables test-crash/test-stall.
+ *   second one before it runs); affinity: false sends every request to the
+ *   freest worker, ignoring which one holds its chunk (default true);
+ *   testHooks: enables test-crash/test-stall.
  * @returns {Promise<import('./client').Pool>}
  */
 export async function createPool(options = {}) {
   const count = Math.max(1, Math.floor(options.workers || (await defaultWorkerCount())));
   const pipeline = Math.max(1, Math.floor(options.pipeline || 2));
-  const sched = createScheduler();
+  const sched = createScheduler({ affinity: options.affinity !== false });
   const entries = new Map(); // id -> pending entry (scheduled or control)
   const slots = [];
   let nextId = 1;
@@ -95,13 +99,13 @@ export async function createPool(options = {}) {
   }
 
   /** A world request, scheduled by priority. */
-  function request(type, make, { key, priority = 0, info } = {}) {
+  function request(type, make, { key, priority = 0, info, affinity } = {}) {
     if (terminated) return Promise.reject(protocolError(ERR.TERMINATED, 'the pool was terminated'));
     if (!building && confirmedEpoch !== epoch) {
       const why = worldError ? `no world: ${worldError.message}` : 'no world yet: call pool.build() or pool.load() first';
       return Promise.reject(protocolError(ERR.NO_WORLD, why));
     }
-    const entry = newEntry(type, make, { key, priority, info });
+    const entry = newEntry(type, make, { key, priority, info, affinity });
     entries.delete(entry.id);
     const added = sched.add(entry);
     if (added.collapsed) return added.entry.promise;
@@ -110,14 +114,11 @@ export async function createPool(options = {}) {
     return entry.promise;
   }
 
+  /** Sends queued requests to workers with room; scheduler.js picks which goes where. */
   function pump() {
-    if (terminated) return;
-    while (sched.queued > 0) {
-      let best = null;
-      for (const s of slots) if (ready(s) && s.inflight.size < pipeline && (!best || s.inflight.size < best.inflight.size)) best = s;
-      if (!best) return;
-      send(sched.next(), best);
-    }
+    if (terminated || sched.queued === 0) return;
+    const workers = slots.filter(ready).map((s) => ({ id: s.index, free: pipeline - s.inflight.size }));
+    for (const { entry, worker } of sched.assign(workers)) send(entry, slots[worker]);
   }
 
   function onMessage(slot, handle, data) {
@@ -155,6 +156,7 @@ export async function createPool(options = {}) {
 
   function loadInto(slot) {
     const bytes = snapshot;
+    sched.forgetWorker(slot.index);
     return control(slot, MSG.LOAD, () => { const copy = bytes.slice(); return { msg: { bytes: copy }, transfer: [copy.buffer] }; })
       .then((r) => {
         if (r.generation !== generation) throw protocolError(ERR.GENERATION, `worker ${slot.index} loaded ${r.generation}, expected ${generation}`);
@@ -167,6 +169,7 @@ export async function createPool(options = {}) {
   async function onDeath(slot, handle, reason) {
     if (handle !== slot.handle || terminated || slot.dead) return;
     slot.dead = true;
+    sched.forgetWorker(slot.index); // a replacement starts with an empty world
     counters.crashes += 1;
     slot.crashStreak += 1;
     const lost = [...slot.inflight.values(), ...slot.backlog.splice(0)];
@@ -235,6 +238,7 @@ export async function createPool(options = {}) {
   /** Starts a new epoch: everything pending for the old world is cancelled. */
   function bump(reason) {
     epoch += 1;
+    sched.forgetAll(); // chunks kept by workers belong to the old world
     cancelWhere(() => true, ERR.CANCELLED, (e) => `request ${e.id} cancelled: ${reason}`);
     for (const e of [...entries.values()]) {
       if (e.control && e.epoch < epoch) { e.cancelled = true; settle(e, protocolError(ERR.CANCELLED, `${e.type} cancelled: ${reason}`)); }
@@ -314,7 +318,7 @@ export async function createPool(options = {}) {
       let k;
       try { k = normalizeKey(key); } catch (e) { return Promise.reject(e); }
       return request(MSG.CHUNK, () => ({ msg: { key: k, format }, transfer: [] }),
-        { key: `chunk:${keyString(k)}:${format}`, priority, info: { key: k } });
+        { key: `chunk:${keyString(k)}:${format}`, priority, info: { key: k }, affinity: keyString(k) });
     },
 
     mesh(key, meshOptions = {}, { priority = 0 } = {}) {
@@ -322,7 +326,7 @@ export async function createPool(options = {}) {
       try { k = normalizeKey(key); } catch (e) { return Promise.reject(e); }
       const opts = { ...meshOptions };
       return request(MSG.MESH, () => ({ msg: { key: k, options: opts }, transfer: [] }),
-        { key: `mesh:${keyString(k)}:${stableJson(opts)}`, priority, info: { key: k, options: opts } });
+        { key: `mesh:${keyString(k)}:${stableJson(opts)}`, priority, info: { key: k, options: opts }, affinity: keyString(k) });
     },
 
     sample(dirs, { priority = 0 } = {}) {
@@ -357,7 +361,7 @@ export async function createPool(options = {}) {
     stats() {
       let inFlight = 0;
       for (const s of slots) for (const e of s.inflight.values()) if (!e.cancelled) inFlight += 1;
-      return { workers: live().length, inFlight, queued: sched.queued, epoch, generation, ...counters };
+      return { workers: live().length, inFlight, queued: sched.queued, epoch, generation, ...counters, affinity: sched.affinityStats };
     },
 
     async terminate() {

@@ -1,7 +1,9 @@
 // Tests of the worker entry and the client pool on real Node worker_threads:
 // every reply type, transfer (sender buffers detach), priority order,
 // collapse, cancellation, epoch drop after a rebuild, 1 vs 2 workers giving
-// the same digests, crashed workers replaced and their requests retried once.
+// the same digests, chunk affinity (a key refined 4 -> 2 -> 1 and downloaded
+// is generated once per pool), crashed workers replaced and their requests
+// retried once.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Worker } from 'node:worker_threads';
@@ -140,6 +142,66 @@ test('every reply type through the pool; 2 workers give the digests of 1 and of 
   await rejectsWith(two.mesh(KEYS[0], { stride: 5 }), 'CT_ERR_MESH');
 });
 
+// Two keys no other test uses, so the workers' kept chunks start elsewhere.
+const KA = { face: 1, lod: 2, x: 3, y: 3 };
+const KB = { face: 5, lod: 1, x: 0, y: 1 };
+
+/** What a page does: coarse meshes of two tiles, refinements in another order, then downloads. */
+async function refine(pool) {
+  const coarse = await Promise.all([pool.mesh(KA, { stride: 4 }), pool.mesh(KB, { stride: 4 })]);
+  const finer = await Promise.all([pool.mesh(KB, { stride: 2 }), pool.mesh(KA, { stride: 2 })]);
+  const last = await Promise.all([
+    pool.chunk(KA, { format: 'ctc' }), pool.chunk(KB, { format: 'ctc' }),
+    pool.mesh(KA, { stride: 1 }), pool.mesh(KB, { stride: 1 }),
+  ]);
+  return [...coarse, ...finer, ...last];
+}
+
+/** Sum of the workers' chunk counters. */
+async function chunkCounts(pool) {
+  const ws = await pool.workerStats();
+  return {
+    perWorker: ws.map((w) => w.chunks.generated),
+    generated: ws.reduce((n, w) => n + w.chunks.generated, 0),
+    reused: ws.reduce((n, w) => n + w.chunks.reused, 0),
+  };
+}
+
+const delta = (a, b) => ({
+  perWorker: b.perWorker.map((g, i) => g - a.perWorker[i]), generated: b.generated - a.generated, reused: b.reused - a.reused,
+});
+
+test('affinity: each key is generated once across 2 workers; results equal a 1-worker pool', async () => {
+  const s0 = await chunkCounts(two);
+  const a0 = two.stats().affinity;
+  const got = await refine(two);
+  const d = delta(s0, await chunkCounts(two));
+  assert.equal(d, { perWorker: [1, 1], generated: 2, reused: 6 }, 'one generation per key, on its own worker');
+  assert.is(two.stats().affinity.affine - a0.affine, 6, 'six requests went to the worker holding their chunk');
+  const want = await refine(one);
+  assert.equal(got.map((r) => r.digest), want.map((r) => r.digest));
+  for (let i = 0; i < got.length; i++) {
+    for (const f of ['positions', 'indices', 'paletteIndex', 'bytes']) {
+      if (want[i][f]) assert.ok(Buffer.from(got[i][f].buffer, got[i][f].byteOffset, got[i][f].byteLength)
+        .equals(Buffer.from(want[i][f].buffer, want[i][f].byteOffset, want[i][f].byteLength)), `result ${i}: ${f}`);
+    }
+  }
+  assert.is(got[4].bytes.length, 396354);
+  // The same requests without affinity: the refinements land on the other worker.
+  const plain = await createPool({ workers: 2, affinity: false });
+  try {
+    await plain.build(SMALL);
+    const p0 = await chunkCounts(plain);
+    const again = await refine(plain);
+    const pd = delta(p0, await chunkCounts(plain));
+    assert.ok(pd.generated > d.generated, `without affinity ${pd.generated} generations, with it ${d.generated}`);
+    assert.equal(again.map((r) => r.digest), want.map((r) => r.digest));
+    if (process.env.CT_VERBOSE) console.log('affinity on', d, 'off', pd);
+  } finally {
+    await plain.terminate();
+  }
+});
+
 test('repeats collapse into the same promise; one request per key', async () => {
   const key = { face: 3, lod: 2, x: 2, y: 2 };
   const p = one.chunk(key, { priority: 4 });
@@ -197,7 +259,9 @@ test('a rebuild bumps the epoch: old requests are cancelled, late replies droppe
   const stall = one.request(MSG.TEST_STALL, { ms: 150 });
   const old = one.chunk(KEYS[0], { priority: 0 });
   const oldQueued = one.chunk(KEYS[1]);
+  assert.is(one.stats().affinity.remembered, 1, 'the worker will hold KEYS[0]');
   const built = one.build(OTHER);
+  assert.is(one.stats().affinity.remembered, 0, 'a new world: kept chunks are forgotten');
   const fresh = one.chunk(KEYS[0]); // made after build(): belongs to the new world
   assert.is.not(fresh, old);
   await rejectsWith(stall, ERR.CANCELLED);
