@@ -19,6 +19,8 @@ export interface PoolOptions {
   pipeline?: number;
   /** enable the test-crash / test-stall request types (tests only) */
   testHooks?: boolean;
+  /** send chunk/mesh requests to the worker holding that key's chunk (default true) */
+  affinity?: boolean;
 }
 
 /** A pending request: a promise with the id pool.cancel() accepts. */
@@ -92,6 +94,8 @@ export interface PoolStats {
   dropped: number;
   /** requests re-sent after a crash */
   retried: number;
+  /** chunk affinity: requests sent to their chunk's worker, waiting for it, sent elsewhere, keys remembered */
+  affinity: { affine: number; held: number; moved: number; remembered: number };
 }
 
 export interface WorkerStats {
