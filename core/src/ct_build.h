@@ -132,19 +132,35 @@ ct_result ct__lake_beds(const ct__graph *g, const int32_t *body_v, const ct__bod
                         char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ slope */
-/* Indexed binary min-heap over vertices: keys with index tie-breaks. */
+/* Min-queue of vertices for the Dijkstra-style solves (slope envelopes, lake
+ * levels): pops the least (key, vertex index), each vertex once. A 4-ary heap
+ * of (key, vertex) pairs held inline, with lazy deletion instead of
+ * decrease-key: a push that lowers a vertex's key adds a new pair and the
+ * stale ones are skipped when they surface. Pairs are totally ordered, so the
+ * pop order is the same as any exact priority queue's (the indexed binary
+ * heap this replaced, for one): only the cost changed. */
+typedef struct ct__heap_item {
+    double key;
+    uint32_t v;
+} ct__heap_item;
+
 typedef struct ct__heap {
-    uint32_t *heap;         /* [count] vertices */
-    uint32_t *pos;          /* [V] position in heap, CT__NONE if absent */
-    double *key;            /* [V] */
-    uint32_t count, V;
+    ct__heap_item *item;    /* [cap] heap-ordered pairs, count in use */
+    size_t count, cap;
+    double *best;           /* [V] lowest key pushed since the reset */
+    uint8_t *done;          /* [V] 1 once popped */
+    uint32_t V;
 } ct__heap;
 
 ct_result ct__heap_init(ct__heap *hp, uint32_t V);
 void ct__heap_free(ct__heap *hp);
-/* Insert v with key, or lower its key if already queued and key is lower. */
-void ct__heap_push(ct__heap *hp, uint32_t v, double key);
-uint32_t ct__heap_pop(ct__heap *hp);    /* CT__NONE when empty */
+/* Empties the queue and marks every vertex unseen (best = far, not done). */
+void ct__heap_reset(ct__heap *hp);
+/* Queues v with key unless v was popped already or holds a key <= key.
+ * Returns 0 when the heap could not grow (out of memory). */
+int ct__heap_push(ct__heap *hp, uint32_t v, double key);
+/* The least (key, v) not popped yet, its key in *key; CT__NONE when empty. */
+uint32_t ct__heap_pop(ct__heap *hp, double *key);
 
 /* Projects h onto |h[a]-h[b]| <= s * len(a,b) on every edge, keeping pinned
  * vertices exactly. Pins must be mutually feasible. s <= 0: no change. */

@@ -26,11 +26,12 @@ ct_result ct__lake_levels(const ct__graph *g, const int32_t *body_v, const ct__b
 {
     uint32_t V = g->V, v, k, nb = b->count;
     uint32_t *off = NULL, *list = NULL, *fill = NULL;
-    uint8_t *fixed = NULL, *done = NULL;
+    uint8_t *fixed = NULL;
     ct__heap hp;
     ct_result res = CT_OK;
-    hp.heap = hp.pos = NULL;
-    hp.key = NULL;
+    hp.item = NULL;
+    hp.best = NULL;
+    hp.done = NULL;
 
     for (k = 0; k < nb; k++) level_b[k] = b->is_lake[k] ? 1e300 : 0.0;
     for (v = 0; v < V; v++) {
@@ -40,8 +41,7 @@ ct_result ct__lake_levels(const ct__graph *g, const int32_t *body_v, const ct__b
     off = (uint32_t *)calloc((size_t)nb + 1u, sizeof *off);
     fill = (uint32_t *)calloc((size_t)nb + 1u, sizeof *fill);
     fixed = (uint8_t *)calloc((size_t)nb + 1u, 1);
-    done = (uint8_t *)calloc((size_t)V, 1);
-    if (!off || !fill || !fixed || !done || ct__heap_init(&hp, V) != CT_OK) goto oom;
+    if (!off || !fill || !fixed || ct__heap_init(&hp, V) != CT_OK) goto oom;
 
     /* Pins, and each lake's pin list (CSR) so a fixed level reaches them all. */
     for (v = 0; v < V; v++) {
@@ -79,15 +79,13 @@ ct_result ct__lake_levels(const ct__graph *g, const int32_t *body_v, const ct__b
             }
             if (!seen) list[off[body_v[w]] + fill[body_v[w]]++] = v;
         }
-        ct__heap_push(&hp, v, key);
+        if (!ct__heap_push(&hp, v, key)) goto oom;
     }
 
     for (;;) {
-        uint32_t u = ct__heap_pop(&hp);
         double x;
+        uint32_t u = ct__heap_pop(&hp, &x);
         if (u == CT__NONE) break;
-        done[u] = 1;
-        x = hp.key[u];
         if (is_pin_v[u]) {
             for (k = 0; k < 4u; k++) {
                 uint32_t w = g->nbr[4u * (size_t)u + k], q;
@@ -98,14 +96,14 @@ ct_result ct__lake_levels(const ct__graph *g, const int32_t *body_v, const ct__b
                 fixed[c] = 1;
                 level_b[c] = x;
                 for (q = off[c]; q < off[c + 1]; q++)
-                    if (!done[list[q]]) ct__heap_push(&hp, list[q], x);
+                    if (!hp.done[list[q]] && !ct__heap_push(&hp, list[q], x)) goto oom;
             }
         }
         if (s > 0.0) {
             for (k = 0; k < 4u; k++) {
                 uint32_t w = g->nbr[4u * (size_t)u + k];
-                if (w == CT__NONE || done[w]) continue;
-                ct__heap_push(&hp, w, x + s * g->len_m[4u * (size_t)u + k]);
+                if (w == CT__NONE || hp.done[w]) continue;
+                if (!ct__heap_push(&hp, w, x + s * g->len_m[4u * (size_t)u + k])) goto oom;
             }
         }
     }
@@ -127,7 +125,6 @@ done:
     free(list);
     free(fill);
     free(fixed);
-    free(done);
     ct__heap_free(&hp);
     return res;
 }

@@ -1,8 +1,8 @@
 /* slope.c - projection of macro heights onto the slope constraints
  * |h[a] - h[b]| <= s * len(a,b) on every graph edge, keeping shore pins.
  *
- * Min-plus distance envelopes computed by Dijkstra with an indexed binary
- * heap (O(V) extra memory, O(E log V) per envelope):
+ * Min-plus distance envelopes computed by Dijkstra with the vertex queue
+ * below (a 4-ary heap of inline pairs; O(E log V) per envelope):
  *   hi(v) = min over pins p of pin(p) + s d(p,v)   (the highest v may be)
  *   lo(v) = max over pins p of pin(p) - s d(p,v)   (the lowest v may be)
  * Each free vertex is clamped to [lo, hi]; then one lower envelope over all
@@ -14,134 +14,148 @@
  * height projection, not erosion. */
 #include "ct_build.h"
 
+#include <math.h>     /* HUGE_VAL */
 #include <stdlib.h>
+#include <string.h>
 
 #define CT__FAR 1e300   /* "unreached" key: finite so no inf arithmetic */
 
-static int ct__heap_less(const ct__heap *hp, uint32_t a, uint32_t b)
+/* (key, vertex) order: the tie-break on the index makes pops unique. */
+static int ct__item_less(const ct__heap_item *a, const ct__heap_item *b)
 {
-    double ka = hp->key[a], kb = hp->key[b];
-    return ka < kb || (ka == kb && a < b);
+    return a->key < b->key || (a->key == b->key && a->v < b->v);
 }
 
-static void ct__heap_place(ct__heap *hp, uint32_t i, uint32_t v)
+/* 4-ary: half the depth of a binary heap, and the four children of a node
+ * sit side by side (64 bytes), so a pop touches fewer cache lines. */
+static void ct__heap_up(ct__heap *hp, size_t i, ct__heap_item x)
 {
-    hp->heap[i] = v;
-    hp->pos[v] = i;
-}
-
-static void ct__heap_up(ct__heap *hp, uint32_t i)
-{
-    uint32_t v = hp->heap[i];
+    ct__heap_item *a = hp->item;
     while (i > 0) {
-        uint32_t parent = (i - 1u) / 2u;
-        if (!ct__heap_less(hp, v, hp->heap[parent])) break;
-        ct__heap_place(hp, i, hp->heap[parent]);
+        size_t parent = (i - 1u) / 4u;
+        if (!ct__item_less(&x, &a[parent])) break;
+        a[i] = a[parent];
         i = parent;
     }
-    ct__heap_place(hp, i, v);
+    a[i] = x;
 }
 
-static void ct__heap_down(ct__heap *hp, uint32_t i)
+static void ct__heap_down(ct__heap *hp, size_t i, ct__heap_item x)
 {
-    uint32_t v = hp->heap[i];
+    ct__heap_item *a = hp->item;
+    size_t n = hp->count;
     for (;;) {
-        uint32_t l = 2u * i + 1u, best = i, bv = v;
-        if (l < hp->count && ct__heap_less(hp, hp->heap[l], bv)) { best = l; bv = hp->heap[l]; }
-        if (l + 1u < hp->count && ct__heap_less(hp, hp->heap[l + 1u], bv)) { best = l + 1u; bv = hp->heap[l + 1u]; }
-        if (best == i) break;
-        ct__heap_place(hp, i, bv);
+        size_t c = 4u * i + 1u, best = c, end = c + 4u, k;
+        if (c >= n) break;
+        if (end > n) end = n;
+        for (k = c + 1u; k < end; k++)
+            if (ct__item_less(&a[k], &a[best])) best = k;
+        if (!ct__item_less(&a[best], &x)) break;
+        a[i] = a[best];
         i = best;
     }
-    ct__heap_place(hp, i, v);
+    a[i] = x;
 }
 
 ct_result ct__heap_init(ct__heap *hp, uint32_t V)
 {
-    uint32_t v;
     hp->V = V;
     hp->count = 0;
-    hp->heap = (uint32_t *)malloc(sizeof *hp->heap * (size_t)(V ? V : 1u));
-    hp->pos = (uint32_t *)malloc(sizeof *hp->pos * (size_t)(V ? V : 1u));
-    hp->key = (double *)malloc(sizeof *hp->key * (size_t)(V ? V : 1u));
-    if (!hp->heap || !hp->pos || !hp->key) {
+    hp->cap = V ? V : 1u;
+    hp->item = (ct__heap_item *)malloc(sizeof *hp->item * hp->cap);
+    hp->best = (double *)malloc(sizeof *hp->best * (size_t)(V ? V : 1u));
+    hp->done = (uint8_t *)malloc((size_t)(V ? V : 1u));
+    if (!hp->item || !hp->best || !hp->done) {
         ct__heap_free(hp);
         return CT_ERR_MEMORY;
     }
-    for (v = 0; v < V; v++) {
-        hp->pos[v] = CT__NONE;
-        hp->key[v] = CT__FAR;
-    }
+    ct__heap_reset(hp);
     return CT_OK;
+}
+
+void ct__heap_reset(ct__heap *hp)
+{
+    uint32_t v;
+    hp->count = 0;
+    /* +inf, not CT__FAR: any finite key can be queued, as before. */
+    for (v = 0; v < hp->V; v++) hp->best[v] = HUGE_VAL;
+    memset(hp->done, 0, (size_t)hp->V);
 }
 
 void ct__heap_free(ct__heap *hp)
 {
     if (!hp) return;
-    free(hp->heap);
-    free(hp->pos);
-    free(hp->key);
-    hp->heap = hp->pos = NULL;
-    hp->key = NULL;
-    hp->count = 0;
+    free(hp->item);
+    free(hp->best);
+    free(hp->done);
+    hp->item = NULL;
+    hp->best = NULL;
+    hp->done = NULL;
+    hp->count = hp->cap = 0;
 }
 
-void ct__heap_push(ct__heap *hp, uint32_t v, double key)
+int ct__heap_push(ct__heap *hp, uint32_t v, double key)
 {
-    if (hp->pos[v] == CT__NONE) {
-        hp->key[v] = key;
-        hp->heap[hp->count] = v;
-        hp->pos[v] = hp->count;
-        hp->count++;
-        ct__heap_up(hp, hp->count - 1u);
-    } else if (key < hp->key[v]) {
-        hp->key[v] = key;
-        ct__heap_up(hp, hp->pos[v]);
+    ct__heap_item x;
+    if (hp->done[v] || !(key < hp->best[v])) return 1;
+    if (hp->count == hp->cap) {
+        size_t cap = hp->cap * 2u;
+        ct__heap_item *g = (ct__heap_item *)realloc(hp->item, sizeof *g * cap);
+        if (!g) return 0;
+        hp->item = g;
+        hp->cap = cap;
     }
+    hp->best[v] = key;
+    x.key = key;
+    x.v = v;
+    hp->count++;
+    ct__heap_up(hp, hp->count - 1u, x);
+    return 1;
 }
 
-uint32_t ct__heap_pop(ct__heap *hp)
+uint32_t ct__heap_pop(ct__heap *hp, double *key)
 {
-    uint32_t top, last;
-    if (hp->count == 0) return CT__NONE;
-    top = hp->heap[0];
-    hp->pos[top] = CT__NONE;
-    hp->count--;
-    if (hp->count > 0) {
-        last = hp->heap[hp->count];
-        ct__heap_place(hp, 0, last);
-        ct__heap_down(hp, 0);
+    while (hp->count > 0) {
+        ct__heap_item top = hp->item[0];
+        hp->count--;
+        if (hp->count > 0) ct__heap_down(hp, 0, hp->item[hp->count]);
+        /* A popped vertex's later pairs carry the keys it had before a
+         * lower one arrived: stale. */
+        if (hp->done[top.v]) continue;
+        hp->done[top.v] = 1;
+        *key = top.key;
+        return top.v;
     }
-    return top;
+    return CT__NONE;
 }
 
 /* out[v] = min over seeds u of seed(u) + s d(u,v); seeds are the vertices with
- * is_seed[u] (all when is_seed is NULL), seed values negated when neg. */
-static void ct__envelope(const ct__graph *g, double s, const uint8_t *is_seed, const double *h,
-                         int neg, ct__heap *hp, uint8_t *done, double *out)
+ * is_seed[u] (all when is_seed is NULL), seed values negated when neg.
+ * Returns 0 when out of memory. */
+static int ct__envelope(const ct__graph *g, double s, const uint8_t *is_seed, const double *h,
+                        int neg, ct__heap *hp, double *out)
 {
     uint32_t V = g->V, v;
-    for (v = 0; v < V; v++) {
-        done[v] = 0;
-        hp->pos[v] = CT__NONE;
-        out[v] = CT__FAR;
-    }
-    hp->count = 0;
+    ct__heap_reset(hp);
+    for (v = 0; v < V; v++) out[v] = CT__FAR;
     for (v = 0; v < V; v++)
-        if (!is_seed || is_seed[v]) ct__heap_push(hp, v, neg ? -h[v] : h[v]);
+        if ((!is_seed || is_seed[v]) && !ct__heap_push(hp, v, neg ? -h[v] : h[v])) return 0;
     for (;;) {
-        uint32_t u = ct__heap_pop(hp), k;
         double ku;
+        uint32_t u = ct__heap_pop(hp, &ku), k;
+        const uint32_t *nbr;
+        const double *len;
         if (u == CT__NONE) break;
-        done[u] = 1;
-        ku = hp->key[u];
         out[u] = ku;
+        nbr = g->nbr + 4u * (size_t)u;
+        len = g->len_m + 4u * (size_t)u;
         for (k = 0; k < 4u; k++) {
-            uint32_t b = g->nbr[4u * (size_t)u + k];
-            if (b == CT__NONE || done[b]) continue;
-            ct__heap_push(hp, b, ku + s * g->len_m[4u * (size_t)u + k]);
+            uint32_t b = nbr[k];
+            if (b == CT__NONE || hp->done[b]) continue;
+            if (!ct__heap_push(hp, b, ku + s * len[k])) return 0;
         }
     }
+    return 1;
 }
 
 ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_v, double *h,
@@ -149,7 +163,7 @@ ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_
 {
     uint32_t V = g->V, v, pins = 0;
     double *hi = NULL, *lo = NULL;
-    uint8_t *done = NULL;
+    int ok = 1;
     ct__heap hp;
     if (!(s > 0.0)) return CT_OK;
     for (v = 0; v < V; v++) pins += is_pin_v[v] ? 1u : 0u;
@@ -157,18 +171,11 @@ ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_
         return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory in the slope projection");
     hi = (double *)malloc(sizeof *hi * (size_t)V);
     lo = (double *)malloc(sizeof *lo * (size_t)V);
-    done = (uint8_t *)malloc((size_t)V);
-    if (!hi || !lo || !done) {
-        free(hi);
-        free(lo);
-        free(done);
-        ct__heap_free(&hp);
-        return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory in the slope projection");
-    }
-    if (pins > 0) {
-        ct__envelope(g, s, is_pin_v, h, 0, &hp, done, hi);
-        ct__envelope(g, s, is_pin_v, h, 1, &hp, done, lo);   /* lo holds -lower bound */
-        for (v = 0; v < V; v++) {
+    if (!hi || !lo) ok = 0;
+    if (ok && pins > 0) {
+        ok = ct__envelope(g, s, is_pin_v, h, 0, &hp, hi) &&
+             ct__envelope(g, s, is_pin_v, h, 1, &hp, lo);   /* lo holds -lower bound */
+        for (v = 0; v < V && ok; v++) {
             double top = hi[v], bottom = -lo[v];
             if (is_pin_v[v]) continue;
             if (h[v] < bottom) h[v] = bottom;
@@ -176,13 +183,13 @@ ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_
         }
     }
     /* Final lower envelope over every vertex; lo reused as the result. */
-    ct__envelope(g, s, NULL, h, 1, &hp, done, lo);
-    for (v = 0; v < V; v++)
+    if (ok) ok = ct__envelope(g, s, NULL, h, 1, &hp, lo);
+    for (v = 0; v < V && ok; v++)
         if (!is_pin_v[v]) h[v] = -lo[v];
     free(hi);
     free(lo);
-    free(done);
     ct__heap_free(&hp);
+    if (!ok) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory in the slope projection");
     return CT_OK;
 }
 

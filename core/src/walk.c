@@ -75,28 +75,158 @@ static int ct__contrib_push(ct__walk *w, uint32_t src, uint32_t from, double val
     return 1;
 }
 
-static int ct__u32_cmp(const void *a, const void *b)
+/* Sorting. The pass sorts run hundreds of times per build, and libc's qsort
+ * is slow in WebAssembly (Emscripten's musl uses smoothsort: 6x glibc's
+ * time here), so these are our own: a stable LSD radix sort on the vertex
+ * index (every key is below V), then an insertion sort of each run of equal
+ * targets, which holds at most 4 proposals. Keys are unique (a vertex
+ * proposes to a neighbour once), so the order is the comparator's, exactly
+ * what qsort gave. Arrays up to CT__SMALL_SORT use insertion sort alone. */
+#define CT__SMALL_SORT 32u
+#define CT__RADIX_MAX_BITS 11u
+
+/* Target, then value, then proposer. */
+static int ct__prop_less(const ct__prop *x, const ct__prop *y)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : (x > y);
+    if (x->target != y->target) return x->target < y->target;
+    if (x->value != y->value) return x->value < y->value;
+    return x->from < y->from;
 }
 
-/* Target, then value, then proposer: unique keys, so qsort is deterministic. */
-static int ct__prop_cmp(const void *a, const void *b)
+static void ct__props_insertion(ct__prop *a, size_t n)
 {
-    const ct__prop *x = (const ct__prop *)a, *y = (const ct__prop *)b;
-    if (x->target != y->target) return x->target < y->target ? -1 : 1;
-    if (x->value != y->value) return x->value < y->value ? -1 : 1;
-    return x->from < y->from ? -1 : (x->from > y->from);
+    size_t i, j;
+    for (i = 1; i < n; i++) {
+        ct__prop x = a[i];
+        for (j = i; j > 0 && ct__prop_less(&x, &a[j - 1u]); j--) a[j] = a[j - 1u];
+        a[j] = x;
+    }
+}
+
+static void ct__u32_insertion(uint32_t *a, size_t n)
+{
+    size_t i, j;
+    for (i = 1; i < n; i++) {
+        uint32_t x = a[i];
+        for (j = i; j > 0 && x < a[j - 1u]; j--) a[j] = a[j - 1u];
+        a[j] = x;
+    }
+}
+
+/* Digit width and pass count for keys below V: as few passes as possible,
+ * each at most CT__RADIX_MAX_BITS wide. */
+static unsigned ct__radix_plan(uint32_t V, unsigned *passes)
+{
+    unsigned bits = 1u;
+    while (bits < 32u && (V - 1u) >> bits) bits++;
+    *passes = (bits + CT__RADIX_MAX_BITS - 1u) / CT__RADIX_MAX_BITS;
+    return (bits + *passes - 1u) / *passes;
+}
+
+/* Sorts distinct vertex indices below V; tmp holds n. */
+static void ct__sort_u32(uint32_t *a, uint32_t *tmp, size_t n, uint32_t V)
+{
+    uint32_t count[1u << CT__RADIX_MAX_BITS];
+    uint32_t *from = a, *to = tmp, *t;
+    unsigned passes, width = ct__radix_plan(V, &passes), pass;
+    size_t i;
+    if (n <= CT__SMALL_SORT) {
+        ct__u32_insertion(a, n);
+        return;
+    }
+    for (pass = 0; pass < passes; pass++) {
+        unsigned shift = pass * width;
+        uint32_t mask = (1u << width) - 1u, sum = 0, c;
+        memset(count, 0, sizeof count[0] << width);
+        for (i = 0; i < n; i++) count[(from[i] >> shift) & mask]++;
+        for (c = 0; c <= mask; c++) {
+            uint32_t k = count[c];
+            count[c] = sum;
+            sum += k;
+        }
+        for (i = 0; i < n; i++) to[count[(from[i] >> shift) & mask]++] = from[i];
+        t = from;
+        from = to;
+        to = t;
+    }
+    if (from != a) memcpy(a, from, sizeof *a * n);
+}
+
+/* Sorts proposals by (target, value, proposer); tmp holds n. */
+static void ct__sort_props(ct__prop *a, ct__prop *tmp, size_t n, uint32_t V)
+{
+    uint32_t count[1u << CT__RADIX_MAX_BITS];
+    ct__prop *from = a, *to = tmp, *t;
+    unsigned passes, width = ct__radix_plan(V, &passes), pass;
+    size_t i, e;
+    if (n <= CT__SMALL_SORT) {
+        ct__props_insertion(a, n);
+        return;
+    }
+    for (pass = 0; pass < passes; pass++) {
+        unsigned shift = pass * width;
+        uint32_t mask = (1u << width) - 1u, sum = 0, c;
+        memset(count, 0, sizeof count[0] << width);
+        for (i = 0; i < n; i++) count[(from[i].target >> shift) & mask]++;
+        for (c = 0; c <= mask; c++) {
+            uint32_t k = count[c];
+            count[c] = sum;
+            sum += k;
+        }
+        for (i = 0; i < n; i++) to[count[(from[i].target >> shift) & mask]++] = from[i];
+        t = from;
+        from = to;
+        to = t;
+    }
+    if (from != a) memcpy(a, from, sizeof *a * n);
+    for (i = 0; i < n; i = e) {
+        for (e = i + 1u; e < n && a[e].target == a[i].target; e++) {}
+        if (e - i > 1u) ct__props_insertion(a + i, e - i);
+    }
+}
+
+/* Grows a scratch buffer to at least bytes (contents not kept). */
+static int ct__reserve(void **buf, size_t *cap, size_t bytes)
+{
+    void *g;
+    if (bytes <= *cap) return 1;
+    if (bytes < 2u * *cap) bytes = 2u * *cap;
+    g = malloc(bytes);
+    if (!g) return 0;
+    free(*buf);
+    *buf = g;
+    *cap = bytes;
+    return 1;
 }
 
 /* Provenance, then highest value, then proposer. */
-static int ct__contrib_cmp(const void *a, const void *b)
+static int ct__contrib_less(const ct__contrib *x, const ct__contrib *y)
 {
-    const ct__contrib *x = (const ct__contrib *)a, *y = (const ct__contrib *)b;
-    if (x->src != y->src) return x->src < y->src ? -1 : 1;
-    if (x->value_m != y->value_m) return x->value_m > y->value_m ? -1 : 1;
-    return x->from < y->from ? -1 : (x->from > y->from);
+    if (x->src != y->src) return x->src < y->src;
+    if (x->value_m != y->value_m) return x->value_m > y->value_m;
+    return x->from < y->from;
+}
+
+/* Stable merge sort of a pocket's gathered walks (rare, any length); tmp
+ * holds n. Equal records are identical copies, so stability is only tidy. */
+static void ct__sort_contribs(ct__contrib *a, ct__contrib *tmp, size_t n)
+{
+    size_t mid = n / 2u, i = 0, j, k = 0;
+    if (n <= CT__SMALL_SORT) {
+        for (i = 1; i < n; i++) {
+            ct__contrib x = a[i];
+            for (j = i; j > 0 && ct__contrib_less(&x, &a[j - 1u]); j--) a[j] = a[j - 1u];
+            a[j] = x;
+        }
+        return;
+    }
+    ct__sort_contribs(a, tmp, mid);
+    ct__sort_contribs(a + mid, tmp, n - mid);
+    j = mid;
+    while (i < mid && j < n) tmp[k++] = ct__contrib_less(&a[j], &a[i]) ? a[j++] : a[i++];
+    while (i < mid) tmp[k++] = a[i++];
+    while (j < n) tmp[k++] = a[j++];
+    memcpy(a, tmp, sizeof *a * n);
 }
 
 double ct__walk_increment(const ct__walk_params *p, uint32_t v, uint32_t depth)
@@ -243,7 +373,12 @@ static int ct__close_pockets(const ct__walk_ctx *c, uint32_t *mark)
             }
         }
         if (!ok || gn == 0) continue;   /* gn == 0: no walk ever came near (no sources) */
-        if (gn > 1u) qsort(gather, gn, sizeof *gather, ct__contrib_cmp);
+        if (gn > 1u) {
+            ct__contrib *tmp = (ct__contrib *)malloc(sizeof *tmp * gn);
+            if (!tmp) { ok = 0; break; }
+            ct__sort_contribs(gather, tmp, gn);
+            free(tmp);
+        }
         first = w->contrib_count;
         for (i = 0; i < gn && ok; i++) {
             if (i > 0 && gather[i].src == gather[i - 1u].src) continue;
@@ -275,6 +410,8 @@ ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_
     uint32_t *sched = NULL;
     ct__u32s *bucket = NULL, active = {0, 0, 0};
     ct__props props = {0, 0, 0}, events = {0, 0, 0};
+    void *scratch = NULL;     /* the sorts' second buffer, grow-only */
+    size_t scratch_cap = 0;   /* bytes */
     ct__walk_ctx c;
     ct_result res = CT_OK;
     ct__walk *w = out;
@@ -340,7 +477,10 @@ ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_
                 active.v[q++] = u;
         }
         active.n = q;
-        if (active.n > 1u) qsort(active.v, active.n, sizeof *active.v, ct__u32_cmp);
+        if (active.n > 1u) {
+            if (!ct__reserve(&scratch, &scratch_cap, active.n * sizeof *active.v)) goto oom;
+            ct__sort_u32(active.v, (uint32_t *)scratch, active.n, V);
+        }
         w->passes++;
 
         /* Phase A: a front steps into a vertex another front reached but
@@ -360,7 +500,10 @@ ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_
                     goto oom;
             }
         }
-        if (events.n > 1u) qsort(events.v, events.n, sizeof *events.v, ct__prop_cmp);
+        if (events.n > 1u) {
+            if (!ct__reserve(&scratch, &scratch_cap, events.n * sizeof *events.v)) goto oom;
+            ct__sort_props(events.v, (ct__prop *)scratch, events.n, V);
+        }
         for (e = 0; e < events.n;) {
             uint32_t t = events.v[e].target, cnt = 0, srcs[5], pick[5], picked, k;
             double vals[5], sum = 0.0;
@@ -405,7 +548,10 @@ ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_
                     goto oom;
             }
         }
-        if (props.n > 1u) qsort(props.v, props.n, sizeof *props.v, ct__prop_cmp);
+        if (props.n > 1u) {
+            if (!ct__reserve(&scratch, &scratch_cap, props.n * sizeof *props.v)) goto oom;
+            ct__sort_props(props.v, (ct__prop *)scratch, props.n, V);
+        }
         for (e = 0; e < props.n;) {
             uint32_t t = props.v[e].target, cnt, srcs[4], pick[4], picked = 0, k, a = 0, bb = 0;
             size_t end = e;
@@ -475,6 +621,7 @@ done:
     free(active.v);
     free(props.v);
     free(events.v);
+    free(scratch);
     free(sched);
     if (res != CT_OK) ct__walk_release(w);
     return res;
