@@ -142,11 +142,11 @@ const paletteText = (rgb) => Array.from({ length: 40 }, (_, i) => Array.from(rgb
   (b) => b.toString(16).padStart(2, '0')).join('')).join('\n');
 
 test('paletteIndex survives a palette switch; water meshes use water shades', () => {
-  const key = kinds.mixed, before = world.mesh(key, { stride: 16 });
+  const key = kinds.mixed, before = world.mesh(key, { stride: 16, digest: true });
   const odd = Uint8Array.from({ length: 120 }, (_, i) => (i * 37 + 11) & 255);
   world.setPalette(paletteText(odd));
   try {
-    const after = world.mesh(key, { stride: 16 });
+    const after = world.mesh(key, { stride: 16, digest: true });
     assert.equal(after.paletteIndex, before.paletteIndex, 'indices depend on the chunk only');
     assert.is.not(after.digest, before.digest, 'the colours did change');
     for (let v = 0; v < after.vertexCount; v++) {
@@ -213,14 +213,15 @@ test('neighbouring chunks agree on the normals of their shared border', () => {
 
 test('vertical exaggeration scales mesh heights only', () => {
   const key = kinds.mixed, before = world.chunk(key).digest;
-  const m1 = world.mesh(key, { stride: 32 }), m3 = world.mesh(key, { stride: 32, verticalExaggeration: 3 });
+  const m1 = world.mesh(key, { stride: 32, digest: true });
+  const m3 = world.mesh(key, { stride: 32, verticalExaggeration: 3, digest: true });
   const tol = m3.radius * 2e-7 + 1e-3;
   for (let i = 0; i < m1.vertexCount; i++) {
     assert.ok(Math.abs(heightOf(m3, i) - 3 * heightOf(m1, i)) < 4 * tol, `vertex ${i}`);
   }
   assert.is.not(m3.digest, m1.digest);
   assert.is(world.chunk(key).digest, before);
-  assert.is(world.mesh(key, { stride: 32 }).digest, m1.digest);
+  assert.is(world.mesh(key, { stride: 32, digest: true }).digest, m1.digest);
 });
 
 test('water meshes: none on dry land, everything over open ocean, only wet cells on coasts', () => {
@@ -276,10 +277,36 @@ test('mesh options are validated', () => {
 test('mesh digests agree across instances', async () => {
   const other = await freshCore();
   const w2 = other.loadWorld(world.snapshot());
-  for (const opts of [{ stride: 4, skirtDepthM: 100 }, { stride: 8, water: true }]) {
+  for (const opts of [{ stride: 4, skirtDepthM: 100, digest: true }, { stride: 8, water: true, digest: true }]) {
     assert.is(w2.mesh(kinds.mixed, opts).digest, world.mesh(kinds.mixed, opts).digest);
   }
   w2.free();
+});
+
+/** FNV-1a 64 over the bytes of each view in turn, as 16 hex digits (BigInt). */
+function fnv1a64(views) {
+  const P = 0x100000001b3n, M = (1n << 64n) - 1n;
+  let h = 0xcbf29ce484222325n;
+  for (const v of views) {
+    for (const b of new Uint8Array(v.buffer, v.byteOffset, v.byteLength)) h = ((h ^ BigInt(b)) * P) & M;
+  }
+  return h.toString(16).padStart(16, '0');
+}
+
+test('mesh digest only when asked: FNV-1a 64 of positions, normals, colours, indices', () => {
+  const key = kinds.mixed;
+  for (const opts of [{ stride: 32, skirtDepthM: 100 }, { stride: 64, water: true }]) {
+    const plain = world.mesh(key, opts), hashed = world.mesh(key, { ...opts, digest: true });
+    assert.is(plain.digest, null, 'off by default');
+    assert.is(world.mesh(key, { ...opts, digest: false }).digest, null);
+    assert.equal(hashed.positions, plain.positions, 'the option changes nothing else');
+    assert.equal(hashed.indices, plain.indices);
+    assert.is(hashed.digest, fnv1a64([hashed.positions, hashed.normals, hashed.colors, hashed.indices]),
+      JSON.stringify(opts));
+  }
+  for (const digest of ['yes', 1]) {
+    assert.is(thrown(() => world.mesh(key, { stride: 32, digest })).code, 'CT_ERR_MESH', String(digest));
+  }
 });
 
 test.run();

@@ -99,25 +99,25 @@ test('reused results are byte-identical to a fresh generation', () => {
 
 test('a failed generation forgets the buffer; bad mesh options do not', () => {
   const key = kinds.sea;
-  const m0 = world.mesh(key, { stride: 8 });
+  const m0 = world.mesh(key, { stride: 8, digest: true });
   const g0 = world.chunkCounters().generated;
   assert.is(thrown(() => world.mesh(key, { stride: 3 })).code, 'CT_ERR_MESH');
-  assert.is(world.mesh(key, { stride: 8 }).digest, m0.digest);
+  assert.is(world.mesh(key, { stride: 8, digest: true }).digest, m0.digest);
   assert.is(world.chunkCounters().generated, g0, 'rejected options never touched the chunk');
   assert.is(thrown(() => world.chunk({ face: key.face, lod: L + 1, x: 0, y: 0 })).code, 'CT_ERR_LOD');
-  assert.is(world.mesh(key, { stride: 8 }).digest, m0.digest);
+  assert.is(world.mesh(key, { stride: 8, digest: true }).digest, m0.digest);
   assert.is(world.chunkCounters().generated, g0 + 1, 'regenerated after the failed request');
 });
 
 test('every world has its own chunk: another world never serves the old one', () => {
   const key = kinds.lake;
-  const a = world.mesh(key, { stride: 8 });
+  const a = world.mesh(key, { stride: 8, digest: true });
   const other = core.buildWorld({ ...SMALL, set: { ...SMALL.set, seed: 99 } });
   try {
-    const b = other.mesh(key, { stride: 8 });
+    const b = other.mesh(key, { stride: 8, digest: true });
     assert.is(other.chunkCounters().generated, 1);
     assert.is.not(b.digest, a.digest);
-    assert.is(world.mesh(key, { stride: 8 }).digest, a.digest);
+    assert.is(world.mesh(key, { stride: 8, digest: true }).digest, a.digest);
   } finally {
     other.free();
   }
@@ -138,7 +138,7 @@ test('handler: mesh with lakes adds the water mesh of the same chunk, transferre
   const stats0 = (await ask(h, MSG.STATS)).reply.result.chunks;
   assert.equal(stats0, { generated: 0, reused: 0 });
 
-  const key = kinds.lake, opts = { stride: 4, skirtDepthM: 300 };
+  const key = kinds.lake, opts = { stride: 4, skirtDepthM: 300, digest: true };
   const { reply, transfer } = await ask(h, MSG.MESH, { key, options: { ...opts, lakes: true } });
   assert.ok(reply.ok, JSON.stringify(reply.error));
   const m = reply.result, lakes = m.lakes;
