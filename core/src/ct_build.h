@@ -138,9 +138,11 @@ ct_result ct__lake_beds(const ct__graph *g, const int32_t *body_v, const ct__bod
  * decrease-key: a push that lowers a vertex's key adds a new pair and the
  * stale ones are skipped when they surface. Pairs are totally ordered, so the
  * pop order is the same as any exact priority queue's (the indexed binary
- * heap this replaced, for one): only the cost changed. */
+ * heap this replaced, for one): only the cost changed. Keys are compared as
+ * integers (same order as the doubles, -0 equal to +0), which compiles to
+ * branch-free selects natively and in WebAssembly. */
 typedef struct ct__heap_item {
-    double key;
+    uint64_t key;           /* the double key's bits, remapped to sort as unsigned */
     uint32_t v;
 } ct__heap_item;
 
@@ -161,6 +163,9 @@ void ct__heap_reset(ct__heap *hp);
 int ct__heap_push(ct__heap *hp, uint32_t v, double key);
 /* The least (key, v) not popped yet, its key in *key; CT__NONE when empty. */
 uint32_t ct__heap_pop(ct__heap *hp, double *key);
+/* Queues v at the key the caller stored in best[v] after a reset (a solve
+ * that starts every vertex at a value and queues only some). 0: out of memory. */
+int ct__heap_queue_best(ct__heap *hp, uint32_t v);
 
 /* Projects h onto |h[a]-h[b]| <= s * len(a,b) on every edge, keeping pinned
  * vertices exactly. Pins must be mutually feasible. s <= 0: no change. */

@@ -2,10 +2,13 @@
  * against a brute-force reference, every pop is the least (key, vertex) among
  * queued vertices not popped yet, with the first of equal keys kept (so -0.0
  * and +0.0 stay as pushed), stale pairs skipped, growth past the initial
- * capacity, and reset. The world build's generation IDs depend on this order. */
+ * capacity, and reset; and the slope projection, whose last envelope queues
+ * only some vertices, against the same projection with every vertex queued,
+ * bit for bit. The world build's generation IDs depend on both. */
 #include "ct_build.h"
 #include "test.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define NV 40u
@@ -69,6 +72,95 @@ static void run_round(ct__heap *hp, uint32_t ops, uint32_t *bad)
     }
 }
 
+/* The slope projection as it was before the last envelope queued only the
+ * vertices that can lower a neighbour: every vertex queued, on the same heap. */
+static void ref_envelope(const ct__graph *g, double s, const uint8_t *is_seed, const double *h,
+                         ct__heap *hp, double *out)
+{
+    uint32_t v, k, u;
+    double ku;
+    ct__heap_reset(hp);
+    for (v = 0; v < g->V; v++) out[v] = 1e300;
+    for (v = 0; v < g->V; v++)
+        if (!is_seed || is_seed[v]) ct__heap_push(hp, v, -h[v]);
+    while ((u = ct__heap_pop(hp, &ku)) != CT__NONE) {
+        out[u] = ku;
+        for (k = 0; k < 4u; k++) {
+            uint32_t b = g->nbr[4u * u + k];
+            if (b != CT__NONE && !hp->done[b]) ct__heap_push(hp, b, ku + s * g->len_m[4u * u + k]);
+        }
+    }
+}
+
+static void ref_project(const ct__graph *g, double s, const uint8_t *is_pin, double *h, ct__heap *hp)
+{
+    uint32_t V = g->V, v, pins = 0;
+    double *hi = (double *)malloc(sizeof *hi * V), *lo = (double *)malloc(sizeof *lo * V);
+    double *hn = (double *)malloc(sizeof *hn * V);
+    for (v = 0; v < V; v++) { pins += is_pin[v]; hn[v] = -h[v]; }
+    if (pins) {
+        ref_envelope(g, s, is_pin, hn, hp, hi);   /* hn negated back: +h seeds */
+        ref_envelope(g, s, is_pin, h, hp, lo);
+        for (v = 0; v < V; v++) {
+            if (is_pin[v]) continue;
+            if (h[v] < -lo[v]) h[v] = -lo[v];
+            if (h[v] > hi[v]) h[v] = hi[v];
+        }
+    }
+    ref_envelope(g, s, NULL, h, hp, lo);
+    for (v = 0; v < V; v++)
+        if (!is_pin[v]) h[v] = -lo[v];
+    free(hi);
+    free(lo);
+    free(hn);
+}
+
+/* ct__slope_project against the reference, bit for bit, on heights with
+ * plateaus, signed zeros and over-steep spikes. */
+static void check_projection(void)
+{
+    ct_world w;
+    ct__graph g;
+    ct__heap hp;
+    char err[256];
+    uint32_t V, v, trial, differ = 0, changed = 0;
+    double *h, *r;
+    uint8_t *pin;
+    memset(&w, 0, sizeof w);
+    CHECK(ct__world_alloc_graph(&w, 12, err, sizeof err) == CT_OK, "graph: %s", err);
+    CHECK(ct__graph_build(&w, 1000.0, &g, err, sizeof err) == CT_OK, "graph: %s", err);
+    V = g.V;
+    h = (double *)malloc(sizeof *h * V);
+    r = (double *)malloc(sizeof *r * V);
+    pin = (uint8_t *)malloc(V);
+    CHECK(ct__heap_init(&hp, V) == CT_OK, "heap");
+    for (trial = 0; trial < 40u; trial++) {
+        double s = trial % 4u == 0u ? 0.05 : 0.5;   /* edges are about 130 m */
+        for (v = 0; v < V; v++) {
+            uint32_t x = rnd(20u);
+            pin[v] = trial % 5u != 0u && rnd(10u) == 0u;   /* every fifth: no pins */
+            h[v] = x < 3u ? 0.0 : x < 5u ? -0.0 : 25.0 * ((double)rnd(25u) - 12.0);
+            if (rnd(50u) == 0u) h[v] = 2000.0;            /* spikes to cut down */
+            r[v] = h[v];
+        }
+        CHECK(ct__slope_project(&g, s, pin, h, err, sizeof err) == CT_OK, "project: %s", err);
+        ref_project(&g, s, pin, r, &hp);
+        for (v = 0; v < V; v++) {
+            if (memcmp(&h[v], &r[v], sizeof h[v]) != 0) differ++;
+            if (!pin[v] && h[v] != 25.0 * (double)(int)(h[v] / 25.0)) changed++;
+        }
+    }
+    CHECK(differ == 0, "%u heights differ from the all-queued reference", differ);
+    CHECK(changed > 100u, "the projection moved only %u heights: the test is too easy", changed);
+    ct__heap_free(&hp);
+    free(h);
+    free(r);
+    free(pin);
+    ct__graph_free(&g);
+    free(w.vertex_fij);
+    free(w.dir_v);
+}
+
 int main(void)
 {
     ct__heap hp;
@@ -96,5 +188,6 @@ int main(void)
     }
     ct__heap_free(&hp);
     ct__heap_free(&hp);   /* twice is harmless */
+    check_projection();
     return test_summary("heap");
 }
