@@ -54,8 +54,9 @@ export function vertexSpacingPx(view, bounds, spacingM) {
  * @param {number} [p.hMinM=-11000] [p.hMaxM=9000] terrain height range for bounds and culling
  * @param {Map} [p.boundsCache]  keyId -> bounds memo (reuse across frames with the same radius/range)
  * @param {number} [p.maxVisits=6000] traversal guard
- * @returns {{draw: object[], want: object[], keep: string[], maxLodDrawn: number, visits: number, culled: number}}
- *   draw: tiles to render ({id, key, stride, bounds}); want: tiles to request
+ * @returns {{draw: object[], want: object[], keep: string[], maxLodDrawn: number, visits: number, culled: number, complete: boolean}}
+ *   draw: tiles to render ({id, key, stride, bounds}); complete: false when a
+ *   visible face has no ready tile yet (draw leaves a hole); want: tiles to request
  *   ({id, key, stride, priority}, lower priority = sooner); keep: ready tile ids
  *   in use (drawn or fallback ancestors) that the cache must not evict.
  */
@@ -69,7 +70,7 @@ export function selectTiles(p) {
   const maxVisits = p.maxVisits ?? 6000;
   const view = p.view;
   const planes = frustumPlanes(view.viewProj);
-  const out = { draw: [], want: [], keep: [], maxLodDrawn: -1, visits: 0, culled: 0 };
+  const out = { draw: [], want: [], keep: [], maxLodDrawn: -1, visits: 0, culled: 0, complete: true };
   const wanted = new Set();
 
   const boundsOf = (key) => {
@@ -138,6 +139,7 @@ export function selectTiles(p) {
     const root = { key: { face, lod: 0, x: 0, y: 0 }, stride: baseStride };
     const r = visit(root, -1);
     if (r) out.draw.push(...r);
+    else out.complete = false;
   }
   for (const t of out.draw) out.maxLodDrawn = Math.max(out.maxLodDrawn, t.key.lod);
   out.want.sort((a, b) => a.priority - b.priority);

@@ -26,7 +26,7 @@ void main() {
 const TERRAIN_FS = `#version 300 es
 precision highp float;
 in vec3 vNormal; in vec3 vColor; in vec3 vRel; in float vH;
-uniform vec3 uSun; uniform vec3 uEye; uniform vec3 uSea; uniform vec3 uHaze; uniform float uHazeDist;
+uniform vec3 uSun; uniform vec3 uEye; uniform vec3 uSea; uniform vec3 uHaze; uniform float uHazeDist; uniform float uExag;
 out vec4 outColor;
 void main() {
   vec3 n = normalize(vNormal);
@@ -34,7 +34,8 @@ void main() {
   if (vH < 0.0) {
     // Under sea level: the water column tints the bed by depth, lit like a flat sea.
     vec3 up = normalize(uEye + vRel);
-    float a = clamp(0.45 + -vH / 300.0, 0.45, 0.9);
+    // vH is exaggerated with the mesh: the tint follows the real depth.
+    float a = clamp(0.45 + -vH / (300.0 * uExag), 0.45, 0.9);
     col = mix(col, uSea * (0.3 + 0.8 * max(dot(up, uSun), 0.0)), a);
   }
   float d = length(vRel);
@@ -196,7 +197,8 @@ export class Renderer {
 
   /**
    * Draws one frame.
-   * @param {object} f {view, radiusM, sun:number[3], tiles:[{gpu, water?, center, morph}], width, height}
+   * @param {object} f {view, radiusM, sun:number[3], tiles:[{gpu, water?, center, morph}], width, height,
+   *   exaggeration=1 (vertical exaggeration the meshes were built with)}
    */
   draw(f) {
     const gl = this.gl, view = f.view, R = f.radiusM;
@@ -236,6 +238,7 @@ export class Renderer {
     gl.uniform3fv(u.uSea, this.seaColor);
     gl.uniform3fv(u.uHaze, haze);
     gl.uniform1f(u.uHazeDist, hazeDist);
+    gl.uniform1f(u.uExag, f.exaggeration || 1);
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, this.palette);
     gl.uniform1i(u.uPalette, 0);

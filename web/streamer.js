@@ -1,9 +1,12 @@
-// This module streams chunk meshes for the view: it runs LOD selection each frame, sends the scheduler's picks to the worker pool, uploads arrivals (with the lake surfaces the worker adds from the same chunk) into the GPU tile cache, and times geomorphs.
+// This module streams chunk meshes for the view: it runs LOD selection each frame, sends the scheduler's picks to the worker pool, uploads arrivals (with the lake surfaces the worker adds from the same chunk) into the GPU tile cache, times geomorphs, and swaps meshes when the vertical exaggeration changes.
 import { selectTiles, tileId } from './lod.js';
 import { RequestScheduler } from './scheduler.js';
 import { TileCache } from './cache.js';
 import { prepareTerrain, prepareWater } from './tiledata.js';
 import { sampleSpacingM, parentKey, keyId } from './geo.js';
+
+/** Terrain height range in metres (before exaggeration) that bounds and culling allow for. */
+export const HEIGHT_RANGE_M = [-11000, 9000];
 
 const MORPH_MS = 450;
 
@@ -19,7 +22,8 @@ export class TileStreamer {
   /**
    * @param {object} o {pool, renderer, radiusM, surfaceLod, palette (lookup Map or null, only for
    *   meshes without paletteIndex), budgetBytes=256MB, maxInFlight, baseStride=4, minStride=1, tau=6,
-   *   lakeMinLod=2 (tiles from this LOD on ask for lake surfaces), onError?}
+   *   lakeMinLod=2 (tiles from this LOD on ask for lake surfaces), exaggeration=1 (vertical
+   *   exaggeration of the meshes: a display option, part of every mesh request and cache key), onError?}
    */
   constructor(o) {
     this.pool = o.pool;
@@ -32,6 +36,8 @@ export class TileStreamer {
     this.tau = o.tau ?? 6;
     this.lakeMinLod = o.lakeMinLod ?? 2;
     this.generation = o.generation;
+    this.exaggeration = o.exaggeration ?? 1;
+    this.fallback = null; // tiles of the previous exaggeration, drawn until the new ones cover the view
     this.onError = o.onError ?? (() => {});
     this.scheduler = new RequestScheduler({ maxInFlight: o.maxInFlight ?? 6 });
     this.cache = new TileCache({ budgetBytes: o.budgetBytes ?? 256 * 1048576, release: (t) => this._release(t) });
@@ -51,11 +57,51 @@ export class TileStreamer {
     tile.gpu = tile.water = null;
   }
 
-  isReady = (id) => this.cache.has(id);
+  /** Cache key of a tile id: meshes differ by exaggeration, so the key includes it. */
+  cacheId(id, exaggeration = this.exaggeration) {
+    return `${id}|x${exaggeration}`;
+  }
+
+  isReady = (id) => this.cache.has(this.cacheId(id));
+
+  /** Height range of the drawn (exaggerated) terrain, for bounds, culling and the far plane. */
+  heightRange() {
+    return { hMinM: HEIGHT_RANGE_M[0] * this.exaggeration, hMaxM: HEIGHT_RANGE_M[1] * this.exaggeration };
+  }
+
+  /**
+   * Switches the vertical exaggeration: pending requests are cancelled and
+   * every tile is asked again with the new factor. The tiles drawn last stay
+   * on screen until the new ones cover the view (no blank frames), then the
+   * old meshes are freed.
+   */
+  setExaggeration(v) {
+    if (!(v > 0) || v === this.exaggeration) return;
+    this._cancelAll();
+    if (!this.fallback) this.fallback = { tiles: (this.lastTiles ?? []).map((t) => ({ ...t, morph: 1 })), exaggeration: this.exaggeration };
+    this.exaggeration = v;
+    this.boundsCache.clear();
+    this.prevDrawn = new Set();
+    this.prevCoarser = new Set();
+    this.morphStart.clear();
+  }
+
+  _dropFallback() {
+    this.fallback = null;
+    // Meshes of every other exaggeration (the old one and any passed on the way) go.
+    const suffix = `|x${this.exaggeration}`;
+    for (const id of [...this.cache.entries.keys()]) if (!id.endsWith(suffix)) this.cache.remove(id);
+  }
+
+  _cancelAll() {
+    for (const rid of this.pending.values()) this.pool.cancel(rid);
+    this.pending.clear();
+    this.scheduler.reset();
+  }
 
   /** Skirts deep enough to hide the largest step between neighbouring LODs here. */
   skirtM(lod, stride) {
-    return Math.min(4000, Math.max(20, sampleSpacingM(this.radiusM, lod) * stride * 0.15));
+    return Math.min(4000, Math.max(20, sampleSpacingM(this.radiusM, lod) * stride * 0.15)) * this.exaggeration;
   }
 
   /**
@@ -69,10 +115,13 @@ export class TileStreamer {
     const sel = selectTiles({
       view, radiusM: this.radiusM, surfaceLod: this.surfaceLod, isReady: this.isReady,
       tau: this.tau, baseStride: this.baseStride, minStride: this.minStride, boundsCache: this.boundsCache,
+      ...this.heightRange(),
     });
     this.last = sel;
-    this.cache.touch(sel.keep, this.frame);
-    for (let f = 0; f < 6; f++) this.cache.touch([tileId({ face: f, lod: 0, x: 0, y: 0 }, this.baseStride)], this.frame);
+    this.cache.touch(sel.keep.map((id) => this.cacheId(id)), this.frame);
+    for (let f = 0; f < 6; f++) this.cache.touch([this.cacheId(tileId({ face: f, lod: 0, x: 0, y: 0 }, this.baseStride))], this.frame);
+    if (this.fallback && sel.complete) this._dropFallback();
+    if (this.fallback) this.cache.touch(this.fallback.tiles.map((t) => t.cacheId), this.frame);
     const plan = this.scheduler.plan(sel.want, now);
     for (const id of plan.cancel) {
       const rid = this.pending.get(id);
@@ -89,7 +138,7 @@ export class TileStreamer {
     const coarser = new Set();
     let morphing = false;
     for (const t of sel.draw) {
-      const c = this.cache.get(t.id);
+      const c = this.cache.get(this.cacheId(t.id));
       if (!c) continue;
       drawn.add(t.id);
       for (const id of coarserIds(t, this.baseStride)) coarser.add(id);
@@ -104,18 +153,21 @@ export class TileStreamer {
         if (morph >= 1) this.morphStart.delete(t.id);
         else morphing = true;
       }
-      tiles.push({ gpu: c.gpu, water: c.water, center: c.center, morph, key: t.key, stride: t.stride });
+      tiles.push({ gpu: c.gpu, water: c.water, center: c.center, morph, key: t.key, stride: t.stride, cacheId: this.cacheId(t.id) });
     }
     for (const id of this.morphStart.keys()) if (!drawn.has(id)) this.morphStart.delete(id);
     this.prevDrawn = drawn;
     this.prevCoarser = coarser;
-    const settled = sel.want.length === 0 && this.scheduler.size === 0 && !morphing;
-    return { tiles, settled, maxLodDrawn: sel.maxLodDrawn, want: sel.want.length };
+    const settled = sel.want.length === 0 && this.scheduler.size === 0 && !morphing && !this.fallback;
+    this.lastTiles = tiles;
+    // Until the new exaggeration covers the view, the previous picture stays.
+    if (this.fallback) return { tiles: this.fallback.tiles, settled: false, maxLodDrawn: -1, want: sel.want.length, exaggeration: this.fallback.exaggeration };
+    return { tiles, settled, maxLodDrawn: sel.maxLodDrawn, want: sel.want.length, exaggeration: this.exaggeration };
   }
 
   _request(w) {
-    const gen = this.generation;
-    const opts = { stride: w.stride, skirtDepthM: this.skirtM(w.key.lod, w.stride) };
+    const gen = this.generation, vex = this.exaggeration;
+    const opts = { stride: w.stride, skirtDepthM: this.skirtM(w.key.lod, w.stride), verticalExaggeration: vex };
     // The worker meshes the lakes from the chunk it just generated: a mesh
     // build, not a second chunk, and null where the chunk has no lake.
     if (w.key.lod >= this.lakeMinLod) opts.lakes = true;
@@ -123,17 +175,17 @@ export class TileStreamer {
     this.pending.set(w.id, p.id);
     p.then((mesh) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);
-      if (this.dead || mesh.generation !== gen) return;
+      if (this.dead || mesh.generation !== gen || vex !== this.exaggeration) return;
       this.scheduler.finished(w.id);
       const prep = prepareTerrain(mesh, { radiusM: this.radiusM, stride: w.stride, palette: this.palette });
       const gpu = this.renderer.uploadTerrain(prep);
       const lakes = prepareWater(mesh.lakes, this.radiusM);
       const water = lakes ? this.renderer.uploadWater(lakes) : null;
       const tile = { gpu, water, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
-      this.cache.add(w.id, tile, gpu.bytes + (water ? water.bytes : 0), this.frame);
+      this.cache.add(this.cacheId(w.id), tile, gpu.bytes + (water ? water.bytes : 0), this.frame);
     }, (err) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);
-      if (this.dead || (err && err.code === 'CT_ERR_CANCELLED')) return;
+      if (this.dead || vex !== this.exaggeration || (err && err.code === 'CT_ERR_CANCELLED')) return;
       this.scheduler.failed(w.id, performance.now());
       this.onError(err, w);
     });
@@ -141,26 +193,14 @@ export class TileStreamer {
 
   /** Numbers for the HUD and ctDemo.stats(). */
   stats() {
-    return { tilesDrawn: this.prevDrawn.size, inFlight: this.scheduler.size, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn };
-  }
-
-  /** The finest cached tile holding a key's area, for ground height estimates. */
-  findCover(key) {
-    for (let k = key; k; k = parentKey(k)) {
-      for (let s = this.minStride; s <= this.baseStride; s *= 2) {
-        const t = this.cache.get(tileId(k, s));
-        if (t) return t;
-      }
-    }
-    return null;
+    return { tilesDrawn: this.fallback ? this.fallback.tiles.length : this.prevDrawn.size, exaggeration: this.exaggeration, inFlight: this.scheduler.size, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn };
   }
 
   /** Stops streaming and frees every GPU buffer (world replaced). */
   dispose() {
     this.dead = true;
-    for (const rid of this.pending.values()) this.pool.cancel(rid);
-    this.pending.clear();
-    this.scheduler.reset();
+    this._cancelAll();
+    this.fallback = null;
     this.cache.clear();
   }
 }

@@ -1,4 +1,4 @@
-// This module builds the page's DOM around the canvas: the world panel from the knob table (seed, preset, main knobs, Rebuild, progress, palette), the HUD, download buttons and readable error and warning banners.
+// This module builds the page's DOM around the canvas: the world panel from the knob table (seed, preset, main knobs, Rebuild, progress) and the display options (palette, vertical exaggeration), the HUD, download buttons and readable error and warning banners.
 
 /** Knobs shown as sliders (the rest stay reachable through the URL). */
 export const MAIN_KNOBS = ['surface_lod', 'land_bias', 'continent_frequency', 'relief_amplitude_m', 'max_macro_slope',
@@ -31,6 +31,12 @@ export function hideError() {
   if (box) box.hidden = true;
 }
 
+/** Replaces the panel's "starting" text when the page cannot run at all. */
+export function showPanelFailure(text) {
+  const panel = document.getElementById('panel');
+  panel.replaceChildren(el('h1', {}, 'Cube-sphere planet'), el('p', {}, text));
+}
+
 /** A dismissable warning line at the top of the page. */
 export function showWarning(text) {
   const w = document.getElementById('warning');
@@ -43,7 +49,8 @@ const fmt = (v, kind) => (kind === 'uint' ? String(Math.round(v)) : (Math.abs(v)
 /**
  * The world panel.
  * @param {object} o {knobs, presets, world:{preset,set}, palettes:string[], palette:string,
- *   onRebuild(world), onPalette(name), onSnapshot(), onChunk(), onReset()}
+ *   exaggeration:number, exaggerationRange:[min,max], onRebuild(world), onPalette(name),
+ *   onExaggeration(factor), onSnapshot(), onChunk(), onReset()}
  */
 export function buildPanel(o) {
   const panel = document.getElementById('panel');
@@ -91,6 +98,17 @@ export function buildPanel(o) {
   const palette = el('select', { id: 'palette' }, ...o.palettes.map((p) => el('option', { value: p }, p)));
   palette.value = o.palette;
   palette.addEventListener('change', () => o.onPalette(palette.value));
+  // Vertical exaggeration: a display option (new meshes, same world). The
+  // label follows the slider; the meshes are asked for when it is let go.
+  const [xLo, xHi] = o.exaggerationRange ?? [1, 10];
+  const vex = el('input', { id: 'exaggeration', type: 'range', min: String(xLo), max: String(xHi), step: '0.5',
+    title: 'vertical exaggeration of the terrain meshes (display only: the world does not change)' });
+  const vexOut = el('output', { for: 'exaggeration' });
+  const showVex = (v) => { vexOut.textContent = `${Number(v)}×`; };
+  vex.value = String(o.exaggeration ?? 1);
+  showVex(vex.value);
+  vex.addEventListener('input', () => showVex(vex.value));
+  vex.addEventListener('change', () => o.onExaggeration?.(Number(vex.value)));
 
   panel.replaceChildren(
     el('h1', {}, 'Cube-sphere planet'),
@@ -100,6 +118,7 @@ export function buildPanel(o) {
     el('div', { class: 'row' }, rebuild, progress),
     stage,
     el('label', {}, el('span', {}, 'palette'), palette),
+    el('label', { title: vex.title }, el('span', {}, 'exaggeration'), vex, vexOut),
     el('div', { class: 'row' },
       el('button', { type: 'button', id: 'dl-chunk', onclick: () => o.onChunk() }, '.ctc under cursor'),
       el('button', { type: 'button', id: 'dl-world', onclick: () => o.onSnapshot() }, 'world snapshot')),
@@ -122,6 +141,14 @@ export function buildPanel(o) {
       progress.value = fraction;
       stage.textContent = stageName ? `${stageName} ${(fraction * 100).toFixed(0)}%` : '';
     },
+    /** Shows an exaggeration set elsewhere (address bar, ctDemo). */
+    setExaggeration(v) {
+      vex.value = String(v);
+      showVex(v);
+    },
+    setPalette(name) {
+      palette.value = name;
+    },
     setBusy(busy) {
       rebuild.disabled = busy;
       rebuild.textContent = busy ? 'Building…' : 'Rebuild';
@@ -135,16 +162,27 @@ export function updateHud(stats, cursor) {
   const lines = [
     `frame ${stats.frameMs.toFixed(1)} ms · tiles ${stats.tilesDrawn} (lod ≤ ${stats.maxLodDrawn}) · ${stats.triangles.toLocaleString()} tris`,
     `in flight ${stats.inFlight} · cached ${stats.cached} (${(stats.cachedBytes / 1048576).toFixed(0)} MB)`,
-    `generation ${stats.generation ?? '—'} · alt ${(stats.altitudeM / 1000).toFixed(stats.altitudeM < 1e4 ? 2 : 0)} km`,
+    `generation ${stats.generation ?? '—'} · alt ${(stats.altitudeM / 1000).toFixed(stats.altitudeM < 1e4 ? 2 : 0)} km` +
+      (stats.exaggeration && stats.exaggeration !== 1 ? ` · relief ${stats.exaggeration}×` : ''),
   ];
-  if (cursor) {
-    lines.push(`cursor ${cursor.lat.toFixed(4)}°, ${cursor.lon.toFixed(4)}°`);
-    lines.push(cursor.address || '');
-    if (cursor.heightM !== undefined) {
-      lines.push(`height ${cursor.heightM.toFixed(0)} m · ${cursor.hasWater ? `water ${cursor.waterM.toFixed(0)} m` : 'dry'} · ${cursor.biome}`);
-    }
-  }
+  if (cursor) lines.push(...cursorLines(cursor));
+  else lines.push('cursor: point at the globe');
   hud.textContent = lines.join('\n');
+}
+
+/**
+ * HUD lines for what is under the cursor: position, chunk address at
+ * surface_lod, height (real metres, whatever the exaggeration), water, biome.
+ */
+export function cursorLines(c) {
+  const ns = c.lat >= 0 ? 'N' : 'S', ew = c.lon >= 0 ? 'E' : 'W';
+  const lines = [`cursor ${Math.abs(c.lat).toFixed(4)}°${ns} ${Math.abs(c.lon).toFixed(4)}°${ew}`, `chunk ${c.address}`];
+  if (c.heightM !== undefined) {
+    const body = c.waterBody === 0 || (c.waterBody === undefined && c.waterM === 0) ? 'sea' : 'lake';
+    const water = c.hasWater ? `${body}, surface ${c.waterM.toFixed(0)} m` : 'dry';
+    lines.push(`height ${c.heightM.toFixed(0)} m · ${water} · biome ${c.biome}`);
+  }
+  return lines;
 }
 
 /** Offers bytes as a file download. */

@@ -1,7 +1,21 @@
 // This module reads and writes the page state carried in the address bar: the world card (preset and knob overrides), its expected generation, the view and display options (no DOM: strings in, strings out).
 
 /** Hash keys that are not knob overrides. */
-export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'stride', 'budget'];
+export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'stride', 'budget', 'exaggeration'];
+
+/** Range of the vertical exaggeration display option. */
+export const EXAGGERATION_RANGE = [1, 10];
+
+/**
+ * The vertical exaggeration option ("3", "2.5x") clamped to 1..10 and rounded
+ * to 0.1; 1 when missing or unreadable. A display option: the world is the same.
+ */
+export function parseExaggeration(text) {
+  const v = Number.parseFloat(String(text ?? '').replace(/x$/i, ''));
+  if (!Number.isFinite(v)) return 1;
+  const [lo, hi] = EXAGGERATION_RANGE;
+  return Math.round(Math.min(hi, Math.max(lo, v)) * 10) / 10;
+}
 
 /**
  * Parses a location hash ("#preset=alpine&seed=7&view=10,20,5000,0,60").

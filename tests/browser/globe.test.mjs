@@ -1,8 +1,8 @@
-// Real-browser test of the demo page: Debian's Chromium (SwiftShader WebGL2) driven by playwright-core loads web/ from scripts/serve.mjs, checks the globe, a coastal close-up at surface_lod and a rebuild, and saves screenshots under tests/artifacts/.
+// Real-browser test of the demo page: Debian's Chromium (SwiftShader WebGL2) driven by playwright-core loads web/ from scripts/serve.mjs, checks the globe, the HUD under the cursor, both downloads, a palette switch, a coastal close-up at surface_lod, a rebuild, an exaggerated alpine coast set through the address bar, and the messages shown without WebGL2 or the WebAssembly core; screenshots go to tests/artifacts/.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chromium } from 'playwright-core';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const artifacts = path.join(root, 'tests', 'artifacts');
 const SURFACE_LOD = 4;
 const SPACE = '20,10,14000000,0,0';
+const ADDRESS = /^\d+\/[0-9a-f]{16}\/(px|nx|py|ny|pz|nz)\/\d+\/\d+\/\d+$/;
+const BIOMES = ['water', 'sand', 'grass', 'forest', 'rock', 'snow', 'desert', 'tundra'];
 let server, context, page, profile;
 const problems = [];
 
@@ -49,6 +51,25 @@ function differingFraction(a, b) {
     if (d > 30) diff++;
   }
   return diff / (a.rgb.length / 3);
+}
+
+/** Polls fn in the page (bounded) until it returns something truthy. */
+async function waitFor(fn, arg, ms, what) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await page.evaluate(fn, arg);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Clicks a button that downloads a file; returns the file's name and bytes. */
+async function downloadVia(selector) {
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.click(selector)]);
+  const file = await dl.path();
+  assert.ok(file, `download from ${selector} saved`);
+  return { name: dl.suggestedFilename(), bytes: readFileSync(file) };
 }
 
 test.before(async () => {
@@ -95,6 +116,75 @@ test('the page loads, ctDemo.ready resolves and the globe is a lit planet disc a
   assert.equal(problems, []);
 });
 
+test('the HUD reads out what is under the cursor', async () => {
+  // Looking straight down at 20N 10E: the canvas centre is that point. By the
+  // addressing contract its direction (0.925, 0.342, -0.163) lies on +X with
+  // u = -z/x = 0.176, v = -y/x = -0.370, so at LOD 4 it is chunk x 9, y 5.
+  const box = await page.locator('#view').boundingBox();
+  await page.mouse.move(box.x + box.width / 2 - 20, box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const hud = await waitFor(() => {
+    const c = window.ctDemo.cursor();
+    const text = document.getElementById('hud').textContent;
+    return c && Math.abs(c.lat - 20) < 0.05 && /\nheight /.test(text) && { c, text };
+  }, null, 20000, 'HUD cursor readout');
+  const lines = hud.text.split('\n');
+  const pos = lines.find((l) => l.startsWith('cursor '));
+  const m = /^cursor (\d+\.\d+)°([NS]) (\d+\.\d+)°([EW])$/.exec(pos);
+  assert.ok(m, `position line: ${pos}`);
+  assert.ok(Math.abs(Number(m[1]) - 20) < 0.01 && m[2] === 'N', pos);
+  assert.ok(Math.abs(Number(m[3]) - 10) < 0.01 && m[4] === 'E', pos);
+  const address = lines.find((l) => l.startsWith('chunk ')).slice(6);
+  assert.match(address, ADDRESS);
+  const [, gen, face, lod, x, y] = address.split('/');
+  const stats = await page.evaluate(() => window.ctDemo.stats());
+  assert.is(gen, stats.generation);
+  assert.equal([face, lod, x, y], ['px', String(SURFACE_LOD), '9', '5']);
+  // Height, water and biome are the world's at that point.
+  const s = await page.evaluate(([la, lo]) => window.ctDemo.sample([[la, lo]]), [hud.c.lat, hud.c.lon]);
+  const hm = /^height (-?\d+) m · (dry|sea, surface -?\d+ m|lake, surface -?\d+ m) · biome (\w+)$/.exec(lines.find((l) => l.startsWith('height ')));
+  assert.ok(hm, `height line in ${JSON.stringify(hud.text)}`);
+  assert.ok(Math.abs(Number(hm[1]) - s.heightM[0]) <= 1, `height ${hm[1]} vs sample ${s.heightM[0]}`);
+  assert.is(hm[2] === 'dry', !s.hasWater[0], 'water');
+  assert.is(hm[3], BIOMES[s.biome[0]]);
+  assert.equal(problems, []);
+});
+
+test('the download buttons give the .ctc under the cursor and the world snapshot', async () => {
+  const address = await page.evaluate(() => window.ctDemo.cursor().address);
+  const [, gen, face, lod, x, y] = address.split('/');
+  const ctc = await downloadVia('#dl-chunk');
+  assert.is(ctc.bytes.length, 396354, 'a .ctc is 60 + 6 * 257 * 257 bytes');
+  assert.is(ctc.bytes.subarray(0, 8).toString('latin1'), 'CTCHUNK\0');
+  // Header: face, lod, x, y at 12..27 and the generation at 32 (little endian).
+  const faces = ['px', 'nx', 'py', 'ny', 'pz', 'nz'];
+  assert.equal([12, 16, 20, 24].map((o) => ctc.bytes.readUInt32LE(o)), [faces.indexOf(face), Number(lod), Number(x), Number(y)]);
+  assert.is(ctc.bytes.readBigUInt64LE(32).toString(16).padStart(16, '0'), gen);
+  assert.is(ctc.name, `${face}_${lod}_${x}_${y}.ctc`);
+  const world = await downloadVia('#dl-world');
+  assert.is(world.bytes.subarray(0, 8).toString('latin1'), 'CTWORLD2');
+  assert.ok(world.bytes.length > 1000, `snapshot of ${world.bytes.length} bytes`);
+  assert.is(world.name, `world-${gen}.ctw`);
+  assert.equal(problems, []);
+});
+
+test('a palette switch recolours the globe without a rebuild or new meshes', async () => {
+  const before = await page.evaluate(() => ({ s: window.ctDemo.stats(), px: window.ctDemo.pixels(4) }));
+  await page.selectOption('#palette', 'mars');
+  const mars = await page.evaluate(() => ({ s: window.ctDemo.stats(), px: window.ctDemo.pixels(4), hash: location.hash }));
+  const changed = differingFraction(before.px, mars.px);
+  assert.ok(changed > 0.1, `palette changed ${changed} of the pixels`);
+  assert.is(mars.s.generation, before.s.generation);
+  assert.is(mars.s.cached, before.s.cached, 'no new tiles');
+  assert.is(mars.s.inFlight, 0, 'nothing requested');
+  await waitFor(() => /palette=mars/.test(location.hash), null, 5000, 'palette in the address bar');
+  await page.screenshot({ path: path.join(artifacts, 'space-mars.png') });
+  await page.selectOption('#palette', 'default');
+  const back = await page.evaluate(() => window.ctDemo.pixels(4));
+  assert.ok(differingFraction(before.px, back) < 0.01, 'the default palette gives the same picture back');
+  assert.equal(problems, []);
+});
+
 test('goTo a coastal point at low altitude draws chunks at surface_lod', async () => {
   // A land point above 150 m with sea a few degrees east or west of it.
   const coast = await page.evaluate(async () => {
@@ -120,7 +210,7 @@ test('goTo a coastal point at low altitude draws chunks at surface_lod', async (
   const px = pixelStats(await page.evaluate(() => window.ctDemo.pixels(4)));
   assert.ok(px.distinct >= 12, `distinct colours near the ground ${px.distinct}`);
   assert.ok(px.dark < 0.05, `no black holes near the ground (${px.dark})`);
-  await page.screenshot({ path: path.join(artifacts, 'surface.png') });
+  await page.screenshot({ path: path.join(artifacts, 'coast-2500m.png') });
   assert.equal(problems, []);
 });
 
@@ -151,6 +241,79 @@ test('a rebuild with another seed changes the generation and the picture', async
   assert.ok(stats.distinct >= 12 && stats.centreLum > 60, 'still a planet');
   await page.screenshot({ path: path.join(artifacts, 'space-seed7.png') });
   assert.equal(problems, []);
+});
+
+test('an alpine coast exaggerated 4x through the address bar streams down to surface_lod (the README picture)', async () => {
+  // Another world through the address bar: alpine has taller land near its coasts.
+  const old = (await page.evaluate(() => window.ctDemo.stats())).generation;
+  await page.evaluate((h) => { location.hash = h; }, `preset=alpine&surface_lod=${SURFACE_LOD}&view=${SPACE}`);
+  await waitFor((g) => { const s = window.ctDemo.stats(); return s.generation !== g && !s.building; }, old, 120000, 'alpine world built');
+  await within(120000, page.evaluate(() => window.ctDemo.settled()), 'alpine globe drawn');
+  // The coast with the highest land within 3 degrees east of the sea: looking
+  // east, the sun (from the west-north-west) lights the land from behind the camera.
+  const spot = await page.evaluate(async () => {
+    const pts = [];
+    for (let la = -50; la <= 50; la += 1) for (let lo = -180; lo < 180; lo += 0.5) pts.push([la, lo]);
+    const r = await window.ctDemo.sample(pts);
+    const W = 720, ocean = (i) => r.hasWater[i] && r.waterBody[i] === 0;
+    let best = null;
+    for (let i = 0; i < pts.length; i++) {
+      if (!ocean(i) || i % W >= W - 8 || r.hasWater[i + 1]) continue;
+      let ok = true, top = 0;
+      for (let k = 1; k <= 6; k++) { if (r.hasWater[i + k]) ok = false; else top = Math.max(top, r.heightM[i + k]); }
+      if (ok && (!best || top > best.top)) best = { sea: pts[i], top };
+    }
+    return best;
+  });
+  assert.ok(spot && spot.top > 200, `found a coast with high land behind it: ${JSON.stringify(spot)}`);
+  const gen = (await page.evaluate(() => window.ctDemo.stats())).generation;
+  const [lat, lon] = [spot.sea[0], spot.sea[1] - 0.5];
+  const s = await within(180000, page.evaluate(async (h) => {
+    await new Promise((res) => { window.addEventListener('hashchange', res, { once: true }); location.hash = h; });
+    return window.ctDemo.settled();
+  }, `preset=alpine&surface_lod=${SURFACE_LOD}&view=${lat},${lon},30000,85,70&exaggeration=4`), 'exaggerated view');
+  assert.is(s.generation, gen, 'a display option: the world is the same');
+  assert.is(s.exaggeration, 4);
+  assert.is(s.maxLodDrawn, SURFACE_LOD);
+  assert.ok(Math.abs(s.pose.alt - 30000) < 1 && Math.abs(s.pose.tilt - 70) < 0.5, JSON.stringify(s.pose));
+  assert.is(await page.inputValue('#exaggeration'), '4');
+  const px = pixelStats(await page.evaluate(() => window.ctDemo.pixels(4)));
+  assert.ok(px.blue > 0.03 && px.land > 0.2, `sea ${px.blue} and land ${px.land} in view`);
+  assert.ok(px.dark < 0.05, `no holes (${px.dark})`);
+  await waitFor(() => /exaggeration=4/.test(location.hash), null, 5000, 'exaggeration in the address bar');
+  // The README picture shows the terrain and the HUD, not the panel.
+  await page.evaluate(() => { document.getElementById('panel').style.visibility = 'hidden'; });
+  await page.screenshot({ path: path.join(artifacts, 'surface.png') });
+  await page.evaluate(() => { document.getElementById('panel').style.visibility = ''; });
+  assert.equal(problems, []);
+});
+
+test('without WebGL2 or the WebAssembly core the page says so instead of a blank canvas', async () => {
+  const cases = [
+    { name: 'no-webgl2', title: /needs WebGL2/, detail: /WebGL2 is not available/,
+      setup: (p) => p.addInitScript(() => {
+        const get = HTMLCanvasElement.prototype.getContext;
+        HTMLCanvasElement.prototype.getContext = function (type, ...rest) { return type === 'webgl2' ? null : get.call(this, type, ...rest); };
+      }) },
+    { name: 'no-wasm', title: /workers could not start/, detail: /ct\.wasm.*404.*make wasm/s,
+      setup: (p) => p.route('**/ct.wasm', (route) => route.fulfill({ status: 404, body: 'not here' })) },
+  ];
+  for (const c of cases) {
+    const p = await context.newPage();
+    try {
+      await c.setup(p);
+      await p.goto(`${server.url}web/`);
+      const outcome = await within(30000, p.evaluate(() => window.ctDemo.ready.then(() => 'ready', (e) => `rejected: ${e.message}`)), `${c.name} outcome`);
+      assert.match(outcome, /^rejected: /, c.name);
+      await p.waitForSelector('#error', { state: 'visible', timeout: 10000 });
+      assert.match(await p.textContent('#error h2'), c.title);
+      assert.match(await p.textContent('#error p'), c.detail);
+      assert.match(await p.textContent('#panel'), /Not running/);
+      await p.screenshot({ path: path.join(artifacts, `${c.name}.png`) });
+    } finally {
+      await p.close();
+    }
+  }
 });
 
 test.run();

@@ -1,9 +1,9 @@
-// Tests of web/scheduler.js, web/cache.js and web/url.js: request ordering, cancellation, back-off, the GPU budget and the address-bar state.
+// Tests of web/scheduler.js, web/cache.js and web/url.js: request ordering, cancellation, back-off, the GPU budget and the address-bar state (including the exaggeration option).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RequestScheduler } from '../../web/scheduler.js';
 import { TileCache } from '../../web/cache.js';
-import { parseHash, formatHash, sameWorld } from '../../web/url.js';
+import { parseHash, formatHash, sameWorld, parseExaggeration } from '../../web/url.js';
 
 const wants = (...pairs) => pairs.map(([id, priority]) => ({ id, priority }));
 
@@ -86,6 +86,21 @@ test('address bar: world card, generation, view and options round trip', () => {
   assert.equal(parseHash('').world, { preset: 'balanced', set: {} });
   assert.is(parseHash('#view=1,2').view, null, 'a view needs lat, lon and altitude');
   assert.is(parseHash('#gen=xyz').gen, null);
+});
+
+test('address bar: the vertical exaggeration is a display option, not a knob, clamped to 1..10', () => {
+  const s = parseHash('#preset=balanced&seed=3&exaggeration=3.5&view=1,2,3000,0,60');
+  assert.is(s.options.exaggeration, '3.5');
+  assert.not.ok('exaggeration' in s.world.set, 'never sent to the core as a knob');
+  assert.ok(sameWorld(s.world, parseHash('#preset=balanced&seed=3').world), 'the same world');
+  assert.match(formatHash(s), /&exaggeration=3\.5$/);
+  assert.is(parseExaggeration(s.options.exaggeration), 3.5);
+  assert.is(parseExaggeration('3x'), 3);
+  assert.is(parseExaggeration('2.54'), 2.5);
+  assert.is(parseExaggeration('0.2'), 1);
+  assert.is(parseExaggeration('40'), 10);
+  assert.is(parseExaggeration(undefined), 1);
+  assert.is(parseExaggeration('tall'), 1);
 });
 
 test.run();
