@@ -95,6 +95,7 @@ ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t
         c.mode = CT_MODE_WALK;
         c.relief_amplitude_m = 0.0;
         c.detail_amplitude_m = 0.0;
+        c.detail_height_gain = 0.0;
     } else if (strcmp(preset, "noise") == 0) {
         c.mode = CT_MODE_NOISE;
         c.relief_amplitude_m = 2600.0;

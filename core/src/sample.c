@@ -139,7 +139,10 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
      * the shore reference: the sign of a (land or water) never flips, so the
      * noise cannot invent a coastline, and it fades to zero at the shore. */
     ct__region_effective(cfg, rw, &region);
-    amp = cfg->detail_amplitude_m * region.roughness;
+    /* High ground is rougher: the amplitude grows with the height above the
+     * shore, which the weight below still keeps under |a| / 2. */
+    amp = (cfg->detail_amplitude_m + (above > 0.0 ? cfg->detail_height_gain * above : 0.0)) * region.roughness;
+    if (cfg->mode == CT_MODE_WALK) amp = 0.0;   /* walk mode shows the contour process alone */
     /* Detail is land relief (the knob's contract): the sea and lake beds
      * keep the macro field. One loop gives the detail octaves and, from its
      * first two, the shading jitter; elsewhere only those two run. */

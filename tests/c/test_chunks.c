@@ -343,6 +343,7 @@ static void test_detail_keeps_coast(void)
     static const char *const on[] = {"macro_resolution", "32", "surface_lod", "3", "detail_amplitude_m", "400",
                                       NULL};
     static const char *const off[] = {"macro_resolution", "32", "surface_lod", "3", "detail_amplitude_m", "0",
+                                      "detail_height_gain", "0",
                                       NULL};
     ct_world *a = build("balanced", on), *b = build("balanced", off);
     int k, differ = 0, wet = 0, moved = 0, wet_moved = 0;
@@ -376,7 +377,8 @@ static void test_detail_keeps_coast(void)
 /* ------------------------------------------- macro vertices and lakes */
 static void test_macro_vertices(void)
 {
-    static const char *const sets[] = {"macro_resolution", "32", "detail_amplitude_m", "0", NULL};
+    static const char *const sets[] = {"macro_resolution", "32", "detail_amplitude_m", "0",
+                                       "detail_height_gain", "0", NULL};
     ct_world *w = build("balanced", sets);
     uint32_t c, bad_h = 0, bad_w = 0, bad_lake = 0, lakes = 0, pins = 0;
     if (!w) return;
