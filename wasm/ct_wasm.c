@@ -281,16 +281,6 @@ CTW_EXPORT int ctw_world_sample_one(const ct_world *w, const double *dir, double
 }
 
 /* -------------------------------------------------------- addressing */
-static ct_key ctw__key(int face, int lod, uint32_t x, uint32_t y)
-{
-    ct_key k;
-    k.face = face;
-    k.lod = lod;
-    k.x = x;
-    k.y = y;
-    return k;
-}
-
 /* key_out: face, lod, x, y (x, y unsigned); local_out: local_x, local_y. */
 CTW_EXPORT int ctw_key_at(const ct_world *w, const double *dir, int lod, uint32_t *key_out,
                           double *local_out, char *err, size_t errlen)
@@ -308,7 +298,7 @@ CTW_EXPORT int ctw_key_at(const ct_world *w, const double *dir, int lod, uint32_
 CTW_EXPORT int ctw_key_direction(int face, int lod, uint32_t x, uint32_t y, double local_x,
                                  double local_y, double *out, char *err, size_t errlen)
 {
-    return (int)ct_key_direction(ctw__key(face, lod, x, y), local_x, local_y, out, err, errlen);
+    return (int)ct_key_direction(ct_key_make(face, lod, x, y), local_x, local_y, out, err, errlen);
 }
 
 /* out: dx_m[3] then dy_m[3]. */
@@ -316,14 +306,14 @@ CTW_EXPORT int ctw_key_metric(int face, int lod, uint32_t x, uint32_t y, double 
                               double local_y, double radius_m, double *out,
                               char *err, size_t errlen)
 {
-    return (int)ct_key_metric(ctw__key(face, lod, x, y), local_x, local_y, radius_m,
+    return (int)ct_key_metric(ct_key_make(face, lod, x, y), local_x, local_y, radius_m,
                               out, out + 3, err, errlen);
 }
 
 CTW_EXPORT int ctw_key_validate(int face, int lod, uint32_t x, uint32_t y,
                                 char *err, size_t errlen)
 {
-    return (int)ct_key_validate(ctw__key(face, lod, x, y), err, errlen);
+    return (int)ct_key_validate(ct_key_make(face, lod, x, y), err, errlen);
 }
 
 /* out: up to 9 keys as (face, lod, x, y); *count set. */
@@ -333,7 +323,7 @@ CTW_EXPORT int ctw_key_neighbourhood(int face, int lod, uint32_t x, uint32_t y, 
 {
     ct_key keys[9];
     int i, n = 0;
-    ct_result r = ct_key_neighbourhood(ctw__key(face, lod, x, y), local_x, local_y, keys, &n,
+    ct_result r = ct_key_neighbourhood(ct_key_make(face, lod, x, y), local_x, local_y, keys, &n,
                                        err, errlen);
     if (r != CT_OK) return (int)r;
     for (i = 0; i < n; i++) {
@@ -350,7 +340,7 @@ CTW_EXPORT int ctw_key_neighbourhood(int face, int lod, uint32_t x, uint32_t y, 
 CTW_EXPORT size_t ctw_address(const ct_world *w, int face, int lod, uint32_t x, uint32_t y,
                               char *buf, size_t len)
 {
-    return ct_address_format(w, ctw__key(face, lod, x, y), buf, len);
+    return ct_address_format(w, ct_key_make(face, lod, x, y), buf, len);
 }
 
 /* ------------------------------------------------------------ chunks */
@@ -361,7 +351,7 @@ CTW_EXPORT void ctw_chunk_free(ct_chunk *c) { free(c); }
 CTW_EXPORT int ctw_chunk_generate(const ct_world *w, ct_chunk *c, int face, int lod,
                                   uint32_t x, uint32_t y, char *err, size_t errlen)
 {
-    return (int)ct_chunk_generate(w, ctw__key(face, lod, x, y), c, err, errlen);
+    return (int)ct_chunk_generate(w, ct_key_make(face, lod, x, y), c, err, errlen);
 }
 
 CTW_EXPORT uint16_t *ctw_chunk_height(ct_chunk *c) { return c->height; }

@@ -30,28 +30,36 @@ typedef struct ct__prop { uint32_t target, from; double value; } ct__prop;
 typedef struct ct__u32s { uint32_t *v; size_t n, cap; } ct__u32s;
 typedef struct ct__props { ct__prop *v; size_t n, cap; } ct__props;
 
+/* Makes room for one more element in a growable array of elem-byte items
+ * (doubling, starting at first): 0 when out of memory, the array untouched. */
+static int ct__grow(void **items, size_t count, size_t *cap, size_t elem, size_t first)
+{
+    if (count == *cap) {
+        size_t want = *cap ? *cap * 2u : first;
+        void *g = realloc(*items, elem * want);
+        if (!g) return 0;
+        *items = g;
+        *cap = want;
+    }
+    return 1;
+}
+
 static int ct__u32s_push(ct__u32s *l, uint32_t x)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2u : 64u;
-        uint32_t *g = (uint32_t *)realloc(l->v, sizeof *g * cap);
-        if (!g) return 0;
-        l->v = g;
-        l->cap = cap;
-    }
+    void *items = l->v;
+    int ok = ct__grow(&items, l->n, &l->cap, sizeof *l->v, 64u);
+    l->v = (uint32_t *)items;
+    if (!ok) return 0;
     l->v[l->n++] = x;
     return 1;
 }
 
 static int ct__props_push(ct__props *l, uint32_t target, uint32_t from, double value)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2u : 256u;
-        ct__prop *g = (ct__prop *)realloc(l->v, sizeof *g * cap);
-        if (!g) return 0;
-        l->v = g;
-        l->cap = cap;
-    }
+    void *items = l->v;
+    int ok = ct__grow(&items, l->n, &l->cap, sizeof *l->v, 256u);
+    l->v = (ct__prop *)items;
+    if (!ok) return 0;
     l->v[l->n].target = target;
     l->v[l->n].from = from;
     l->v[l->n].value = value;
@@ -61,13 +69,10 @@ static int ct__props_push(ct__props *l, uint32_t target, uint32_t from, double v
 
 static int ct__contrib_push(ct__walk *w, uint32_t src, uint32_t from, double value)
 {
-    if (w->contrib_count == w->contrib_cap) {
-        size_t cap = w->contrib_cap ? w->contrib_cap * 2u : 256u;
-        ct__contrib *g = (ct__contrib *)realloc(w->contrib, sizeof *g * cap);
-        if (!g) return 0;
-        w->contrib = g;
-        w->contrib_cap = cap;
-    }
+    void *items = w->contrib;
+    int ok = ct__grow(&items, w->contrib_count, &w->contrib_cap, sizeof *w->contrib, 256u);
+    w->contrib = (ct__contrib *)items;
+    if (!ok) return 0;
     w->contrib[w->contrib_count].src = src;
     w->contrib[w->contrib_count].from = from;
     w->contrib[w->contrib_count].value_m = value;
