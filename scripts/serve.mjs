@@ -42,7 +42,8 @@ export function serve(o = {}) {
       return;
     }
     const file = path.join(root, path.normalize(rel));
-    if (file !== root && !file.startsWith(root + path.sep)) {
+    // Inside the root only, and never dot folders such as .git.
+    if ((file !== root && !file.startsWith(root + path.sep)) || /(^|\/)\./.test(rel)) {
       res.writeHead(403).end('forbidden');
       return;
     }
