@@ -195,6 +195,18 @@ export class Renderer {
     gl.uniform1f(u.uR, R);
   }
 
+  /** Binds a terrain-style program (terrain or lakes) and its shared lighting and haze uniforms. */
+  _litMeshProgram(p, viewProj, sun, eye32, haze, hazeDist) {
+    const gl = this.gl, u = p.u;
+    gl.useProgram(p.program);
+    gl.uniformMatrix4fv(u.uViewProj, false, viewProj);
+    gl.uniform3fv(u.uSun, sun);
+    gl.uniform3fv(u.uEye, eye32);
+    gl.uniform3fv(u.uSea, this.seaColor);
+    gl.uniform3fv(u.uHaze, haze);
+    gl.uniform1f(u.uHazeDist, hazeDist);
+  }
+
   /**
    * Draws one frame.
    * @param {object} f {view, radiusM, sun:number[3], tiles:[{gpu, water?, center, morph}], width, height,
@@ -231,13 +243,7 @@ export class Renderer {
     const viewProj = Float32Array.from(view.viewProj);
     const eye32 = Float32Array.from(view.eye);
     const p = this.terrain, u = p.u;
-    gl.useProgram(p.program);
-    gl.uniformMatrix4fv(u.uViewProj, false, viewProj);
-    gl.uniform3fv(u.uSun, sun);
-    gl.uniform3fv(u.uEye, eye32);
-    gl.uniform3fv(u.uSea, this.seaColor);
-    gl.uniform3fv(u.uHaze, haze);
-    gl.uniform1f(u.uHazeDist, hazeDist);
+    this._litMeshProgram(p, viewProj, sun, eye32, haze, hazeDist);
     gl.uniform1f(u.uExag, f.exaggeration || 1);
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, this.palette);
@@ -270,13 +276,7 @@ export class Renderer {
 
     // Lakes at their own level.
     const lp = this.lake, lu = lp.u;
-    gl.useProgram(lp.program);
-    gl.uniformMatrix4fv(lu.uViewProj, false, viewProj);
-    gl.uniform3fv(lu.uSun, sun);
-    gl.uniform3fv(lu.uEye, eye32);
-    gl.uniform3fv(lu.uSea, this.seaColor);
-    gl.uniform3fv(lu.uHaze, haze);
-    gl.uniform1f(lu.uHazeDist, hazeDist);
+    this._litMeshProgram(lp, viewProj, sun, eye32, haze, hazeDist);
     gl.uniform1f(lu.uMorph, 1);
     gl.uniform1i(lu.uUsePalette, 0);
     gl.enable(gl.POLYGON_OFFSET_FILL);
