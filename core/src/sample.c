@@ -58,6 +58,11 @@ static int ct__cell_split(const int32_t body[4])
     return CT__CELL_BILINEAR;
 }
 
+/* Normalised fBm has a standard deviation of only about 0.15 (octaves average
+ * out), so it is spread before the clamp to [-1,1] to let the amplitude knobs
+ * mean roughly what they say. */
+#define CT__DETAIL_SPREAD 3.0
+
 static double ct__clamp(double x, double lo, double hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);
@@ -148,10 +153,10 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
      * first two, the shading jitter; elsewhere only those two run. */
     octaves_run = (amp > 0.0 && above > 0.0) ? (int)cfg->detail_octaves : 0;
     nz = ct__fbm3_fast(ct__subseed(cfg->seed, CT_SALT_DETAIL), dir, cfg->detail_frequency,
-                       octaves_run, 2.0, 0.5, 2, &coarse);
+                       octaves_run, 2.0, cfg->detail_gain, 2, &coarse);
     if (octaves_run > 0) {
         double a = fabs(above);
-        nz = ct__clamp(nz, -1.0, 1.0);
+        nz = ct__clamp(CT__DETAIL_SPREAD * nz, -1.0, 1.0);
         detail = amp * nz * (a / (a + 2.0 * amp));
     }
 
