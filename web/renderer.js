@@ -13,11 +13,17 @@ uniform vec3 uOffset;
 uniform float uMorph;
 uniform int uUsePalette;
 uniform sampler2D uPalette;
+uniform vec3 uEye;
 out vec3 vNormal; out vec3 vColor; out vec3 vRel; out float vH;
 void main() {
   vec4 p = mix(aMorphH, aPosH, uMorph);
   vRel = p.xyz + uOffset;
   vH = p.w;
+  // Sea beds next to the coast lie only metres below sea level, closer than
+  // depth precision at a distance: drawn as they are, bed and sea surface
+  // win the depth test in blotches. Beds (never the shore pins at exactly 0)
+  // are drawn a little deeper, more with distance, so the sea always covers them.
+  if (p.w < 0.0) vRel -= normalize(uEye + vRel) * max(20.0, 0.002 * length(vRel));
   vNormal = aNormal;
   vColor = uUsePalette == 1 ? texelFetch(uPalette, ivec2(int(aPal), 0), 0).rgb : aColor.rgb;
   gl_Position = uViewProj * vec4(vRel, 1.0);
@@ -35,8 +41,8 @@ void main() {
     // Under sea level: the water column tints the bed by depth, lit like a flat sea.
     vec3 up = normalize(uEye + vRel);
     // vH is exaggerated with the mesh: the tint follows the real depth.
-    float a = clamp(0.45 + -vH / (300.0 * uExag), 0.45, 0.9);
-    col = mix(col, uSea * (0.3 + 0.8 * max(dot(up, uSun), 0.0)), a);
+    float a = clamp(0.8 + -vH / (400.0 * uExag), 0.8, 0.95);
+    col = mix(col, uSea * (0.25 + 0.8 * max(dot(up, uSun), 0.0)), a);
   }
   float d = length(vRel);
   col = mix(col, uHaze, (1.0 - exp(-d / uHazeDist)) * 0.45);
