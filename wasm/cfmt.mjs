@@ -1,5 +1,5 @@
-// cfmt.mjs - This module formats numbers exactly like C's printf %.Nf, %.Pg
-// and %.Ne (glibc: exact decimal value of the double, ties to even), so the
+// cfmt.mjs - This module formats numbers exactly like C's printf %.Nf and %.Pg
+// (glibc: exact decimal value of the double, ties to even), so the
 // Node CLI twin prints the same text as the native tool. JS's toFixed and
 // toPrecision differ from C in tie rounding and in when %g switches to
 // exponent form, hence this small exact formatter built on BigInt.
@@ -73,18 +73,6 @@ function sigDigits(x, prec) {
 
 function expText(e) {
   return (e < 0 ? 'e-' : 'e+') + String(Math.abs(e)).padStart(2, '0');
-}
-
-/**
- * C's "%.{prec}e".
- * @param {number} x
- * @param {number} prec digits after the point
- */
-export function fmtE(x, prec) {
-  const s = special(x);
-  if (s) return s;
-  const { digits, exp } = sigDigits(x, prec + 1);
-  return sign(x) + digits[0] + (prec > 0 ? `.${digits.slice(1)}` : '') + expText(exp);
 }
 
 /**

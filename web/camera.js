@@ -31,11 +31,6 @@ export function clampPose(pose, radiusM, minAltM = 30) {
   return pose;
 }
 
-/** 3x3 helpers on row arrays [r0, r1, r2]: the rows are the view axes in world space. */
-function mulRows(rows, v) {
-  return [dot(rows[0], v), dot(rows[1], v), dot(rows[2], v)];
-}
-
 /**
  * Everything a frame needs from a pose.
  * @param {object} pose {lat, lon, alt, heading, tilt} (degrees, metres above sea level)
@@ -181,9 +176,4 @@ export function projectToScreen(view, p) {
   const c = transformPoint(view.viewProj, sub(p, view.eye));
   if (c[3] <= 0) return null;
   return { x: ((c[0] / c[3] + 1) / 2) * view.width, y: ((1 - c[1] / c[3]) / 2) * view.height, depth: c[2] / c[3] };
-}
-
-/** Rotation-only view rows applied to a world vector (for tests and shading). */
-export function toViewSpace(view, v) {
-  return mulRows(view.rows, v);
 }
