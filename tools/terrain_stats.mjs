@@ -143,6 +143,7 @@ export function main(argv) {
     m.total_ms = Date.now() - t0;
     results.push(m);
     if (!o.json && !o.markdown) console.log(formatWorld(m, earth, grid));
+    else process.stderr.write(`terrain-stats: ${m.label} measured in ${(m.total_ms / 1000).toFixed(1)} s\n`);
   }
   const out = { grid: { width: grid.width, height: grid.height, lat_max_deg: grid.latMax },
     earth: { source: 'world-atlas land-10m (Natural Earth 1:10m)', ...pick(earth) }, worlds: results };
