@@ -63,6 +63,7 @@ export interface WorldStats {
   collisions: number;
   junctionCells: number;
   waterBodies: number;
+  /** lake-sized bodies (<= lake_max_vertices vertices), at any level */
   lakes: number;
   oceanFraction: number;
   landFraction: number;
@@ -71,6 +72,8 @@ export interface WorldStats {
   maxMacroSlopeExcessM: number;
   buildMs: number;
   bytesHeld: number;
+  /** lakes standing at least 5 m above sea level */
+  elevatedLakes: number;
 }
 
 export interface SampleResult {

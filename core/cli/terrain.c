@@ -114,6 +114,7 @@ static void print_stats(const ct_world *w)
     printf("junction_cells %lu\n", (unsigned long)st.junction_cells);
     printf("water_bodies %lu\n", (unsigned long)st.water_bodies);
     printf("lakes %lu\n", (unsigned long)st.lakes);
+    printf("elevated_lakes %lu\n", (unsigned long)st.elevated_lakes);
     printf("ocean_fraction %.6f\n", st.ocean_fraction);
     printf("land_fraction %.6f\n", st.land_fraction);
     printf("min_height_m %.3f\n", st.min_height_m);

@@ -66,7 +66,7 @@ extern "C" {
 
 /* Bump when published generation semantics change; it enters every
  * generation ID, so chunks from different versions never mix. */
-#define CT_ALGORITHM_VERSION 2u
+#define CT_ALGORITHM_VERSION 3u
 
 #define CT_CHUNK_CORE 256                  /* samples per chunk edge, owned */
 #define CT_CHUNK_EDGE 257                  /* with the positive border */
@@ -261,14 +261,17 @@ typedef struct ct_world_stats {
     uint32_t collisions;            /* collision vertices, both passes (0 after load) */
     uint32_t junction_cells;        /* enclosed pockets closed as junctions (0 after load) */
     uint32_t water_bodies;          /* ocean + lakes + seas too big to be lakes */
-    uint32_t lakes;                 /* elevated lakes */
+    uint32_t lakes;                 /* lake-sized bodies (<= lake_max_vertices), at any level */
     double ocean_fraction;          /* share of vertices in the ocean */
     double land_fraction;
     double min_height_m, max_height_m;     /* macro bed heights */
     double max_macro_slope_excess_m;       /* worst remaining edge violation */
     double build_ms;                /* wall time of the build (not part of the world) */
     size_t bytes_held;              /* heap bytes the world keeps */
+    uint32_t elevated_lakes;        /* lakes whose level is >= CT_ELEVATED_LAKE_M above sea level */
 } ct_world_stats;
+/* A lake counts as elevated from this height up (metres above sea level). */
+#define CT_ELEVATED_LAKE_M 5.0
 
 ct_result ct_world_stats_get(const ct_world *world, ct_world_stats *out);
 

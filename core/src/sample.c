@@ -152,17 +152,27 @@ static void ct__sample_blend(const ct_world *w, const ct__cell *c, ct__blend *b)
     b->dom = -1;
     b->level = 0.0;
     ct__cell_weights(ct__cell_split(c->body), c->s, c->t, wt);
+    /* The strongest water corner names the body and its level; all water
+     * corners of one triangle belong to one body (the saddle split
+     * guarantees it), so lakes stay exactly flat. */
+    for (k = 0; k < 4; k++) {
+        if (wt[k] == 0.0 || c->body[k] < 0) continue;
+        b->wet_weight += wt[k];
+        if (b->dom < 0 || wt[k] > wt[b->dom]) b->dom = k;
+    }
+    if (b->dom >= 0) b->level = w->water_level_v[c->idx[b->dom]];
     for (k = 0; k < 4; k++) {
         uint32_t v = c->idx[k];
         double h = w->height_v[v], ref;
         if (wt[k] == 0.0) continue;
         if (c->body[k] >= 0) {
             ref = w->water_level_v[v];
-            b->wet_weight += wt[k];
-            /* The strongest water corner names the body and its level; all
-             * water corners of one triangle belong to one body (the saddle
-             * split guarantees it), so lakes stay exactly flat. */
-            if (b->dom < 0 || wt[k] > wt[b->dom]) b->dom = k;
+        } else if (b->dom >= 0 && w->cfg.lake_own_levels) {
+            /* Land next to this triangle's water measures itself against
+             * that water: a dam between two lakes (at the higher level) is
+             * above the lower one, so the shore runs between them. With
+             * tied levels (the reference rule) this equals shore_ref_v. */
+            ref = b->level;
         } else {
             ref = w->shore_ref_v ? w->shore_ref_v[v] : 0.0;
         }
@@ -173,7 +183,6 @@ static void ct__sample_blend(const ct_world *w, const ct__cell *c, ct__blend *b)
         if (w->moisture_v) b->moist += wt[k] * w->moisture_v[v];
         for (r = 0; r < CT_REGION_COUNT; r++) b->rw[r] += wt[k] * (double)w->region_w_v[4u * v + (uint32_t)r];
     }
-    if (b->dom >= 0) b->level = w->water_level_v[c->idx[b->dom]];
 }
 
 /* Detail: fine noise, globally addressed by the direction, on land only.
@@ -292,6 +301,27 @@ size_t ct__world_bytes(const ct_world *w)
                 2u * sizeof(double));
 }
 
+/* Lakes standing at least CT_ELEVATED_LAKE_M above sea level (only lakes
+ * stand above 0 m; one body has one level). seen[] holds a flag per body.
+ * Returns UINT32_MAX when out of memory. */
+static uint32_t ct__count_elevated_lakes(const ct_world *w)
+{
+    uint32_t v, count = 0, bodies = 0;
+    uint8_t *seen;
+    for (v = 0; v < w->vertex_count; v++)
+        if (w->body_v[v] >= 0 && (uint32_t)w->body_v[v] >= bodies) bodies = (uint32_t)w->body_v[v] + 1u;
+    seen = (uint8_t *)calloc((size_t)bodies + 1u, 1);
+    if (!seen) return UINT32_MAX;
+    for (v = 0; v < w->vertex_count; v++) {
+        int32_t c = w->body_v[v];
+        if (c <= 0 || seen[c] || !(w->water_level_v[v] >= CT_ELEVATED_LAKE_M)) continue;
+        seen[c] = 1;
+        count++;
+    }
+    free(seen);
+    return count;
+}
+
 ct_result ct__world_derive(ct_world *w, char *err, size_t errlen)
 {
     uint32_t n, V, f, i, j, head = 0, tail = 0, q;
@@ -383,6 +413,11 @@ ct_result ct__world_derive(ct_world *w, char *err, size_t errlen)
                             w->cfg.moisture_frequency, 4, 2.0, 0.5);
     free(w->moisture_v);
     w->moisture_v = moist;
+    w->stats.elevated_lakes = ct__count_elevated_lakes(w);
+    if (w->stats.elevated_lakes == UINT32_MAX) {
+        r = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory counting lakes");
+        goto done;
+    }
     goto done;
 bad:
     r = ct__fail(err, errlen, CT_ERR_CONFIG, "macro graph has a vertex with more than 4 neighbours");
