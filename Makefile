@@ -112,3 +112,13 @@ $(B)/bench_native: bench/bench_native.c $(B)/libct.a
 
 clean:
 	rm -rf build terrain stream_demo site
+
+# ------------------------------------------------------- terrain measurement
+# make terrain-stats ARGS="--preset alpine --quick" (same as npm run terrain-stats -- ...)
+TS_SRC := $(sort $(wildcard tools/terrain_stats*.c))
+$(B)/terrain_stats: $(TS_SRC) tools/terrain_stats.h $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itools $(TS_SRC) $(B)/libct.a $(LIBS) -o $@
+
+.PHONY: terrain-stats
+terrain-stats: $(B)/terrain_stats
+	node tools/terrain_stats.mjs $(ARGS)

@@ -1,0 +1,204 @@
+/* terrain_stats_chunks.c - slopes and heights of land from real chunks.
+ *
+ * Chunks at surface_lod are generated with ct_chunk_generate and read back
+ * as a game would (decoded u16 heights, water codes), over a deterministic
+ * spread of the sphere: a Fibonacci point set, visited in a golden-ratio
+ * stride so any prefix of it is spread too. Chunks whose 3x3 probe of
+ * ct_world_sample is all water are skipped unsurveyed (they would add
+ * nothing but time). Distances are the true metric ones from ct_key_metric,
+ * so a slope is a slope wherever the chunk sits on its cube face. */
+#include "terrain_stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TS_PI 3.14159265358979323846
+#define TS_CANDIDATES 4096    /* Fibonacci points: far more than any survey needs */
+
+typedef struct ts_floats { float *v; size_t n, cap; } ts_floats;
+
+static int ts_push(ts_floats *a, float x)
+{
+    if (a->n == a->cap) {
+        size_t ncap = a->cap ? a->cap * 2u : 65536u;
+        float *g = (float *)realloc(a->v, sizeof *g * ncap);
+        if (!g) return 0;
+        a->v = g;
+        a->cap = ncap;
+    }
+    a->v[a->n++] = x;
+    return 1;
+}
+
+static int ts_cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+double ts_percentile(float *v, size_t n, double p)
+{
+    size_t k;
+    if (n == 0) return 0.0;
+    qsort(v, n, sizeof *v, ts_cmp_float);
+    /* Nearest rank: the smallest value with at least p of the data at or below. */
+    k = (size_t)ceil(p * (double)n);
+    if (k < 1) k = 1;
+    if (k > n) k = n;
+    return (double)v[k - 1];
+}
+
+/* Point k of n on the Fibonacci sphere (equal-area spacing). */
+static void ts_fibonacci(int k, int n, double dir[3])
+{
+    double y = 1.0 - (2.0 * k + 1.0) / n, r = sqrt(1.0 - y * y);
+    double a = k * TS_PI * (3.0 - sqrt(5.0));
+    dir[0] = r * cos(a);
+    dir[1] = y;
+    dir[2] = r * sin(a);
+}
+
+/* 1 if any of a 3x3 probe over the chunk is land. */
+static int ts_chunk_has_land(const ct_world *w, ct_key key)
+{
+    int a, b;
+    char err[256];
+    for (b = 0; b < 3; b++) {
+        for (a = 0; a < 3; a++) {
+            double dir[3];
+            ct_sample s;
+            if (ct_key_direction(key, 32.0 + 96.0 * a, 32.0 + 96.0 * b, dir, err, sizeof err) != CT_OK ||
+                ct_world_sample(w, dir, &s, err, sizeof err) != CT_OK)
+                return 0;
+            if (!s.has_water) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Slope of the sample (i,j) from forward differences and the local metric:
+ * with tangents a, b (metres per sample along x, y) and height steps dx, dy,
+ * the gradient g in the tangent plane solves g.a = dx, g.b = dy, so
+ * |g|^2 = [dx dy] G^-1 [dx dy]^T with the Gram matrix G of a and b. */
+static double ts_slope_deg(const double a[3], const double b[3], double dx, double dy)
+{
+    double aa = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+    double bb = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
+    double ab = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    double det = aa * bb - ab * ab;
+    double g2 = (dx * dx * bb - 2.0 * dx * dy * ab + dy * dy * aa) / det;
+    return atan(sqrt(g2 > 0.0 ? g2 : 0.0)) * 180.0 / TS_PI;
+}
+
+/* The metric changes by well under 0.1% across a block of this many samples
+ * at surface LODs, so one ct_key_metric call per block is enough. */
+#define TS_METRIC_BLOCK 16
+
+/* Adds the land samples of one chunk. */
+static int ts_chunk_survey(const ct_world *w, const ct_chunk *c, ts_floats *slope, ts_floats *height,
+                           ts_floats *spacing, double *beach, double *zero)
+{
+    const ct_config *cfg = ct_world_config(w);
+    double q = c->height_quantum_m, a[3], b[3];
+    int i, j;
+    char err[256];
+    if (ct_key_metric(c->key, CT_CHUNK_CORE / 2, CT_CHUNK_CORE / 2, cfg->radius_m, a, b, err, sizeof err) != CT_OK ||
+        !ts_push(spacing, (float)sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])))
+        return 0;
+    for (j = 0; j < CT_CHUNK_CORE; j++) {
+        for (i = 0; i < CT_CHUNK_CORE; i++) {
+            size_t at = (size_t)j * CT_CHUNK_EDGE + (size_t)i;
+            double h;
+            if (i % TS_METRIC_BLOCK == 0 &&
+                ct_key_metric(c->key, (i / TS_METRIC_BLOCK + 0.5) * TS_METRIC_BLOCK,
+                              (j / TS_METRIC_BLOCK + 0.5) * TS_METRIC_BLOCK, cfg->radius_m, a, b,
+                              err, sizeof err) != CT_OK)
+                return 0;
+            if (c->water[at] != CT_NO_WATER_CODE) continue;
+            h = ct_height_decode(c->height[at], q);
+            if (!ts_push(height, (float)h)) return 0;
+            if (h >= 0.0 && h <= TS_BEACH_M) *beach += 1.0;
+            if (c->height[at] == CT_SEA_LEVEL_CODE) *zero += 1.0;
+            /* Slopes only where the whole forward stencil is dry land, so a
+             * shore's drop to the sea bed is not counted as a land slope. */
+            if (c->water[at + 1] != CT_NO_WATER_CODE || c->water[at + CT_CHUNK_EDGE] != CT_NO_WATER_CODE)
+                continue;
+            if (!ts_push(slope, (float)ts_slope_deg(a, b, ct_height_decode(c->height[at + 1], q) - h,
+                                                    ct_height_decode(c->height[at + CT_CHUNK_EDGE], q) - h)))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Golden-ratio stride through the candidates, coprime to their count. */
+static int ts_stride(int n)
+{
+    int s = (int)(n * 0.6180339887498949), a, b;
+    for (;; s++) {
+        a = s;
+        b = n;
+        while (b) { int t = a % b; a = b; b = t; }
+        if (a == 1) return s;
+    }
+}
+
+int ts_chunks_run(const ct_world *w, const ts_chunk_opts *o, ts_chunk_result *out)
+{
+    const ct_config *cfg = ct_world_config(w);
+    ts_floats slope = {0, 0, 0}, height = {0, 0, 0}, spacing = {0, 0, 0};
+    ct_chunk *chunk = (ct_chunk *)malloc(sizeof *chunk);
+    ct_key *done = (ct_key *)malloc(sizeof *done * TS_CANDIDATES);
+    double t0 = ts_now_ms(), beach = 0.0, zero = 0.0;
+    int k, stride = ts_stride(TS_CANDIDATES), ndone = 0, ok = 0;
+    char err[256];
+
+    memset(out, 0, sizeof *out);
+    out->lod = (int)cfg->surface_lod;
+    if (!chunk || !done) goto end;
+    for (k = 0; k < TS_CANDIDATES && out->chunks_with_land < o->land_chunks &&
+                out->chunks_generated < o->max_chunks; k++) {
+        double dir[3], lx, ly;
+        ct_key key;
+        int d, dup = 0;
+        ts_fibonacci((int)(((long)k * stride) % TS_CANDIDATES), TS_CANDIDATES, dir);
+        if (ct_key_at(w, dir, out->lod, &key, &lx, &ly, err, sizeof err) != CT_OK) goto fail;
+        for (d = 0; d < ndone && !dup; d++)
+            dup = done[d].face == key.face && done[d].x == key.x && done[d].y == key.y;
+        if (dup) continue;
+        done[ndone++] = key;
+        if (!ts_chunk_has_land(w, key)) continue;
+        if (ct_chunk_generate(w, key, chunk, err, sizeof err) != CT_OK) goto fail;
+        out->chunks_generated++;
+        {
+            size_t before = height.n;
+            if (!ts_chunk_survey(w, chunk, &slope, &height, &spacing, &beach, &zero)) goto end;
+            if (height.n > before) out->chunks_with_land++;
+        }
+    }
+    out->land_samples = (double)height.n;
+    out->slope_samples = (double)slope.n;
+    out->beach_share = height.n ? beach / (double)height.n : 0.0;
+    out->zero_share = height.n ? zero / (double)height.n : 0.0;
+    out->slope_deg[0] = ts_percentile(slope.v, slope.n, 0.50);
+    out->slope_deg[1] = ts_percentile(slope.v, slope.n, 0.90);
+    out->slope_deg[2] = ts_percentile(slope.v, slope.n, 0.99);
+    out->height_m[0] = ts_percentile(height.v, height.n, 0.50);
+    out->height_m[1] = ts_percentile(height.v, height.n, 0.90);
+    out->height_m[2] = ts_percentile(height.v, height.n, 0.99);
+    out->height_m[3] = ts_percentile(height.v, height.n, 1.0);
+    out->spacing_m = ts_percentile(spacing.v, spacing.n, 0.5);
+    out->ms = ts_now_ms() - t0;
+    ok = 1;
+    goto end;
+fail:
+    fprintf(stderr, "terrain_stats: %s\n", err);
+end:
+    free(slope.v);
+    free(height.v);
+    free(spacing.v);
+    free(chunk);
+    free(done);
+    return ok;
+}
