@@ -119,6 +119,11 @@ TS_SRC := $(sort $(wildcard tools/terrain_stats*.c))
 $(B)/terrain_stats: $(TS_SRC) tools/terrain_stats.h $(B)/libct.a
 	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itools $(TS_SRC) $(B)/libct.a $(LIBS) -o $@
 
+# Its test also links the tool's surveys (all but the main program).
+$(B)/tests/test_terrain_stats: tests/c/test_terrain_stats.c $(TEST_HDR) $(filter-out tools/terrain_stats.c,$(TS_SRC)) tools/terrain_stats.h $(B)/libct.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itests/c -Itools $< $(filter-out tools/terrain_stats.c,$(TS_SRC)) $(B)/libct.a $(LIBS) -o $@
+
 .PHONY: terrain-stats
 terrain-stats: $(B)/terrain_stats
 	node tools/terrain_stats.mjs $(ARGS)

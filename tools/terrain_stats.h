@@ -62,7 +62,16 @@ double ts_now_ms(void);
 int ts_raster_run(const ct_world *w, const ts_raster_opts *o, ts_raster_result *out);
 int ts_lakes_run(const ct_world *w, ts_lake_result *out);
 int ts_chunks_run(const ct_world *w, const ts_chunk_opts *o, ts_chunk_result *out);
+/* terrain_stats_math.c */
 /* Percentile p in [0,1] of n values, sorting them in place (nearest rank). */
 double ts_percentile(float *v, size_t n, double p);
+/* Slope in degrees of a surface whose height changes by dx_m and dy_m over
+ * the tangent steps a and b (metres, any two independent vectors). */
+double ts_slope_deg(const double a[3], const double b[3], double dx_m, double dy_m);
+/* Point k of n on the Fibonacci sphere (equal-area spread). */
+void ts_fibonacci(int k, int n, double dir[3]);
+/* A step near n / golden ratio that is coprime to n: k * step mod n visits
+ * every index once, and any prefix is spread over the whole range. */
+int ts_stride(int n);
 
 #endif
