@@ -80,7 +80,9 @@ static const char *const ct__preset_names[] = {
  * the ones frozen in tests/golden/reference_payloads.txt. Each new layer knob
  * appends its "name=off" line here. */
 static const char ct__reference_layers_text[] =
-    "lake_own_levels=0\n";
+    "lake_own_levels=0\n"
+    "coast_fractal=0\n"
+    "shore_ramp_m=0\n";
 
 const char *ct_reference_layers(void) { return ct__reference_layers_text; }
 

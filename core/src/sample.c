@@ -6,6 +6,7 @@
  * the space view and every chunk at every LOD agree bit for bit: the value at
  * a direction never depends on who asked. */
 #include "ct_surface.h"
+#include "ct_coast.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -102,6 +103,10 @@ typedef struct ct__blend {
     double rw[CT_REGION_COUNT];
     int dom;              /* corner naming the water body, -1 if no water corner */
     double level;         /* that body's level (m) */
+    /* For the coast layer (coast.c): the land corners' weight, weighted
+     * height and height above their shore reference, and the weight of the
+     * shore pins (land corners next to water). */
+    double land_w, land_h, land_above, pin_w;
 } ct__blend;
 
 /* One canonical unit vector whatever the caller's scale: divide by the
@@ -148,6 +153,7 @@ static void ct__sample_blend(const ct_world *w, const ct__cell *c, ct__blend *b)
     double wt[4];
     int k, r;
     b->bed = b->above = b->mask = b->shore = b->moist = b->wet_weight = 0.0;
+    b->land_w = b->land_h = b->land_above = b->pin_w = 0.0;
     for (r = 0; r < CT_REGION_COUNT; r++) b->rw[r] = 0.0;
     b->dom = -1;
     b->level = 0.0;
@@ -175,6 +181,13 @@ static void ct__sample_blend(const ct_world *w, const ct__cell *c, ct__blend *b)
             ref = b->level;
         } else {
             ref = w->shore_ref_v ? w->shore_ref_v[v] : 0.0;
+        }
+        if (c->body[k] < 0) {
+            double own = w->shore_ref_v ? w->shore_ref_v[v] : 0.0;
+            b->land_w += wt[k];
+            b->land_h += wt[k] * h;
+            b->land_above += wt[k] * (h - own);
+            if (w->shore_v[v] == 1.0f) b->pin_w += wt[k];
         }
         b->bed += wt[k] * h;
         b->above += wt[k] * (h - ref);
@@ -250,6 +263,36 @@ static void ct__sample_classify(const ct_world *w, const ct__cell *c, const ct__
     out->palette_index = out->biome * CT_SHADES_PER_BIOME + shade;
 }
 
+/* The coast layer (coast.c) turns the blend into what it means on the refined
+ * shore, then detail and classification run as usual on that:
+ *   - a triangle with land and water corners is split by the refined shore
+ *     coordinate S'. Water keeps the interpolated bed, capped at the level
+ *     (a dam corner may stand above it). Land stands on its land corners'
+ *     height plus the ramp, and the detail sees the ramp as height above the
+ *     shore, so land is never below the water next to it;
+ *   - a dry triangle gets the ramp through its pins' weight, which equals
+ *     the mixed triangle's full ramp on their shared land-land edge;
+ *   - an all-water triangle is left as it is. */
+static void ct__sample_coast(const ct_config *cfg, const double dir[3], ct__blend *b)
+{
+    double ramp_m = cfg->shore_ramp_m;
+    if (b->wet_weight > 0.0 && b->land_w > 0.0) {
+        double shore = ct__coast_shore(cfg, dir, b->wet_weight, ct__coast_roughness(cfg, b->rw));
+        if (shore <= 0.0) {
+            if (b->bed > b->level) b->bed = b->level;
+            b->above = b->bed - b->level;
+        } else {
+            double lift = ramp_m * ct__coast_ramp(shore);
+            b->bed = b->land_h / b->land_w + lift;
+            b->above = b->land_above / b->land_w + lift;
+            b->wet_weight = 0.0;
+        }
+    } else if (b->wet_weight == 0.0) {
+        b->bed += ramp_m * b->pin_w;
+        b->above += ramp_m * b->pin_w;
+    }
+}
+
 void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
 {
     double dir[3], detail, jitter;
@@ -258,6 +301,7 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
     ct__sample_canonical(dir_in, dir);
     ct__sample_cell(w, dir, &cell);
     ct__sample_blend(w, &cell, &blend);
+    if (ct__coast_on(&w->cfg)) ct__sample_coast(&w->cfg, dir, &blend);
     detail = ct__sample_detail(&w->cfg, &blend, dir, &jitter);
     ct__sample_classify(w, &cell, &blend, dir, detail, jitter, need_moisture, out);
 }
