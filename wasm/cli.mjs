@@ -13,7 +13,7 @@ import { fmtF, fmtG } from './cfmt.mjs';
 
 const USAGE = `usage: node wasm/cli.mjs [options]   (the Node twin of ./terrain)
   --preset NAME         reset every knob to a preset (walk noise balanced archipelago
-                        alpine dry regional); default balanced
+                        alpine dry regional reference); default balanced
   --set NAME=VALUE      override one knob (repeatable; applied in order)
   --config FILE         apply name=value lines from FILE ('#' comments)
   --load FILE           load a CTWORLD2 snapshot instead of building
@@ -154,7 +154,8 @@ function statLines(world) {
     `generation ${world.generation}`, `macro_resolution ${s.macroResolution}`,
     `vertex_count ${s.vertexCount}`, `edge_count ${s.edgeCount}`, `passes ${s.passes}`,
     `accepted_hops ${s.acceptedHops}`, `collisions ${s.collisions}`, `junction_cells ${s.junctionCells}`,
-    `water_bodies ${s.waterBodies}`, `lakes ${s.lakes}`, `ocean_fraction ${fmtF(s.oceanFraction, 6)}`,
+    `water_bodies ${s.waterBodies}`, `lakes ${s.lakes}`, `elevated_lakes ${s.elevatedLakes}`,
+    `ocean_fraction ${fmtF(s.oceanFraction, 6)}`,
     `land_fraction ${fmtF(s.landFraction, 6)}`, `min_height_m ${fmtF(s.minHeightM, 3)}`,
     `max_height_m ${fmtF(s.maxHeightM, 3)}`, `max_macro_slope_excess_m ${fmtG(s.maxMacroSlopeExcessM, 9)}`,
     `build_ms ${fmtF(s.buildMs, 1)}`, `bytes_held ${s.bytesHeld}`,

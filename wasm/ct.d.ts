@@ -29,7 +29,7 @@ export interface KnobInfo {
 export type Config = Record<string, number>;
 
 export interface ConfigOptions {
-  /** walk, noise, balanced (default), archipelago, alpine, dry, regional */
+  /** walk, noise, balanced (default), archipelago, alpine, dry, regional, reference */
   preset?: string;
   /** Overrides applied last: {seed: 7} or ['seed=7'] or [['seed', 7]]. */
   set?: Record<string, number | string> | Map<string, number | string>
@@ -63,6 +63,7 @@ export interface WorldStats {
   collisions: number;
   junctionCells: number;
   waterBodies: number;
+  /** lake-sized bodies (<= lake_max_vertices vertices), at any level */
   lakes: number;
   oceanFraction: number;
   landFraction: number;
@@ -71,6 +72,8 @@ export interface WorldStats {
   maxMacroSlopeExcessM: number;
   buildMs: number;
   bytesHeld: number;
+  /** lakes standing at least 5 m above sea level */
+  elevatedLakes: number;
 }
 
 export interface SampleResult {
@@ -208,6 +211,8 @@ export declare class Core {
   loadMs: number;
   knobs(): KnobInfo[];
   presets(): string[];
+  /** Off values of every post-reference layer, "name=value" lines for a text step. */
+  referenceLayers(): string;
   /** Validated config: preset, then text, then set. Throws CtError. */
   config(options?: ConfigOptions): Config;
   buildWorld(options?: ConfigOptions, hooks?: BuildHooks): World;

@@ -78,6 +78,7 @@ CTW_EXPORT int ctw_knob_info(int i, double *out)
 
 CTW_EXPORT int ctw_preset_count(void) { return (int)ct_preset_count(); }
 CTW_EXPORT const char *ctw_preset_name(int i) { return ct_preset_name((size_t)i); }
+CTW_EXPORT const char *ctw_reference_layers(void) { return ct_reference_layers(); }
 CTW_EXPORT const char *ctw_result_name(int r) { return ct_result_name((ct_result)r); }
 CTW_EXPORT const char *ctw_result_message(int r) { return ct_result_message((ct_result)r); }
 CTW_EXPORT const char *ctw_face_name(int face) { return ct_face_name(face); }
@@ -174,7 +175,7 @@ enum {
     CTW_STATS_JUNCTION_CELLS, CTW_STATS_WATER_BODIES, CTW_STATS_LAKES,
     CTW_STATS_OCEAN_FRACTION, CTW_STATS_LAND_FRACTION, CTW_STATS_MIN_HEIGHT_M,
     CTW_STATS_MAX_HEIGHT_M, CTW_STATS_MAX_SLOPE_EXCESS_M, CTW_STATS_BUILD_MS,
-    CTW_STATS_BYTES_HELD, CTW_STATS_COUNT
+    CTW_STATS_BYTES_HELD, CTW_STATS_ELEVATED_LAKES, CTW_STATS_COUNT
 };
 
 CTW_EXPORT int ctw_world_stats(const ct_world *w, double *out, char *err, size_t errlen)
@@ -194,6 +195,7 @@ CTW_EXPORT int ctw_world_stats(const ct_world *w, double *out, char *err, size_t
     out[CTW_STATS_JUNCTION_CELLS] = s.junction_cells;
     out[CTW_STATS_WATER_BODIES] = s.water_bodies;
     out[CTW_STATS_LAKES] = s.lakes;
+    out[CTW_STATS_ELEVATED_LAKES] = s.elevated_lakes;
     out[CTW_STATS_OCEAN_FRACTION] = s.ocean_fraction;
     out[CTW_STATS_LAND_FRACTION] = s.land_fraction;
     out[CTW_STATS_MIN_HEIGHT_M] = s.min_height_m;

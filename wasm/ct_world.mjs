@@ -16,7 +16,7 @@ const REGION_NAMES = ['plains', 'ridges', 'broken', 'basins'];
 const STATS_FIELDS = [              // order of ctw_world_stats (wasm/ct_wasm.c)
   'macroResolution', 'vertexCount', 'edgeCount', 'passes', 'acceptedHops', 'collisions',
   'junctionCells', 'waterBodies', 'lakes', 'oceanFraction', 'landFraction', 'minHeightM',
-  'maxHeightM', 'maxMacroSlopeExcessM', 'buildMs', 'bytesHeld',
+  'maxHeightM', 'maxMacroSlopeExcessM', 'buildMs', 'bytesHeld', 'elevatedLakes',
 ];
 
 /**

@@ -20,7 +20,7 @@
 static const char usage_text[] =
     "usage: terrain [options]\n"
     "  --preset NAME         reset every knob to a preset (walk noise balanced archipelago\n"
-    "                        alpine dry regional); default balanced\n"
+    "                        alpine dry regional reference); default balanced\n"
     "  --set NAME=VALUE      override one knob (repeatable; applied in order)\n"
     "  --config FILE         apply name=value lines from FILE ('#' comments)\n"
     "  --load FILE           load a CTWORLD2 snapshot instead of building\n"
@@ -114,6 +114,7 @@ static void print_stats(const ct_world *w)
     printf("junction_cells %lu\n", (unsigned long)st.junction_cells);
     printf("water_bodies %lu\n", (unsigned long)st.water_bodies);
     printf("lakes %lu\n", (unsigned long)st.lakes);
+    printf("elevated_lakes %lu\n", (unsigned long)st.elevated_lakes);
     printf("ocean_fraction %.6f\n", st.ocean_fraction);
     printf("land_fraction %.6f\n", st.land_fraction);
     printf("min_height_m %.3f\n", st.min_height_m);

@@ -66,7 +66,7 @@ extern "C" {
 
 /* Bump when published generation semantics change; it enters every
  * generation ID, so chunks from different versions never mix. */
-#define CT_ALGORITHM_VERSION 2u
+#define CT_ALGORITHM_VERSION 3u
 
 #define CT_CHUNK_CORE 256                  /* samples per chunk edge, owned */
 #define CT_CHUNK_EDGE 257                  /* with the positive border */
@@ -152,10 +152,16 @@ double ct_config_get(const ct_config *cfg, const ct_knob_info *knob);
 /* Every knob at its default (the "balanced" preset). */
 void ct_config_default(ct_config *cfg);
 /* Presets reset every knob, then override some: walk, noise, balanced,
- * archipelago, alpine, dry, regional. */
+ * archipelago, alpine, dry, regional, reference (balanced with every layer
+ * added after the reference model turned off). */
 ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t errlen);
 size_t ct_preset_count(void);
 const char *ct_preset_name(size_t index);             /* NULL past the end */
+/* The off values of every post-reference generation layer, as "name=value"
+ * lines (docs/generation.md lists them). ct_config_reference_layers applies
+ * them to cfg: any preset then generates the reference model's payloads. */
+const char *ct_reference_layers(void);
+ct_result ct_config_reference_layers(ct_config *cfg, char *err, size_t errlen);
 /* Parse one override. Unknown name, non-number, NaN/Inf, out of range or a
  * fractional value for an integer knob: error naming the knob and range, cfg
  * unchanged. */
@@ -255,14 +261,17 @@ typedef struct ct_world_stats {
     uint32_t collisions;            /* collision vertices, both passes (0 after load) */
     uint32_t junction_cells;        /* enclosed pockets closed as junctions (0 after load) */
     uint32_t water_bodies;          /* ocean + lakes + seas too big to be lakes */
-    uint32_t lakes;                 /* elevated lakes */
+    uint32_t lakes;                 /* lake-sized bodies (<= lake_max_vertices), at any level */
     double ocean_fraction;          /* share of vertices in the ocean */
     double land_fraction;
     double min_height_m, max_height_m;     /* macro bed heights */
     double max_macro_slope_excess_m;       /* worst remaining edge violation */
     double build_ms;                /* wall time of the build (not part of the world) */
     size_t bytes_held;              /* heap bytes the world keeps */
+    uint32_t elevated_lakes;        /* lakes whose level is >= CT_ELEVATED_LAKE_M above sea level */
 } ct_world_stats;
+/* A lake counts as elevated from this height up (metres above sea level). */
+#define CT_ELEVATED_LAKE_M 5.0
 
 ct_result ct_world_stats_get(const ct_world *world, ct_world_stats *out);
 

@@ -119,12 +119,14 @@ double ct__walk_increment(const ct__walk_params *p, uint32_t v, uint32_t depth);
 
 /* ------------------------------------------------------------------ lakes */
 /* Lake levels from the first-pass heights h1: minimum over each footprint,
- * then lowered until every shore pin is feasible under slope s (m per m;
- * 0 = only shared shore vertices tie levels). Writes level_b[body] (0 for
- * ocean and seas) and pin_v[v] (shore pin height of land vertices next to
- * water; is_pin_v[v] = 1 there). */
+ * then lowered until every shore pin is feasible under slope s (m per m).
+ * own_levels 0 is the reference rule (a shore vertex shared by two bodies
+ * ties their levels); 1 keeps each lake at its own level, with such a vertex
+ * a dam at the higher one. Writes level_b[body] (0 for ocean and seas) and
+ * pin_v[v] (shore pin height of land vertices next to water; is_pin_v[v] = 1
+ * there). */
 ct_result ct__lake_levels(const ct__graph *g, const int32_t *body_v, const ct__bodies *b,
-                          const double *h1, double s, double *level_b, double *pin_v,
+                          const double *h1, double s, int own_levels, double *level_b, double *pin_v,
                           uint8_t *is_pin_v, char *err, size_t errlen);
 /* Lake beds: level - depth_m * (hops from the shore / deepest hops of that lake). */
 ct_result ct__lake_beds(const ct__graph *g, const int32_t *body_v, const ct__bodies *b,

@@ -237,7 +237,7 @@ static ct_result ct__solve_walks(ct_world *w, ct__tmp *t, ct__progress *pr, char
     ct__walk_free(&t->sea);
     if (ct__report(pr, "lake levels", 0.52)) goto cancel;
     if ((r = ct__lake_levels(&t->g, w->body_v, &t->bodies, t->land1.h, cfg->max_macro_slope,
-                             t->level_b, t->pin_v, t->is_pin, err, errlen)) != CT_OK)
+                             (int)cfg->lake_own_levels, t->level_b, t->pin_v, t->is_pin, err, errlen)) != CT_OK)
         return r;
     ct__walk_keep_heights(&t->land1);
     /* Second pass: land only, seeded from sea and lake shores together. */
@@ -311,7 +311,9 @@ static void ct__fill_stats(ct_world *w, const ct__tmp *t, clock_t start)
 {
     ct_world_stats *s = &w->stats;
     uint32_t V = w->vertex_count, v, land = 0;
+    uint32_t elevated = s->elevated_lakes;   /* counted by ct__world_derive */
     memset(s, 0, sizeof *s);
+    s->elevated_lakes = elevated;
     s->macro_resolution = w->n;
     s->vertex_count = V;
     s->edge_count = t->g.edge_count;
@@ -387,7 +389,7 @@ ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *o
         if ((r = ct__solve_walks(w, &t, &pr, err, errlen)) != CT_OK) goto fail;
     } else {
         /* Noise mode: no walks, no elevated lakes; every body at sea level. */
-        if ((r = ct__lake_levels(&t.g, w->body_v, &t.bodies, w->height_v, 0.0, t.level_b, t.pin_v,
+        if ((r = ct__lake_levels(&t.g, w->body_v, &t.bodies, w->height_v, 0.0, 0, t.level_b, t.pin_v,
                                  t.is_pin, err, errlen)) != CT_OK)
             goto fail;
         for (v = 0; v < V; v++) {

@@ -387,9 +387,15 @@ static void test_presets_slope_and_pins(void)
                 continue;
             }
             if (w->water_level_v[v] != 0.0) bad_level++;
+            /* A pin stands at the level of its water: the lowest it touches
+             * under the reference rule (all equal there), the highest (a dam)
+             * when lakes keep their own levels. */
             for (k = 0; k < 4; k++) {
                 uint32_t b = g.nbr[4u * v + k];
-                if (b != CT__NONE && w->body_v[b] >= 0 && w->water_level_v[b] < pin) pin = w->water_level_v[b];
+                double lv;
+                if (b == CT__NONE || w->body_v[b] < 0) continue;
+                lv = w->water_level_v[b];
+                if (pin == 1e300 || (cfg.lake_own_levels ? lv > pin : lv < pin)) pin = lv;
             }
             if (pin < 1e300) {
                 pins++;

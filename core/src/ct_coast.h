@@ -1,0 +1,24 @@
+/* ct_coast.h - private interface of coast.c, the sub-grid coast layer used
+ * by the sampler (sample.c). */
+#ifndef CT_COAST_H
+#define CT_COAST_H
+
+#include "ct_internal.h"
+
+/* 1 when the layer is on (coast_fractal > 0 or shore_ramp_m > 0). */
+int ct__coast_on(const ct_config *cfg);
+/* Octaves of the coast fBm: from coast_fractal_frequency to about two sample
+ * steps at surface_lod. */
+int ct__coast_octaves(const ct_config *cfg);
+/* Coast roughness: the four region profiles' roughness blended by the region
+ * weights at full strength (whatever region_strength is). */
+double ct__coast_roughness(const ct_config *cfg, const double rw[4]);
+/* Refined shore coordinate S' of a direction in a macro triangle whose water
+ * corners carry interpolation weight wet (0 < wet < 1): water where S' <= 0.
+ * Exact where it matters: the value is only cut short when it is certainly
+ * below 0 or certainly saturates the ramp. */
+double ct__coast_shore(const ct_config *cfg, const double dir[3], double wet, double roughness);
+/* Land ramp in [0,1] from S' (0 at the shore, 1 a few km inland). */
+double ct__coast_ramp(double shore);
+
+#endif
