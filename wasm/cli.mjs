@@ -13,7 +13,7 @@ import { fmtF, fmtG } from './cfmt.mjs';
 
 const USAGE = `usage: node wasm/cli.mjs [options]   (the Node twin of ./terrain)
   --preset NAME         reset every knob to a preset (walk noise balanced archipelago
-                        alpine dry regional); default balanced
+                        alpine dry regional reference); default balanced
   --set NAME=VALUE      override one knob (repeatable; applied in order)
   --config FILE         apply name=value lines from FILE ('#' comments)
   --load FILE           load a CTWORLD2 snapshot instead of building

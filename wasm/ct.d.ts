@@ -29,7 +29,7 @@ export interface KnobInfo {
 export type Config = Record<string, number>;
 
 export interface ConfigOptions {
-  /** walk, noise, balanced (default), archipelago, alpine, dry, regional */
+  /** walk, noise, balanced (default), archipelago, alpine, dry, regional, reference */
   preset?: string;
   /** Overrides applied last: {seed: 7} or ['seed=7'] or [['seed', 7]]. */
   set?: Record<string, number | string> | Map<string, number | string>
@@ -208,6 +208,8 @@ export declare class Core {
   loadMs: number;
   knobs(): KnobInfo[];
   presets(): string[];
+  /** Off values of every post-reference layer, "name=value" lines for a text step. */
+  referenceLayers(): string;
   /** Validated config: preset, then text, then set. Throws CtError. */
   config(options?: ConfigOptions): Config;
   buildWorld(options?: ConfigOptions, hooks?: BuildHooks): World;

@@ -66,6 +66,15 @@ export class Core {
   }
 
   /**
+   * The off values of every layer added after the reference model, as
+   * "name=value" lines: apply them as a `text` step after any preset.
+   * @returns {string}
+   */
+  referenceLayers() {
+    return this.heap.str(this.heap.x.ctw_reference_layers());
+  }
+
+  /**
    * A validated configuration: preset, then `text` (name=value lines), then
    * `set`; or `steps` applied in order. validate: false skips the cross-knob
    * check (each edit is still range-checked).

@@ -78,6 +78,7 @@ CTW_EXPORT int ctw_knob_info(int i, double *out)
 
 CTW_EXPORT int ctw_preset_count(void) { return (int)ct_preset_count(); }
 CTW_EXPORT const char *ctw_preset_name(int i) { return ct_preset_name((size_t)i); }
+CTW_EXPORT const char *ctw_reference_layers(void) { return ct_reference_layers(); }
 CTW_EXPORT const char *ctw_result_name(int r) { return ct_result_name((ct_result)r); }
 CTW_EXPORT const char *ctw_result_message(int r) { return ct_result_message((ct_result)r); }
 CTW_EXPORT const char *ctw_face_name(int face) { return ct_face_name(face); }

@@ -20,7 +20,7 @@
 static const char usage_text[] =
     "usage: terrain [options]\n"
     "  --preset NAME         reset every knob to a preset (walk noise balanced archipelago\n"
-    "                        alpine dry regional); default balanced\n"
+    "                        alpine dry regional reference); default balanced\n"
     "  --set NAME=VALUE      override one knob (repeatable; applied in order)\n"
     "  --config FILE         apply name=value lines from FILE ('#' comments)\n"
     "  --load FILE           load a CTWORLD2 snapshot instead of building\n"

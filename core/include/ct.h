@@ -152,10 +152,16 @@ double ct_config_get(const ct_config *cfg, const ct_knob_info *knob);
 /* Every knob at its default (the "balanced" preset). */
 void ct_config_default(ct_config *cfg);
 /* Presets reset every knob, then override some: walk, noise, balanced,
- * archipelago, alpine, dry, regional. */
+ * archipelago, alpine, dry, regional, reference (balanced with every layer
+ * added after the reference model turned off). */
 ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t errlen);
 size_t ct_preset_count(void);
 const char *ct_preset_name(size_t index);             /* NULL past the end */
+/* The off values of every post-reference generation layer, as "name=value"
+ * lines (docs/generation.md lists them). ct_config_reference_layers applies
+ * them to cfg: any preset then generates the reference model's payloads. */
+const char *ct_reference_layers(void);
+ct_result ct_config_reference_layers(ct_config *cfg, char *err, size_t errlen);
 /* Parse one override. Unknown name, non-number, NaN/Inf, out of range or a
  * fractional value for an integer knob: error naming the knob and range, cfg
  * unchanged. */

@@ -70,9 +70,25 @@ void ct_config_default(ct_config *cfg)
 
 /* ----------------------------------------------------------------- presets */
 static const char *const ct__preset_names[] = {
-    "walk", "noise", "balanced", "archipelago", "alpine", "dry", "regional"
+    "walk", "noise", "balanced", "archipelago", "alpine", "dry", "regional", "reference"
 };
 #define CT__PRESET_COUNT (sizeof ct__preset_names / sizeof ct__preset_names[0])
+
+/* The off values of every generation layer added after the reference model
+ * (issue 11), in one place. Applied on top of any preset they give back the
+ * reference behaviour: chunk payloads (heights, water, biomes, palette) equal
+ * the ones frozen in tests/golden/reference_payloads.txt. Each new layer knob
+ * appends its "name=off" line here. */
+static const char ct__reference_layers_text[] =
+    "";
+
+const char *ct_reference_layers(void) { return ct__reference_layers_text; }
+
+ct_result ct_config_reference_layers(ct_config *cfg, char *err, size_t errlen)
+{
+    if (!cfg) return ct__fail(err, errlen, CT_ERR_NULL, "config is NULL");
+    return ct_config_parse(cfg, ct__reference_layers_text, err, errlen);
+}
 
 size_t ct_preset_count(void) { return CT__PRESET_COUNT; }
 
@@ -130,9 +146,13 @@ ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t
         c.land_jitter_m = 175.0;
         c.sea_step_m = -60.0;
         c.sea_jitter_m = 80.0;
+    } else if (strcmp(preset, "reference") == 0) {
+        /* balanced with every post-reference layer off */
+        ct_result r = ct_config_reference_layers(&c, err, errlen);
+        if (r) return r;
     } else {
         return ct__fail(err, errlen, CT_ERR_PRESET,
-                        "unknown preset '%s' (walk, noise, balanced, archipelago, alpine, dry, regional)",
+                        "unknown preset '%s' (walk, noise, balanced, archipelago, alpine, dry, regional, reference)",
                         preset);
     }
     *cfg = c;

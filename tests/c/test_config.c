@@ -30,7 +30,7 @@ static void test_presets(void)
     size_t i;
     ct_config a, b;
     char err[256];
-    CHECK(ct_preset_count() == 7, "seven presets");
+    CHECK(ct_preset_count() == 8, "eight presets");
     for (i = 0; i < ct_preset_count(); i++) {
         CHECK(ct_config_preset(&a, ct_preset_name(i), err, sizeof err) == CT_OK, "preset %s", ct_preset_name(i));
         CHECK(ct_config_validate(&a, err, sizeof err) == CT_OK, "preset %s validates: %s", ct_preset_name(i), err);

@@ -30,7 +30,7 @@ test('knobs() is the C table: same names, kinds, defaults, ranges and docs as ct
 });
 
 test('presets and the balanced defaults', () => {
-  assert.equal(core.presets(), ['walk', 'noise', 'balanced', 'archipelago', 'alpine', 'dry', 'regional']);
+  assert.equal(core.presets(), ['walk', 'noise', 'balanced', 'archipelago', 'alpine', 'dry', 'regional', 'reference']);
   const defaults = Object.fromEntries(core.knobs().map((k) => [k.name, k.def]));
   assert.equal(core.config({}), defaults);
   assert.equal(core.config({ preset: 'balanced' }), defaults);
@@ -297,7 +297,7 @@ test('loadCore sources: path, URL, bytes, compiled Module; load time', async () 
   const mod = await compileCore(bytes);
   for (const src of [file, new URL(`file://${file}`), bytes, new Uint8Array(bytes).buffer, mod, undefined]) {
     const c = await loadCore(src);
-    assert.is(c.presets().length, 7);
+    assert.is(c.presets().length, 8);
     assert.ok(c.loadMs >= 0 && c.loadMs < 5000, `load took ${c.loadMs} ms`);
   }
   console.log(`  ct.wasm: ${bytes.length} bytes, instantiate from bytes ${(await loadCore(bytes)).loadMs.toFixed(1)} ms`);
