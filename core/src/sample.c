@@ -1,7 +1,8 @@
-/* sample.c - point samples of the frozen field. A direction finds its macro
- * cell on the cube grid, the cell's four corners are interpolated (with
- * shoreline-aware triangle splits), and globally addressed fine noise is
- * added. ct_world_sample and ct_chunk_generate both end in ct__sample_dir, so
+/* sample.c - point samples of the frozen field, in four named steps:
+ * cell lookup (ct__sample_cell: the macro cell under a direction), interpolation
+ * (ct__sample_blend: the four corners with shoreline-aware triangle splits),
+ * detail (ct__sample_detail: globally addressed fine noise on land) and
+ * classification (ct__sample_classify: water, moisture, biome, palette). ct_world_sample and ct_chunk_generate both end in ct__sample_dir, so
  * the space view and every chunk at every LOD agree bit for bit: the value at
  * a direction never depends on who asked. */
 #include "ct_surface.h"
@@ -62,42 +63,69 @@ static int ct__cell_split(const int32_t body[4])
  * out), so it is spread before the clamp to [-1,1] to let the amplitude knobs
  * mean roughly what they say. */
 #define CT__DETAIL_SPREAD 3.0
+/* Weight of the detail: |a| / (|a| + CT__DETAIL_FADE * amp). With 2 the
+ * detail stays under |a| / 2, so it never reaches the shore reference. */
+#define CT__DETAIL_FADE 2.0
+/* Octaves of the detail loop that also give the shading jitter: the two
+ * coarsest (about 50 and 25 km at the default frequency) are smooth inside a
+ * chunk, so shades vary without salt-and-pepper pixels. */
+#define CT__JITTER_OCTAVES 2
+/* The jitter's spread: the normalised two-octave sum rarely leaves about
+ * +-0.6, so 1.6 stretches it to roughly [-1,1], the unit biome.c scales its
+ * shade offsets by (shades are clamped there). */
+#define CT__JITTER_SPREAD 1.6
+/* Moisture: 0.5 + CT__MOIST_FIELD * field + bias + a CT__MOIST_SHORE bonus
+ * that fades over CT__MOIST_SHORE_HOPS macro hops from the water. The field
+ * is normalised fBm, narrow around 0, so 0.9 spreads it over much of [0,1];
+ * the shore bonus keeps coasts greener than dry interiors. */
+#define CT__MOIST_FIELD 0.9
+#define CT__MOIST_SHORE 0.15
+#define CT__MOIST_SHORE_HOPS 3.0
 
 static double ct__clamp(double x, double lo, double hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);
 }
 
-void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
-{
-    const ct_config *cfg = &w->cfg;
-    uint32_t n = w->n, i, j, idx[4];
-    int face, k, split, dom = -1;
-    int32_t body[4];
-    double u, v, gx, gy, s, t, wt[4], rw[4] = {0, 0, 0, 0};
-    double bed = 0.0, above = 0.0, mask = 0.0, shore = 0.0, wet_weight = 0.0, moist = 0.0;
-    double nz, coarse;
-    int octaves_run;
-    double detail = 0.0, level = 0.0, amp;
-    ct_region_info region;
-    ct__biome_in bi;
-    int shade;
-    double dir[3], m;
+/* The macro cell under a direction and its four corners. */
+typedef struct ct__cell {
+    double s, t;          /* position inside the cell, [0,1] along i and j */
+    uint32_t idx[4];      /* corner vertices: (i,j) (i+1,j) (i,j+1) (i+1,j+1) */
+    int32_t body[4];      /* their water bodies (-1 land) */
+} ct__cell;
 
-    /* One canonical unit vector whatever the caller's scale: divide by the
-     * largest component, then the order-independent normalisation. Chunks
-     * and ct_world_sample both pass through here, so an exact chunk sample
-     * direction gives the same bits either way, and a direction on a cube
-     * seam reached from two faces stays one value. */
-    m = fabs(dir_in[0]);
+/* The cell's corners blended at (s,t). */
+typedef struct ct__blend {
+    double bed;           /* macro bed height (m) */
+    double above;         /* bed minus the water level / shore reference (m) */
+    double mask, shore, moist, wet_weight;
+    double rw[CT_REGION_COUNT];
+    int dom;              /* corner naming the water body, -1 if no water corner */
+    double level;         /* that body's level (m) */
+} ct__blend;
+
+/* One canonical unit vector whatever the caller's scale: divide by the
+ * largest component, then the order-independent normalisation. Chunks and
+ * ct_world_sample both pass through here, so an exact chunk sample direction
+ * gives the same bits either way, and a direction on a cube seam reached from
+ * two faces stays one value. */
+static void ct__sample_canonical(const double dir_in[3], double dir[3])
+{
+    double m = fabs(dir_in[0]);
     if (fabs(dir_in[1]) > m) m = fabs(dir_in[1]);
     if (fabs(dir_in[2]) > m) m = fabs(dir_in[2]);
     dir[0] = dir_in[0] / m;
     dir[1] = dir_in[1] / m;
     dir[2] = dir_in[2] / m;
     ct__normalize_canonical(dir);
+}
 
-    /* Macro cell: the same face coordinate the chunk grid uses, scaled to n. */
+/* Cell lookup: the same face coordinate the chunk grid uses, scaled to n. */
+static void ct__sample_cell(const ct_world *w, const double dir[3], ct__cell *c)
+{
+    uint32_t n = w->n, i, j;
+    int face, k;
+    double u, v, gx, gy;
     ct__cube_from_dir(dir, &face, &u, &v);
     gx = (u + 1.0) * 0.5 * (double)n;
     gy = (v + 1.0) * 0.5 * (double)n;
@@ -105,70 +133,96 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
     j = (uint32_t)floor(gy);
     if (i >= n) i = n - 1u;
     if (j >= n) j = n - 1u;
-    s = gx - (double)i;
-    t = gy - (double)j;
-    idx[0] = w->vertex_fij[CT__FIJ(n, face, i, j)];
-    idx[1] = w->vertex_fij[CT__FIJ(n, face, i + 1u, j)];
-    idx[2] = w->vertex_fij[CT__FIJ(n, face, i, j + 1u)];
-    idx[3] = w->vertex_fij[CT__FIJ(n, face, i + 1u, j + 1u)];
-    for (k = 0; k < 4; k++) body[k] = w->body_v[idx[k]];
-    split = ct__cell_split(body);
-    ct__cell_weights(split, s, t, wt);
+    c->s = gx - (double)i;
+    c->t = gy - (double)j;
+    c->idx[0] = w->vertex_fij[CT__FIJ(n, face, i, j)];
+    c->idx[1] = w->vertex_fij[CT__FIJ(n, face, i + 1u, j)];
+    c->idx[2] = w->vertex_fij[CT__FIJ(n, face, i, j + 1u)];
+    c->idx[3] = w->vertex_fij[CT__FIJ(n, face, i + 1u, j + 1u)];
+    for (k = 0; k < 4; k++) c->body[k] = w->body_v[c->idx[k]];
+}
 
+/* Interpolation: the corners weighted by the shoreline-aware split. */
+static void ct__sample_blend(const ct_world *w, const ct__cell *c, ct__blend *b)
+{
+    double wt[4];
+    int k, r;
+    b->bed = b->above = b->mask = b->shore = b->moist = b->wet_weight = 0.0;
+    for (r = 0; r < CT_REGION_COUNT; r++) b->rw[r] = 0.0;
+    b->dom = -1;
+    b->level = 0.0;
+    ct__cell_weights(ct__cell_split(c->body), c->s, c->t, wt);
     for (k = 0; k < 4; k++) {
-        uint32_t c = idx[k];
-        double h = w->height_v[c], ref;
-        int r;
+        uint32_t v = c->idx[k];
+        double h = w->height_v[v], ref;
         if (wt[k] == 0.0) continue;
-        if (body[k] >= 0) {
-            ref = w->water_level_v[c];
-            wet_weight += wt[k];
+        if (c->body[k] >= 0) {
+            ref = w->water_level_v[v];
+            b->wet_weight += wt[k];
             /* The strongest water corner names the body and its level; all
              * water corners of one triangle belong to one body (the saddle
              * split guarantees it), so lakes stay exactly flat. */
-            if (dom < 0 || wt[k] > wt[dom]) dom = k;
+            if (b->dom < 0 || wt[k] > wt[b->dom]) b->dom = k;
         } else {
-            ref = w->shore_ref_v ? w->shore_ref_v[c] : 0.0;
+            ref = w->shore_ref_v ? w->shore_ref_v[v] : 0.0;
         }
-        bed += wt[k] * h;
-        above += wt[k] * (h - ref);
-        mask += wt[k] * (double)w->mask_v[c];
-        shore += wt[k] * (double)w->shore_v[c];
-        if (w->moisture_v) moist += wt[k] * w->moisture_v[c];
-        for (r = 0; r < CT_REGION_COUNT; r++) rw[r] += wt[k] * (double)w->region_w_v[4u * c + (uint32_t)r];
+        b->bed += wt[k] * h;
+        b->above += wt[k] * (h - ref);
+        b->mask += wt[k] * (double)w->mask_v[v];
+        b->shore += wt[k] * (double)w->shore_v[v];
+        if (w->moisture_v) b->moist += wt[k] * w->moisture_v[v];
+        for (r = 0; r < CT_REGION_COUNT; r++) b->rw[r] += wt[k] * (double)w->region_w_v[4u * v + (uint32_t)r];
     }
-    if (dom >= 0) level = w->water_level_v[idx[dom]];
+    if (b->dom >= 0) b->level = w->water_level_v[c->idx[b->dom]];
+}
 
-    /* Fine noise, globally addressed by the direction. Its weight
-     * |a| / (|a| + 2 amp) keeps |detail| < |a| / 2, where a is the height above
-     * the shore reference: the sign of a (land or water) never flips, so the
-     * noise cannot invent a coastline, and it fades to zero at the shore. */
-    ct__region_effective(cfg, rw, &region);
+/* Detail: fine noise, globally addressed by the direction, on land only.
+ * Its weight |a| / (|a| + 2 amp) keeps |detail| < |a| / 2, where a is the
+ * height above the shore reference: the sign of a (land or water) never
+ * flips, so the noise cannot invent a coastline, and it fades to zero at the
+ * shore. *jitter gets the shading jitter from the loop's first octaves. */
+static double ct__sample_detail(const ct_config *cfg, const ct__blend *b, const double dir[3], double *jitter)
+{
+    ct_region_info region;
+    double amp, nz, coarse, detail = 0.0;
+    int octaves_run;
+    ct__region_effective(cfg, b->rw, &region);
     /* High ground is rougher: the amplitude grows with the height above the
      * shore, which the weight below still keeps under |a| / 2. */
-    amp = (cfg->detail_amplitude_m + (above > 0.0 ? cfg->detail_height_gain * above : 0.0)) * region.roughness;
+    amp = (cfg->detail_amplitude_m + (b->above > 0.0 ? cfg->detail_height_gain * b->above : 0.0)) * region.roughness;
     if (cfg->mode == CT_MODE_WALK) amp = 0.0;   /* walk mode shows the contour process alone */
     /* Detail is land relief (the knob's contract): the sea and lake beds
      * keep the macro field. One loop gives the detail octaves and, from its
      * first two, the shading jitter; elsewhere only those two run. */
-    octaves_run = (amp > 0.0 && above > 0.0) ? (int)cfg->detail_octaves : 0;
+    octaves_run = (amp > 0.0 && b->above > 0.0) ? (int)cfg->detail_octaves : 0;
     nz = ct__fbm3_fast(ct__subseed(cfg->seed, CT_SALT_DETAIL), dir, cfg->detail_frequency,
-                       octaves_run, 2.0, cfg->detail_gain, 2, &coarse);
+                       octaves_run, 2.0, cfg->detail_gain, CT__JITTER_OCTAVES, &coarse);
     if (octaves_run > 0) {
-        double a = fabs(above);
+        double a = fabs(b->above);
         nz = ct__clamp(CT__DETAIL_SPREAD * nz, -1.0, 1.0);
-        detail = amp * nz * (a / (a + 2.0 * amp));
+        detail = amp * nz * (a / (a + CT__DETAIL_FADE * amp));
     }
+    *jitter = coarse * CT__JITTER_SPREAD;
+    return detail;
+}
 
-    out->height_m = bed + detail;
-    out->has_water = (wet_weight > 0.0 && above + detail <= 0.0) ? 1 : 0;
-    out->water_m = out->has_water ? level : 0.0;
-    out->water_body = out->has_water ? (int)body[dom] : -1;
-    out->mask = mask;
+/* Classification: water or land, moisture, biome and palette entry. */
+static void ct__sample_classify(const ct_world *w, const ct__cell *c, const ct__blend *b, const double dir[3],
+                                double detail, double jitter, int need_moisture, ct_sample *out)
+{
+    const ct_config *cfg = &w->cfg;
+    ct__biome_in bi;
+    int shade;
+    out->height_m = b->bed + detail;
+    out->has_water = (b->wet_weight > 0.0 && b->above + detail <= 0.0) ? 1 : 0;
+    out->water_m = out->has_water ? b->level : 0.0;
+    out->water_body = out->has_water ? (int)c->body[b->dom] : -1;
+    out->mask = b->mask;
 
     if (need_moisture || !out->has_water) {
         /* Wetter next to water, drier far inland; moisture_bias shifts all. */
-        double mo = 0.5 + 0.9 * moist + cfg->moisture_bias + 0.15 * (1.0 - ct__smoothstep(0.0, 3.0, shore));
+        double mo = 0.5 + CT__MOIST_FIELD * b->moist + cfg->moisture_bias +
+                    CT__MOIST_SHORE * (1.0 - ct__smoothstep(0.0, CT__MOIST_SHORE_HOPS, b->shore));
         out->moisture = ct__clamp(mo, 0.0, 1.0);
     } else {
         out->moisture = 0.0;
@@ -176,17 +230,27 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
 
     bi.has_water = out->has_water;
     bi.height_m = out->height_m;
-    bi.above_shore_m = above + detail;
-    bi.depth_m = out->has_water ? level - out->height_m : 0.0;
-    bi.shore_hops = shore;
+    bi.above_shore_m = b->above + detail;
+    bi.depth_m = out->has_water ? b->level - out->height_m : 0.0;
+    bi.shore_hops = b->shore;
     bi.moisture = out->moisture;
     bi.latitude2 = dir[1] * dir[1];
-    /* Shading jitter: the two coarsest detail octaves, a smooth field, so
-     * shades vary within a chunk without salt-and-pepper pixels. */
-    bi.jitter = coarse * 1.6;
+    bi.jitter = jitter;
     out->biome = ct__biome_classify(cfg, &bi, &shade);
     out->material = ct__biome_material(out->biome);
     out->palette_index = out->biome * CT_SHADES_PER_BIOME + shade;
+}
+
+void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
+{
+    double dir[3], detail, jitter;
+    ct__cell cell;
+    ct__blend blend;
+    ct__sample_canonical(dir_in, dir);
+    ct__sample_cell(w, dir, &cell);
+    ct__sample_blend(w, &cell, &blend);
+    detail = ct__sample_detail(&w->cfg, &blend, dir, &jitter);
+    ct__sample_classify(w, &cell, &blend, dir, detail, jitter, need_moisture, out);
 }
 
 ct_result ct_world_sample(const ct_world *world, const double dir[3], ct_sample *out,
