@@ -80,7 +80,11 @@ static const char *const ct__preset_names[] = {
  * the ones frozen in tests/golden/reference_payloads.txt. Each new layer knob
  * appends its "name=off" line here. */
 static const char ct__reference_layers_text[] =
-    "";
+    /* ranges.c: mountain belts, ridges and valleys, slope-aware rock */
+    "range_height_m=0\n"
+    "hill_height_m=0\n"
+    "macro_ceiling_m=0\n"
+    "rock_slope=0\n";
 
 const char *ct_reference_layers(void) { return ct__reference_layers_text; }
 
