@@ -67,6 +67,19 @@ static double capped_share(const ct_world *w)
     return land ? (double)capped / (double)land : 0.0;
 }
 
+/* Share of land vertices inside a belt core (weight > 0.5). */
+static double belt_share(const ct_world *w)
+{
+    uint32_t v, land = 0, in = 0;
+    if (!w->belt_v) return 0.0;
+    for (v = 0; v < w->vertex_count; v++) {
+        if (w->body_v[v] >= 0) continue;
+        land++;
+        in += w->belt_v[v] > 0.5f;
+    }
+    return land ? (double)in / (double)land : 0.0;
+}
+
 int main(int argc, char **argv)
 {
     ct_config cfg;
@@ -132,12 +145,12 @@ int main(int argc, char **argv)
     qsort(height, land, sizeof *height, cmp_double);
     printf("%s seed %s: build %.0f ms, land %.0f%%, slope deg p10 %.2f p50 %.2f p90 %.2f p99 %.1f | "
            "height m p10 %.0f p50 %.0f p90 %.0f p99 %.0f max %.0f | macro max %.0f capped %.0f%% | "
-           "rock %.1f%% snow %.1f%% of land\n",
+           "rock %.1f%% snow %.1f%% of land | belts %.0f%%\n",
            argv[1], argv[2], st.build_ms, 100.0 * (double)land / POINTS, pct(slope, land, 0.1),
            pct(slope, land, 0.5), pct(slope, land, 0.9), pct(slope, land, 0.99), pct(height, land, 0.1),
            pct(height, land, 0.5), pct(height, land, 0.9), pct(height, land, 0.99), height[land ? land - 1 : 0],
            st.max_height_m, 100.0 * capped_share(w), 100.0 * (double)rock / (double)land,
-           100.0 * (double)snow / (double)land);
+           100.0 * (double)snow / (double)land, 100.0 * belt_share(w));
     ct_world_free(w);
     free(slope);
     free(height);

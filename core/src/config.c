@@ -136,6 +136,9 @@ ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t
         c.max_macro_slope = 0.0045;
         c.tree_line_m = 2600.0;
         c.snow_line_m = 3800.0;
+        /* Taller ranges on higher highlands; peaks stay under about 9 km. */
+        c.range_height_m = 7000.0;
+        c.macro_ceiling_m = 3800.0;
     } else if (strcmp(preset, "dry") == 0) {
         c.land_bias = 0.0;
         c.moisture_bias = -0.45;

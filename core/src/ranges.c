@@ -39,7 +39,7 @@
 #define CT__LIFT_FREQ 1.1
 /* Hills reach half their amplitude this far above the shore (m): coastal
  * plains stay gentle, uplands are hilly. */
-#define CT__HILL_HALF_M 300.0
+#define CT__HILL_HALF_M 150.0
 /* Ridge octaves after the first are scaled by 0.3 + 0.7 R0 (R0 the first
  * octave's ridge value): fine relief gathers on the ridges, valleys stay
  * smoother, as erosion leaves them. */
