@@ -40,6 +40,9 @@
 /* Hills reach half their amplitude this far above the shore (m): coastal
  * plains stay gentle, uplands are hilly. */
 #define CT__HILL_HALF_M 150.0
+/* Crests reach half height this far above the shore (m): ranges may stand
+ * close to the sea, but the surface still meets the water continuously. */
+#define CT__CREST_FADE_M 100.0
 /* Ridge octaves after the first are scaled by 0.3 + 0.7 R0 (R0 the first
  * octave's ridge value): fine relief gathers on the ridges, valleys stay
  * smoother, as erosion leaves them. */
@@ -208,7 +211,13 @@ double ct__ranges_at(const ct_config *cfg, const double dir[3], double belt, dou
     val = ct__ridged(cfg, dir, d);
     delta = amp * (val - CT__RIDGE_CENTRE);
     slope_k = amp / cfg->radius_m;
-    if (delta < 0.0) {
+    if (delta > 0.0) {
+        /* Crests fade to zero at the shoreline (a -> 0), so the land surface
+         * meets the water without a step. */
+        double q = a / (a + CT__CREST_FADE_M);
+        slope_k *= q;
+        delta *= q;
+    } else {
         /* Valleys: delta a / (a - 2 delta) stays above -a/2, and matches
          * delta (value and slope) where it is small against a. */
         double q = a - 2.0 * delta;
