@@ -84,7 +84,9 @@ static const char ct__reference_layers_text[] =
     "range_height_m=0\n"
     "hill_height_m=0\n"
     "macro_ceiling_m=0\n"
-    "rock_slope=0\n";
+    "rock_slope=0\n"
+    /* the ranges layer took over the detail noise's three finest octaves */
+    "detail_octaves=6\n";
 
 const char *ct_reference_layers(void) { return ct__reference_layers_text; }
 

@@ -107,36 +107,42 @@ static uint32_t ct__rcorner(uint32_t seed, uint32_t x, uint32_t y, uint32_t z)
     return h ^ (h >> 16);
 }
 
-/* Gradient of a corner: one of the 12 cube-edge midpoints (Perlin's set). */
-static void ct__rgrad(uint32_t h, double g[3])
-{
-    static const signed char tab[12][3] = {
-        {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0}, {1, 0, 1}, {-1, 0, 1},
-        {1, 0, -1}, {-1, 0, -1}, {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}
-    };
-    const signed char *t = tab[(uint32_t)(((uint64_t)h * 12u) >> 32)];
-    g[0] = t[0]; g[1] = t[1]; g[2] = t[2];
-}
+/* The 12 cube-edge midpoints (Perlin's gradient set), as floats of 0, +-1. */
+static const double ct__rgrad_tab[12][3] = {
+    {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0}, {1, 0, 1}, {-1, 0, 1},
+    {1, 0, -1}, {-1, 0, -1}, {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}
+};
+
+/* Gradient of a corner hash, and its dot product with the offset (x,y,z). */
+#define CT__RCORNER(k, X, Y, Z, ox, oy, oz) do { \
+        g[k] = ct__rgrad_tab[(uint32_t)(((uint64_t)ct__rcorner(seed, X, Y, Z) * 12u) >> 32)]; \
+        c[k] = g[k][0] * (ox) + g[k][1] * (oy) + g[k][2] * (oz); \
+    } while (0)
 
 /* Perlin gradient noise at (x,y,z) and its gradient d[3]. The value is the
  * trilinear blend (quintic weights) of the corner dot products; its
  * derivative is the same blend of the corner gradients plus the weights'
  * derivatives times the blend's differences. Only +,-,*,floor: identical
- * native and in WebAssembly. */
+ * native and in WebAssembly. Corners unrolled: this runs per octave at every
+ * land sample of every chunk. */
 static double ct__rnoise(uint32_t seed, double x, double y, double z, double d[3])
 {
     double x0f = floor(x), y0f = floor(y), z0f = floor(z);
-    double fx = x - x0f, fy = y - y0f, fz = z - z0f;
+    double fx = x - x0f, fy = y - y0f, fz = z - z0f, gx = fx - 1.0, gy = fy - 1.0, gz = fz - 1.0;
     uint32_t x0 = (uint32_t)(int64_t)x0f * CT__RX, y0 = (uint32_t)(int64_t)y0f * CT__RY;
     uint32_t z0 = (uint32_t)(int64_t)z0f * CT__RZ;
-    double g[8][3], c[8], u, v, w, du, dv, dw, k1, k2, k3, k4, k5, k6, k7;
+    uint32_t x1 = x0 + CT__RX, y1 = y0 + CT__RY, z1 = z0 + CT__RZ;
+    const double *g[8];
+    double c[8], u, v, w, du, dv, dw, k1, k2, k3, k4, k5, k6, k7;
     int k;
-    for (k = 0; k < 8; k++) {
-        int bx = k & 1, by = (k >> 1) & 1, bz = (k >> 2) & 1;
-        ct__rgrad(ct__rcorner(seed, x0 + (bx ? CT__RX : 0u), y0 + (by ? CT__RY : 0u), z0 + (bz ? CT__RZ : 0u)),
-                  g[k]);
-        c[k] = g[k][0] * (fx - bx) + g[k][1] * (fy - by) + g[k][2] * (fz - bz);
-    }
+    CT__RCORNER(0, x0, y0, z0, fx, fy, fz);
+    CT__RCORNER(1, x1, y0, z0, gx, fy, fz);
+    CT__RCORNER(2, x0, y1, z0, fx, gy, fz);
+    CT__RCORNER(3, x1, y1, z0, gx, gy, fz);
+    CT__RCORNER(4, x0, y0, z1, fx, fy, gz);
+    CT__RCORNER(5, x1, y0, z1, gx, fy, gz);
+    CT__RCORNER(6, x0, y1, z1, fx, gy, gz);
+    CT__RCORNER(7, x1, y1, z1, gx, gy, gz);
     u = fx * fx * fx * (fx * (fx * 6.0 - 15.0) + 10.0);
     v = fy * fy * fy * (fy * (fy * 6.0 - 15.0) + 10.0);
     w = fz * fz * fz * (fz * (fz * 6.0 - 15.0) + 10.0);

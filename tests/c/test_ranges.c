@@ -209,7 +209,7 @@ static double capped_share(const ct_world *w)
 static void test_default_world(void)
 {
     static const char *const ref[] = {"range_height_m", "0", "hill_height_m", "0", "macro_ceiling_m", "0",
-                                      "rock_slope", "0", NULL};
+                                      "rock_slope", "0", "detail_octaves", "6", NULL};
     ct_world *w = build("balanced", NULL), *r = build("balanced", ref);
     double med, p90, maxh, rock, rmed, rp90, rmaxh, rrock, cap, rcap;
     if (!w || !r) { ct_world_free(w); ct_world_free(r); return; }
