@@ -111,7 +111,8 @@ struct ct_world {
                                    low frequency, so interpolating it per sample
                                    costs nothing visible and saves four octaves */
     float *belt_v;              /* [V] mountain-belt weight 0..1 (ranges.c); NULL
-                                   when range_height_m and macro_ceiling_m are 0 */
+                                   in walk mode and when range_height_m and
+                                   macro_ceiling_m are 0 */
 };
 
 /* Computes the derived sampling tables (shore_ref_v, moisture_v) from body_v,

@@ -53,7 +53,8 @@
 
 int ct__ranges_need_belts(const ct_config *cfg)
 {
-    return cfg->range_height_m > 0.0 || cfg->macro_ceiling_m > 0.0;
+    /* Walk mode uses neither the ceiling nor the ridges. */
+    return cfg->mode != CT_MODE_WALK && (cfg->range_height_m > 0.0 || cfg->macro_ceiling_m > 0.0);
 }
 
 int ct__ranges_on(const ct_config *cfg)
