@@ -4,6 +4,8 @@
  * Biomes: water, sand, grass, forest, exposed rock, snow, plus
  *   desert  - dry lowland (moisture below 0.3), warm latitudes;
  *   tundra  - cold lowland: high latitude or high ground below the tree line.
+ * Rock also covers land steeper than rock_slope when that knob is non-zero
+ * (the slope comes from the ranges layer's gradient, sample.c).
  * Palette index = biome * 5 + shade, shade 0 darkest .. 4 lightest. */
 #include "ct_surface.h"
 
@@ -57,6 +59,13 @@ int ct__biome_classify(const ct_config *cfg, const ct__biome_in *in, int *shade)
         double d = in->depth_m > 0.0 ? in->depth_m : 0.0;
         *shade = ct__shade(1.0 - d / (d + 400.0) + 0.5 * j);
         return CT_BIOME_WATER;
+    }
+    /* Steep ground sheds soil and snow: bare rock at any height, which also
+     * keeps ridges and valley walls rock-grey above the snow line (snow
+     * stays on peaks and gentle high ground). Off when rock_slope is 0. */
+    if (cfg->rock_slope > 0.0 && in->slope > cfg->rock_slope) {
+        *shade = ct__shade(0.2 + 0.4 * (in->slope - cfg->rock_slope) / (in->slope + 0.5) + j);
+        return CT_BIOME_ROCK;
     }
     if (h >= snow) {
         *shade = ct__shade(0.55 + (h - snow) / (snow + 2000.0) + j);

@@ -82,7 +82,14 @@ static const char *const ct__preset_names[] = {
 static const char ct__reference_layers_text[] =
     "lake_own_levels=0\n"
     "coast_fractal=0\n"
-    "shore_ramp_m=0\n";
+    "shore_ramp_m=0\n"
+    /* ranges.c: mountain belts, ridges and valleys, slope-aware rock */
+    "range_height_m=0\n"
+    "hill_height_m=0\n"
+    "macro_ceiling_m=0\n"
+    "rock_slope=0\n"
+    /* the ranges layer took over the detail noise's three finest octaves */
+    "detail_octaves=6\n";
 
 const char *ct_reference_layers(void) { return ct__reference_layers_text; }
 
@@ -134,6 +141,9 @@ ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t
         c.max_macro_slope = 0.0045;
         c.tree_line_m = 2600.0;
         c.snow_line_m = 3800.0;
+        /* Taller ranges on higher highlands; peaks stay under about 9 km. */
+        c.range_height_m = 7000.0;
+        c.macro_ceiling_m = 3800.0;
     } else if (strcmp(preset, "dry") == 0) {
         c.land_bias = 0.0;
         c.moisture_bias = -0.45;

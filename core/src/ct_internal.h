@@ -26,7 +26,10 @@ enum {
     CT_SALT_DELAY     = 0x2003u,
     CT_SALT_RELIEF    = 0x3001u,
     CT_SALT_RIDGE     = 0x3002u,
+    CT_SALT_RANGE_BELT = 0x3003u,
+    CT_SALT_RANGE_LIFT = 0x3004u,
     CT_SALT_DETAIL    = 0x4001u,
+    CT_SALT_RANGE     = 0x4002u,
     CT_SALT_MOISTURE  = 0x5001u
 };
 
@@ -107,6 +110,9 @@ struct ct_world {
     double *moisture_v;         /* [V] moisture fBm before bias and shore terms;
                                    low frequency, so interpolating it per sample
                                    costs nothing visible and saves four octaves */
+    float *belt_v;              /* [V] mountain-belt weight 0..1 (ranges.c); NULL
+                                   in walk mode and when range_height_m and
+                                   macro_ceiling_m are 0 */
 };
 
 /* Computes the derived sampling tables (shore_ref_v, moisture_v) from body_v,

@@ -21,6 +21,8 @@ typedef struct ct__biome_in {
     double moisture;        /* 0..1 */
     double latitude2;       /* y^2 of the unit direction (Y is the pole axis) */
     double jitter;          /* smooth noise in about [-1,1] for shading */
+    double slope;           /* |gradient| of macro + ranges (m per m); 0 when
+                               rock_slope is 0 (ranges.c) */
 } ct__biome_in;
 
 /* Biome (ct_biome) and shade 0..4 (dark to light) for one sample. */

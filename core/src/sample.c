@@ -7,6 +7,7 @@
  * a direction never depends on who asked. */
 #include "ct_surface.h"
 #include "ct_coast.h"
+#include "ct_ranges.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -107,6 +108,7 @@ typedef struct ct__blend {
      * height and height above their shore reference, and the weight of the
      * shore pins (land corners next to water). */
     double land_w, land_h, land_above, pin_w;
+    double belt;          /* mountain-belt weight (ranges layer), 0 without it */
 } ct__blend;
 
 /* One canonical unit vector whatever the caller's scale: divide by the
@@ -152,7 +154,7 @@ static void ct__sample_blend(const ct_world *w, const ct__cell *c, ct__blend *b)
 {
     double wt[4];
     int k, r;
-    b->bed = b->above = b->mask = b->shore = b->moist = b->wet_weight = 0.0;
+    b->bed = b->above = b->mask = b->shore = b->moist = b->wet_weight = b->belt = 0.0;
     b->land_w = b->land_h = b->land_above = b->pin_w = 0.0;
     for (r = 0; r < CT_REGION_COUNT; r++) b->rw[r] = 0.0;
     b->dom = -1;
@@ -194,6 +196,7 @@ static void ct__sample_blend(const ct_world *w, const ct__cell *c, ct__blend *b)
         b->mask += wt[k] * (double)w->mask_v[v];
         b->shore += wt[k] * (double)w->shore_v[v];
         if (w->moisture_v) b->moist += wt[k] * w->moisture_v[v];
+        if (w->belt_v) b->belt += wt[k] * (double)w->belt_v[v];
         for (r = 0; r < CT_REGION_COUNT; r++) b->rw[r] += wt[k] * (double)w->region_w_v[4u * v + (uint32_t)r];
     }
 }
@@ -228,9 +231,33 @@ static double ct__sample_detail(const ct_config *cfg, const ct__blend *b, const 
     return detail;
 }
 
+/* Ranges (ranges.c): ridges and valleys on land, added to the detail, and
+ * the slope (m per m) of macro + ranges when the biome rules use it. Both are
+ * exactly 0 with the layer off. The slope uses the bilinear gradient of the
+ * cell even in split cells: a pure function of the direction either way. */
+static double ct__sample_ranges(const ct_world *w, const ct__cell *c, const ct__blend *b, const double dir[3],
+                                double *slope)
+{
+    const ct_config *cfg = &w->cfg;
+    double g[3], gm[3], h[4], r;
+    const double *d[4];
+    int k;
+    *slope = 0.0;
+    if (!(cfg->rock_slope > 0.0)) return ct__ranges_at(cfg, dir, b->belt, b->above, NULL);
+    r = ct__ranges_at(cfg, dir, b->belt, b->above, g);
+    for (k = 0; k < 4; k++) {
+        d[k] = &w->dir_v[3u * (size_t)c->idx[k]];
+        h[k] = w->height_v[c->idx[k]];
+    }
+    ct__macro_gradient(d, h, c->s, c->t, cfg->radius_m, gm);
+    for (k = 0; k < 3; k++) g[k] += gm[k];
+    *slope = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    return r;
+}
+
 /* Classification: water or land, moisture, biome and palette entry. */
 static void ct__sample_classify(const ct_world *w, const ct__cell *c, const ct__blend *b, const double dir[3],
-                                double detail, double jitter, int need_moisture, ct_sample *out)
+                                double detail, double jitter, double slope, int need_moisture, ct_sample *out)
 {
     const ct_config *cfg = &w->cfg;
     ct__biome_in bi;
@@ -258,6 +285,7 @@ static void ct__sample_classify(const ct_world *w, const ct__cell *c, const ct__
     bi.moisture = out->moisture;
     bi.latitude2 = dir[1] * dir[1];
     bi.jitter = jitter;
+    bi.slope = slope;
     out->biome = ct__biome_classify(cfg, &bi, &shade);
     out->material = ct__biome_material(out->biome);
     out->palette_index = out->biome * CT_SHADES_PER_BIOME + shade;
@@ -296,6 +324,9 @@ static void ct__sample_coast(const ct_config *cfg, const double dir[3], ct__blen
 void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
 {
     double dir[3], detail, jitter;
+void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
+{
+    double dir[3], detail, jitter, slope = 0.0;
     ct__cell cell;
     ct__blend blend;
     ct__sample_canonical(dir_in, dir);
@@ -303,7 +334,8 @@ void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture
     ct__sample_blend(w, &cell, &blend);
     if (ct__coast_on(&w->cfg)) ct__sample_coast(&w->cfg, dir, &blend);
     detail = ct__sample_detail(&w->cfg, &blend, dir, &jitter);
-    ct__sample_classify(w, &cell, &blend, dir, detail, jitter, need_moisture, out);
+    if (ct__ranges_on(&w->cfg) || w->cfg.rock_slope > 0.0) detail += ct__sample_ranges(w, &cell, &blend, dir, &slope);
+    ct__sample_classify(w, &cell, &blend, dir, detail, jitter, slope, need_moisture, out);
 }
 
 ct_result ct_world_sample(const ct_world *world, const double dir[3], ct_sample *out,
@@ -338,11 +370,11 @@ size_t ct__world_bytes(const ct_world *w)
 {
     /* Graph tables, the frozen field and the derived arrays (dir_v 3 doubles,
      * height and water level, body, mask + 4 region weights + shore floats,
-     * shore reference and moisture). */
+     * shore reference and moisture; mountain belts when the config has them). */
     size_t V = w->vertex_count, n1 = (size_t)w->n + 1u;
     return sizeof *w + sizeof(uint32_t) * 6u * n1 * n1 +
            V * (3u * sizeof(double) + 2u * sizeof(double) + sizeof(int32_t) + 6u * sizeof(float) +
-                2u * sizeof(double));
+                2u * sizeof(double) + (w->belt_v ? sizeof(float) : 0u));
 }
 
 /* Lakes standing at least CT_ELEVATED_LAKE_M above sea level (only lakes
@@ -462,6 +494,7 @@ ct_result ct__world_derive(ct_world *w, char *err, size_t errlen)
         r = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory counting lakes");
         goto done;
     }
+    r = ct__ranges_derive(w, err, errlen);
     goto done;
 bad:
     r = ct__fail(err, errlen, CT_ERR_CONFIG, "macro graph has a vertex with more than 4 neighbours");

@@ -8,6 +8,7 @@
  * one struct released in one place, so every failure and cancellation path
  * frees the same way. */
 #include "ct_build.h"
+#include "ct_ranges.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,7 @@ void ct_world_free(ct_world *world)
     free(world->shore_v);
     free(world->shore_ref_v);
     free(world->moisture_v);
+    free(world->belt_v);
     free(world);
 }
 
@@ -258,6 +260,11 @@ static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *e
     const ct_config *cfg = &w->cfg;
     uint32_t V = w->vertex_count, v;
     int relief = cfg->mode != CT_MODE_WALK && cfg->relief_amplitude_m > 0.0;
+    /* The ceiling (ranges.c) is part of the hybrid and noise models; walk
+     * mode keeps showing the contour process alone. */
+    int ceiling = cfg->mode != CT_MODE_WALK && cfg->macro_ceiling_m > 0.0;
+    ct_result r = ct__ranges_derive(w, err, errlen);   /* belts, if the config uses them */
+    if (r != CT_OK) return r;
     for (v = 0; v < V; v++) {
         const double *dir = w->dir_v + 3u * (size_t)v;
         int32_t c = w->body_v[v];
@@ -269,6 +276,8 @@ static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *e
             if (fade > 0.0)
                 w->height_v[v] += fade * ct__relief_at(cfg, dir, t->rules.height_scale[v],
                                                        t->rules.roughness[v], t->rules.ridge_scale[v]);
+            if (ceiling)
+                w->height_v[v] = ct__range_ceiling(cfg, dir, (double)w->belt_v[v], base, w->height_v[v]);
             if (w->height_v[v] < base) w->height_v[v] = base;
             if (t->is_pin[v]) w->height_v[v] = t->pin_v[v];
         } else if (!t->bodies.is_lake[c]) {

@@ -377,10 +377,12 @@ static void test_detail_keeps_coast(void)
 /* ------------------------------------------- macro vertices and lakes */
 static void test_macro_vertices(void)
 {
-    /* No fine detail and no shore ramp (which lifts the shore pins on
-     * purpose): the samples at macro vertices are the macro field. */
+    /* Fine layers off (detail, ranges and hills) and no shore ramp (which
+     * lifts the shore pins on purpose): samples at macro vertices are the
+     * macro field. */
     static const char *const sets[] = {"macro_resolution", "32", "detail_amplitude_m", "0",
-                                       "detail_height_gain", "0", "shore_ramp_m", "0", NULL};
+                                       "detail_height_gain", "0", "shore_ramp_m", "0", "range_height_m", "0",
+                                       "hill_height_m", "0", NULL};
     ct_world *w = build("balanced", sets);
     uint32_t c, bad_h = 0, bad_w = 0, bad_lake = 0, lakes = 0, pins = 0;
     if (!w) return;

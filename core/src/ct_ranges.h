@@ -1,0 +1,38 @@
+/* ct_ranges.h - private declarations of the ranges layer (ranges.c): mountain
+ * belts on the macro graph, the macro ceiling applied before the slope
+ * projection, and the per-sample ridge-and-valley relief with its analytic
+ * gradient (the slope input of the biome rules). */
+#ifndef CT_RANGES_H
+#define CT_RANGES_H
+
+#include "ct_internal.h"
+
+/* Non-zero when the world needs belt weights (ranges or the macro ceiling). */
+int ct__ranges_need_belts(const ct_config *cfg);
+/* Mountain-belt weight in [0,1] at a unit direction (world-build noise). */
+double ct__range_belt(const ct_config *cfg, const double dir[3]);
+/* Fills w->belt_v for every vertex if the config needs it and it is not
+ * there yet (snapshot load). */
+ct_result ct__ranges_derive(ct_world *w, char *err, size_t errlen);
+/* Macro land height after the soft ceiling: base + c x / (c + x) for the
+ * height x above base, c from macro_ceiling_m raised by the belt and varied
+ * between continents. Returns h unchanged when the ceiling is off. */
+double ct__range_ceiling(const ct_config *cfg, const double dir[3], double belt, double base, double h);
+
+/* Per-sample relief of the ridge-and-valley noise on land: above_m is the
+ * macro height above the shore reference (> 0 on land), belt the
+ * interpolated belt weight. The result stays above -above_m / 2, so it never
+ * takes land down to its water. grad (may be NULL) receives the tangent
+ * gradient of the result in metres per metre, amplitude treated as constant. */
+double ct__ranges_at(const ct_config *cfg, const double dir[3], double belt, double above_m,
+                     double grad[3]);
+/* Non-zero when ct__ranges_at can be non-zero for this config. */
+int ct__ranges_on(const ct_config *cfg);
+
+/* Tangent gradient (m per m) of the bilinear macro interpolation in a cell
+ * with corner directions d[0..3] (unit vectors, corners (i,j) (i+1,j)
+ * (i,j+1) (i+1,j+1)), corner heights h[0..3], at (s,t). */
+void ct__macro_gradient(const double *d[4], const double h[4], double s, double t, double radius_m,
+                        double grad[3]);
+
+#endif

@@ -1,0 +1,265 @@
+/* ranges.c - mountain ranges with ridges and valleys, and the slope they give
+ * the biome rules.
+ *
+ * Without this layer the slope projection lowers every over-piled walk
+ * interior to the cone that the slope limit allows from the shore pins, so
+ * high ground is one smooth plateau per continent at the slope bound, and the
+ * fine detail is too weak to read from the ground. Three parts fix that:
+ *
+ * 1. Belts (build, per macro vertex): a warped fBm's zero set, widened by
+ *    range_belt_width, marks long sinuous mountain belts; a very low
+ *    frequency "activity" field leaves some continents with few of them.
+ * 2. Macro ceiling (build, before the slope projection): land height x above
+ *    its shore base becomes c x / (c + x), c = macro_ceiling_m raised inside
+ *    belts and varied between continents, so interiors stay under the slope
+ *    cone (the projection no longer caps them) and highlands follow belts.
+ * 3. Ridges and valleys (every sample): a ridged multifractal of our own
+ *    gradient noise with analytic derivatives, of amplitude range_height_m in
+ *    belts plus hill_height_m (growing with the height above the shore) on
+ *    all land. Valleys are squashed so land never reaches its water; the
+ *    gradient is a pure function of the direction, so the rock-on-steep-slope
+ *    biome is identical in chunks and ct_world_sample.
+ *
+ * Every part is off at its knob's zero value and then changes nothing. */
+#include "ct_ranges.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Belt noise: a domain warp this strong (unit-sphere units) bends the zero
+ * lines of the belt fBm into arcs instead of blobs. */
+#define CT__BELT_WARP 0.3
+#define CT__BELT_WARP_FREQ 1.3
+/* Activity: below about -0.2 of this two-octave fBm a region has no belts. */
+#define CT__ACTIVITY_FREQ 0.8
+/* Ceiling factor: 0.35..1 of macro_ceiling_m between continents, plus 1.3x
+ * in belt cores (highlands under the ranges). */
+#define CT__CEIL_MIN 0.35
+#define CT__CEIL_BELT 1.3
+#define CT__LIFT_FREQ 1.1
+/* Hills reach half their amplitude this far above the shore (m): coastal
+ * plains stay gentle, uplands are hilly. */
+#define CT__HILL_HALF_M 150.0
+/* Crests reach half height this far above the shore (m): ranges may stand
+ * close to the sea, but the surface still meets the water continuously. */
+#define CT__CREST_FADE_M 100.0
+/* Ridge octaves after the first are scaled by 0.3 + 0.7 R0 (R0 the first
+ * octave's ridge value): fine relief gathers on the ridges, valleys stay
+ * smoother, as erosion leaves them. */
+#define CT__RIDGE_FLOOR 0.3
+/* The ridged sum mostly sits in 0.3..0.9; this centre splits the relief into
+ * ridges above and valleys below the macro surface. */
+#define CT__RIDGE_CENTRE 0.55
+
+int ct__ranges_need_belts(const ct_config *cfg)
+{
+    /* Walk mode uses neither the ceiling nor the ridges. */
+    return cfg->mode != CT_MODE_WALK && (cfg->range_height_m > 0.0 || cfg->macro_ceiling_m > 0.0);
+}
+
+int ct__ranges_on(const ct_config *cfg)
+{
+    return cfg->mode != CT_MODE_WALK && (cfg->range_height_m > 0.0 || cfg->hill_height_m > 0.0);
+}
+
+double ct__range_belt(const ct_config *cfg, const double dir[3])
+{
+    uint32_t seed = ct__subseed(cfg->seed, CT_SALT_RANGE_BELT);
+    double p[3], n, belt, act;
+    ct__warp3(ct__hash2(seed, 7u), dir, CT__BELT_WARP_FREQ, CT__BELT_WARP, p);
+    n = ct__fbm3(seed, p, cfg->range_belt_frequency, 3, 2.0, 0.5);
+    belt = ct__smoothstep(cfg->range_belt_width, 0.0, fabs(n));
+    act = ct__smoothstep(-0.2, 0.1, ct__fbm3(ct__hash2(seed, 9u), dir, CT__ACTIVITY_FREQ, 2, 2.0, 0.5));
+    return belt * act;
+}
+
+ct_result ct__ranges_derive(ct_world *w, char *err, size_t errlen)
+{
+    uint32_t v;
+    if (!ct__ranges_need_belts(&w->cfg) || w->belt_v) return CT_OK;
+    w->belt_v = (float *)malloc(sizeof *w->belt_v * (size_t)(w->vertex_count ? w->vertex_count : 1u));
+    if (!w->belt_v) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory for mountain belts");
+    for (v = 0; v < w->vertex_count; v++)
+        w->belt_v[v] = (float)ct__range_belt(&w->cfg, &w->dir_v[3u * (size_t)v]);
+    return CT_OK;
+}
+
+double ct__range_ceiling(const ct_config *cfg, const double dir[3], double belt, double base, double h)
+{
+    double x = h - base, lift, c;
+    if (!(cfg->macro_ceiling_m > 0.0) || !(x > 0.0)) return h;
+    lift = 0.5 + 1.5 * ct__fbm3(ct__subseed(cfg->seed, CT_SALT_RANGE_LIFT), dir, CT__LIFT_FREQ, 2, 2.0, 0.5);
+    lift = lift < 0.0 ? 0.0 : (lift > 1.0 ? 1.0 : lift);
+    c = cfg->macro_ceiling_m * (CT__CEIL_MIN + (1.0 - CT__CEIL_MIN) * lift + CT__CEIL_BELT * belt);
+    return base + c * x / (c + x);
+}
+
+/* ------------------------------------------------ gradient noise with derivatives */
+
+/* Corner hash: xor of primed lattice coordinates and the seed, one multiply
+ * (the primes of FastNoiseLite; a different final mix from noise.c). */
+#define CT__RX 501125321u
+#define CT__RY 1136930381u
+#define CT__RZ 1720413743u
+
+static uint32_t ct__rcorner(uint32_t seed, uint32_t x, uint32_t y, uint32_t z)
+{
+    uint32_t h = (seed ^ x ^ y ^ z) * 0x2c1b3c6du;
+    return h ^ (h >> 16);
+}
+
+/* The 12 cube-edge midpoints (Perlin's gradient set), as floats of 0, +-1. */
+static const double ct__rgrad_tab[12][3] = {
+    {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0}, {1, 0, 1}, {-1, 0, 1},
+    {1, 0, -1}, {-1, 0, -1}, {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}
+};
+
+/* Gradient of a corner hash, and its dot product with the offset (x,y,z). */
+#define CT__RCORNER(k, X, Y, Z, ox, oy, oz) do { \
+        g[k] = ct__rgrad_tab[(uint32_t)(((uint64_t)ct__rcorner(seed, X, Y, Z) * 12u) >> 32)]; \
+        c[k] = g[k][0] * (ox) + g[k][1] * (oy) + g[k][2] * (oz); \
+    } while (0)
+
+/* Perlin gradient noise at (x,y,z) and its gradient d[3]. The value is the
+ * trilinear blend (quintic weights) of the corner dot products; its
+ * derivative is the same blend of the corner gradients plus the weights'
+ * derivatives times the blend's differences. Only +,-,*,floor: identical
+ * native and in WebAssembly. Corners unrolled: this runs per octave at every
+ * land sample of every chunk. */
+static double ct__rnoise(uint32_t seed, double x, double y, double z, double d[3])
+{
+    double x0f = floor(x), y0f = floor(y), z0f = floor(z);
+    double fx = x - x0f, fy = y - y0f, fz = z - z0f, gx = fx - 1.0, gy = fy - 1.0, gz = fz - 1.0;
+    uint32_t x0 = (uint32_t)(int64_t)x0f * CT__RX, y0 = (uint32_t)(int64_t)y0f * CT__RY;
+    uint32_t z0 = (uint32_t)(int64_t)z0f * CT__RZ;
+    uint32_t x1 = x0 + CT__RX, y1 = y0 + CT__RY, z1 = z0 + CT__RZ;
+    const double *g[8];
+    double c[8], u, v, w, du, dv, dw, k1, k2, k3, k4, k5, k6, k7;
+    int k;
+    CT__RCORNER(0, x0, y0, z0, fx, fy, fz);
+    CT__RCORNER(1, x1, y0, z0, gx, fy, fz);
+    CT__RCORNER(2, x0, y1, z0, fx, gy, fz);
+    CT__RCORNER(3, x1, y1, z0, gx, gy, fz);
+    CT__RCORNER(4, x0, y0, z1, fx, fy, gz);
+    CT__RCORNER(5, x1, y0, z1, gx, fy, gz);
+    CT__RCORNER(6, x0, y1, z1, fx, gy, gz);
+    CT__RCORNER(7, x1, y1, z1, gx, gy, gz);
+    u = fx * fx * fx * (fx * (fx * 6.0 - 15.0) + 10.0);
+    v = fy * fy * fy * (fy * (fy * 6.0 - 15.0) + 10.0);
+    w = fz * fz * fz * (fz * (fz * 6.0 - 15.0) + 10.0);
+    du = 30.0 * fx * fx * (fx - 1.0) * (fx - 1.0);
+    dv = 30.0 * fy * fy * (fy - 1.0) * (fy - 1.0);
+    dw = 30.0 * fz * fz * (fz - 1.0) * (fz - 1.0);
+    /* n = c0 + k1 u + k2 v + k3 w + k4 uv + k5 vw + k6 wu + k7 uvw */
+    k1 = c[1] - c[0];
+    k2 = c[2] - c[0];
+    k3 = c[4] - c[0];
+    k4 = c[0] - c[1] - c[2] + c[3];
+    k5 = c[0] - c[2] - c[4] + c[6];
+    k6 = c[0] - c[1] - c[4] + c[5];
+    k7 = -c[0] + c[1] + c[2] - c[3] + c[4] - c[5] - c[6] + c[7];
+    for (k = 0; k < 3; k++) {
+        double a00 = g[0][k] + u * (g[1][k] - g[0][k]), a10 = g[2][k] + u * (g[3][k] - g[2][k]);
+        double a01 = g[4][k] + u * (g[5][k] - g[4][k]), a11 = g[6][k] + u * (g[7][k] - g[6][k]);
+        double b0 = a00 + v * (a10 - a00), b1 = a01 + v * (a11 - a01);
+        d[k] = b0 + w * (b1 - b0);
+    }
+    d[0] += du * (k1 + k4 * v + k6 * w + k7 * v * w);
+    d[1] += dv * (k2 + k4 * u + k5 * w + k7 * u * w);
+    d[2] += dw * (k3 + k5 * v + k6 * u + k7 * u * v);
+    return c[0] + k1 * u + k2 * v + k3 * w + k4 * u * v + k5 * v * w + k6 * w * u + k7 * u * v * w;
+}
+
+/* One ridge octave: R = (1 - |n|)^2 and its gradient (frequency applied). */
+static double ct__ridge_octave(uint32_t seed, const double p[3], double f, double d[3])
+{
+    double n = ct__rnoise(seed, p[0] * f, p[1] * f, p[2] * f, d), r, k;
+    int i;
+    r = 1.0 - fabs(n);
+    k = -2.0 * r * (n < 0.0 ? -1.0 : 1.0) * f;
+    for (i = 0; i < 3; i++) d[i] *= k;
+    return r * r;
+}
+
+/* Ridged multifractal in about [0,1] with its gradient on the unit sphere's
+ * ambient coordinates: (R0 + W S) / norm, W = floor + (1-floor) R0 and
+ * S = sum of the finer octaves at gain 0.5. */
+static double ct__ridged(const ct_config *cfg, const double p[3], double d[3])
+{
+    uint32_t seed = ct__subseed(cfg->seed, CT_SALT_RANGE);
+    double d0[3], di[3], ds[3] = {0.0, 0.0, 0.0}, r0, s = 0.0, amp = 1.0, norm = 1.0, f, wgt;
+    int oct = (int)cfg->ridge_octaves, i, k;
+    f = cfg->ridge_frequency;
+    r0 = ct__ridge_octave(seed, p, f, d0);
+    for (i = 1; i < oct; i++) {
+        double ri;
+        amp *= 0.5;
+        f *= 2.0;
+        ri = ct__ridge_octave(seed + (uint32_t)i, p, f, di);
+        s += amp * ri;
+        for (k = 0; k < 3; k++) ds[k] += amp * di[k];
+        norm += amp;
+    }
+    wgt = CT__RIDGE_FLOOR + (1.0 - CT__RIDGE_FLOOR) * r0;
+    for (k = 0; k < 3; k++)
+        d[k] = (d0[k] * (1.0 + (1.0 - CT__RIDGE_FLOOR) * s) + wgt * ds[k]) / norm;
+    return (r0 + wgt * s) / norm;
+}
+
+double ct__ranges_at(const ct_config *cfg, const double dir[3], double belt, double above_m,
+                     double grad[3])
+{
+    double a = above_m, amp, val, d[3], delta, slope_k, dot;
+    int k;
+    if (grad) grad[0] = grad[1] = grad[2] = 0.0;
+    if (!ct__ranges_on(cfg) || !(a > 0.0)) return 0.0;
+    amp = cfg->range_height_m * belt + cfg->hill_height_m * a / (a + CT__HILL_HALF_M);
+    if (!(amp > 0.0)) return 0.0;
+    val = ct__ridged(cfg, dir, d);
+    delta = amp * (val - CT__RIDGE_CENTRE);
+    slope_k = amp / cfg->radius_m;
+    if (delta > 0.0) {
+        /* Crests fade to zero at the shoreline (a -> 0), so the land surface
+         * meets the water without a step. */
+        double q = a / (a + CT__CREST_FADE_M);
+        slope_k *= q;
+        delta *= q;
+    } else {
+        /* Valleys: delta a / (a - 2 delta) stays above -a/2, and matches
+         * delta (value and slope) where it is small against a. */
+        double q = a - 2.0 * delta;
+        slope_k *= a * a / (q * q);
+        delta = delta * a / q;
+    }
+    if (grad) {
+        for (k = 0; k < 3; k++) grad[k] = slope_k * d[k];
+        dot = grad[0] * dir[0] + grad[1] * dir[1] + grad[2] * dir[2];
+        for (k = 0; k < 3; k++) grad[k] -= dot * dir[k];
+    }
+    return delta;
+}
+
+void ct__macro_gradient(const double *d[4], const double h[4], double s, double t, double radius_m,
+                        double grad[3])
+{
+    double es[3], et[3], a11 = 0.0, a12 = 0.0, a22 = 0.0, hs, ht, det, b1, b2;
+    int k;
+    for (k = 0; k < 3; k++) {
+        es[k] = (d[1][k] - d[0][k]) * radius_m;
+        et[k] = (d[2][k] - d[0][k]) * radius_m;
+        a11 += es[k] * es[k];
+        a12 += es[k] * et[k];
+        a22 += et[k] * et[k];
+    }
+    /* Bilinear derivatives along the cell's two edge directions. */
+    hs = (1.0 - t) * (h[1] - h[0]) + t * (h[3] - h[2]);
+    ht = (1.0 - s) * (h[2] - h[0]) + s * (h[3] - h[1]);
+    det = a11 * a22 - a12 * a12;
+    if (!(det > 0.0)) {
+        grad[0] = grad[1] = grad[2] = 0.0;
+        return;
+    }
+    b1 = (a22 * hs - a12 * ht) / det;
+    b2 = (a11 * ht - a12 * hs) / det;
+    for (k = 0; k < 3; k++) grad[k] = b1 * es[k] + b2 * et[k];
+}

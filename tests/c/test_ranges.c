@@ -1,0 +1,250 @@
+/* test_ranges.c - the ranges layer (core/src/ranges.c): its gradient is the
+ * derivative of its height, it never moves water or takes land down to it,
+ * the default world is no longer slope-capped plateaus and flat sheets, and
+ * alpine keeps its peaks under about 9 km with rock on steep ground. */
+#include "ct.h"
+#include "ct_ranges.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ct_world *build(const char *preset, const char *const *sets)
+{
+    ct_config cfg;
+    char err[256];
+    ct_world *w;
+    ct_config_preset(&cfg, preset, err, sizeof err);
+    for (; sets && *sets; sets += 2) {
+        ct_result r = ct_config_set(&cfg, sets[0], sets[1], err, sizeof err);
+        CHECK(r == CT_OK, "set %s=%s: %s", sets[0], sets[1], err);
+    }
+    w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
+    CHECK(w != NULL, "build: %s", err);
+    return w;
+}
+
+static void random_dir(uint32_t k, double d[3])
+{
+    int c;
+    for (c = 0; c < 3; c++) d[c] = ct__unit(ct__hash2((uint32_t)c + 71u, k)) * 2.0 - 1.0;
+}
+
+static void normalize(double d[3])
+{
+    double m = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    d[0] /= m; d[1] /= m; d[2] /= m;
+}
+
+/* The analytic gradient matches central differences of the same function
+ * (belt and height above the shore held fixed, as the gradient assumes). */
+static void test_gradient(void)
+{
+    ct_config cfg;
+    int k, bad = 0, checked = 0;
+    double worst = 0.0;
+    ct_config_default(&cfg);
+    for (k = 0; k < 2000; k++) {
+        double d[3], t1[3], t2[3], g[3], e = 1e-7, above = 50.0 + 3000.0 * ct__unit(ct__hash2(5u, (uint32_t)k));
+        double belt = ct__unit(ct__hash2(6u, (uint32_t)k)), h0, dot, fd1, fd2, an1, an2, err;
+        int c;
+        random_dir((uint32_t)k, d);
+        normalize(d);
+        /* Tangent basis: any vector not parallel to d, made orthogonal. */
+        t1[0] = -d[1]; t1[1] = d[0]; t1[2] = 0.3;
+        dot = t1[0] * d[0] + t1[1] * d[1] + t1[2] * d[2];
+        for (c = 0; c < 3; c++) t1[c] -= dot * d[c];
+        normalize(t1);
+        t2[0] = d[1] * t1[2] - d[2] * t1[1];
+        t2[1] = d[2] * t1[0] - d[0] * t1[2];
+        t2[2] = d[0] * t1[1] - d[1] * t1[0];
+        h0 = ct__ranges_at(&cfg, d, belt, above, g);
+        {
+            double p[3], m[3], hp, hm;
+            for (c = 0; c < 3; c++) { p[c] = d[c] + e * t1[c]; m[c] = d[c] - e * t1[c]; }
+            hp = ct__ranges_at(&cfg, p, belt, above, NULL);
+            hm = ct__ranges_at(&cfg, m, belt, above, NULL);
+            fd1 = (hp - hm) / (2.0 * e * cfg.radius_m);
+            for (c = 0; c < 3; c++) { p[c] = d[c] + e * t2[c]; m[c] = d[c] - e * t2[c]; }
+            hp = ct__ranges_at(&cfg, p, belt, above, NULL);
+            hm = ct__ranges_at(&cfg, m, belt, above, NULL);
+            fd2 = (hp - hm) / (2.0 * e * cfg.radius_m);
+        }
+        an1 = g[0] * t1[0] + g[1] * t1[1] + g[2] * t1[2];
+        an2 = g[0] * t2[0] + g[1] * t2[1] + g[2] * t2[2];
+        (void)h0;
+        err = fabs(fd1 - an1) + fabs(fd2 - an2);
+        /* Creases of |n| are kinks: skip points right on them. */
+        if (fabs(fd1) + fabs(fd2) > 0.0) {
+            checked++;
+            if (err > 1e-3 + 0.02 * (fabs(fd1) + fabs(fd2))) bad++;
+            if (err > worst) worst = err;
+        }
+        CHECK(fabs(g[0] * d[0] + g[1] * d[1] + g[2] * d[2]) < 1e-12, "gradient is tangent");
+    }
+    CHECK(bad <= checked / 100, "%d of %d gradients differ from central differences (worst %g)", bad, checked,
+          worst);
+}
+
+/* Valleys never reach the water: the result stays above -above/2, is 0 on
+ * water (above <= 0) and with both amplitudes at 0. */
+static void test_bounds(void)
+{
+    ct_config cfg, off;
+    int k, low = 0, wet = 0, offs = 0;
+    ct_config_default(&cfg);
+    off = cfg;
+    off.range_height_m = 0.0;
+    off.hill_height_m = 0.0;
+    for (k = 0; k < 20000; k++) {
+        double d[3], above = 2000.0 * ct__unit(ct__hash2(8u, (uint32_t)k)) - 200.0, belt = ct__unit(ct__hash2(9u, (uint32_t)k));
+        double r;
+        random_dir((uint32_t)k, d);
+        normalize(d);
+        r = ct__ranges_at(&cfg, d, belt, above, NULL);
+        if (above > 0.0 && !(r > -0.5 * above)) low++;
+        if (above <= 0.0 && r != 0.0) wet++;
+        if (ct__ranges_at(&off, d, belt, above, NULL) != 0.0) offs++;
+    }
+    CHECK(low == 0, "%d land samples taken below half their height above the water", low);
+    CHECK(wet == 0, "%d water samples changed", wet);
+    CHECK(offs == 0, "%d samples changed with the layer off", offs);
+}
+
+/* Same macro field with and without ridges and hills: water, water levels
+ * and bodies are identical everywhere, and land never drops to the water. */
+static void test_water_untouched(void)
+{
+    static const char *const off[] = {"range_height_m", "0", "hill_height_m", "0", NULL};
+    ct_world *a = build("balanced", NULL), *b = build("balanced", off);
+    int k, moved = 0, land = 0, below = 0;
+    if (!a || !b) { ct_world_free(a); ct_world_free(b); return; }
+    for (k = 0; k < 40000; k++) {
+        double d[3];
+        ct_sample sa, sb;
+        random_dir((uint32_t)k + 100000u, d);
+        ct_world_sample(a, d, &sa, NULL, 0);
+        ct_world_sample(b, d, &sb, NULL, 0);
+        if (sa.has_water != sb.has_water || sa.water_body != sb.water_body || sa.water_m != sb.water_m) moved++;
+        if (!sa.has_water) {
+            land++;
+            /* Land beside a lake stands above the lake; elsewhere above sea level. */
+            if (sa.height_m < 0.0) below++;
+        }
+    }
+    CHECK(moved == 0, "%d samples changed water with ranges on", moved);
+    CHECK(land > 5000 && below == 0, "%d of %d land samples below sea level", below, land);
+    ct_world_free(a);
+    ct_world_free(b);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Land slopes between neighbouring LOD-6 chunk vertices: median >= 2 deg and
+ * p90 >= 8 deg (issue 11); the reference model has about 1 and 5. */
+static void slopes(const ct_world *w, double *median_deg, double *p90_deg, double *max_h, double *rock_share)
+{
+    enum { POINTS = 6000 };
+    static double tanv[POINTS];
+    int k, n = 0, rock = 0;
+    *max_h = -1e9;
+    for (k = 0; k < POINTS; k++) {
+        uint32_t h = ct__hash2(77u, (uint32_t)k);
+        ct_key key = ct_key_make((int)(h % 6u), 6, ct__hash2(h, 1u) % 64u, ct__hash2(h, 2u) % 64u);
+        double li = (double)(ct__hash2(h, 3u) % 256u), lj = (double)(ct__hash2(h, 4u) % 256u);
+        double d0[3], d1[3], d2[3], ex[3], ey[3];
+        ct_sample s0, s1, s2;
+        ct_key_direction(key, li, lj, d0, NULL, 0);
+        ct_key_direction(key, li + 1.0, lj, d1, NULL, 0);
+        ct_key_direction(key, li, lj + 1.0, d2, NULL, 0);
+        ct_world_sample(w, d0, &s0, NULL, 0);
+        if (s0.has_water) continue;
+        ct_world_sample(w, d1, &s1, NULL, 0);
+        ct_world_sample(w, d2, &s2, NULL, 0);
+        ct_key_metric(key, li, lj, ct_world_config(w)->radius_m, ex, ey, NULL, 0);
+        {
+            /* Near-orthogonal axes: the two edge slopes combine. */
+            double lx = sqrt(ex[0] * ex[0] + ex[1] * ex[1] + ex[2] * ex[2]);
+            double ly = sqrt(ey[0] * ey[0] + ey[1] * ey[1] + ey[2] * ey[2]);
+            double gx = (s1.height_m - s0.height_m) / lx, gy = (s2.height_m - s0.height_m) / ly;
+            tanv[n++] = sqrt(gx * gx + gy * gy);
+        }
+        if (s0.height_m > *max_h) *max_h = s0.height_m;
+        rock += s0.biome == CT_BIOME_ROCK;
+    }
+    qsort(tanv, (size_t)n, sizeof tanv[0], cmp_double);
+    *median_deg = n ? atan(tanv[n / 2]) * 57.29577951308232 : 0.0;
+    *p90_deg = n ? atan(tanv[(n * 9) / 10]) * 57.29577951308232 : 0.0;
+    *rock_share = n ? (double)rock / n : 0.0;
+}
+
+/* Share of land vertices with a downhill graph edge at the slope limit. */
+static double capped_share(const ct_world *w)
+{
+    uint32_t n = w->n, f, i, j, land = 0, capped = 0;
+    double s = w->cfg.max_macro_slope, R = w->cfg.radius_m;
+    for (f = 0; f < 6; f++)
+        for (j = 0; j < n; j++)
+            for (i = 0; i < n; i++) {
+                uint32_t a = w->vertex_fij[CT__FIJ(n, f, i, j)], b1 = w->vertex_fij[CT__FIJ(n, f, i + 1u, j)];
+                uint32_t b2 = w->vertex_fij[CT__FIJ(n, f, i, j + 1u)];
+                uint32_t b[2], k, hit = 0;
+                b[0] = b1; b[1] = b2;
+                if (w->body_v[a] >= 0) continue;
+                for (k = 0; k < 2; k++) {
+                    double d = ct__arc(&w->dir_v[3u * a], &w->dir_v[3u * b[k]]) * R;
+                    if (fabs(w->height_v[a] - w->height_v[b[k]]) >= s * d * (1.0 - 1e-6)) hit = 1;
+                }
+                land++;
+                capped += hit;
+            }
+    return land ? (double)capped / land : 0.0;
+}
+
+static void test_default_world(void)
+{
+    static const char *const ref[] = {"range_height_m", "0", "hill_height_m", "0", "macro_ceiling_m", "0",
+                                      "rock_slope", "0", "detail_octaves", "6", NULL};
+    ct_world *w = build("balanced", NULL), *r = build("balanced", ref);
+    double med, p90, maxh, rock, rmed, rp90, rmaxh, rrock, cap, rcap;
+    if (!w || !r) { ct_world_free(w); ct_world_free(r); return; }
+    slopes(w, &med, &p90, &maxh, &rock);
+    slopes(r, &rmed, &rp90, &rmaxh, &rrock);
+    cap = capped_share(w);
+    rcap = capped_share(r);
+    printf("ok balanced LOD 6 land slope median %.2f p90 %.2f deg (off: %.2f %.2f); capped %.0f%% (off %.0f%%)\n",
+           med, p90, rmed, rp90, 100.0 * cap, 100.0 * rcap);
+    CHECK(med >= 2.0 && p90 >= 8.0, "slope median %.2f p90 %.2f deg", med, p90);
+    CHECK(rmed < 2.0, "the reference model is flatter (median %.2f deg): the test can tell", rmed);
+    CHECK(cap < 0.4 && rcap > 0.5, "land vertices at the slope limit: %.2f (off %.2f)", cap, rcap);
+    ct_world_free(w);
+    ct_world_free(r);
+}
+
+static void test_alpine(void)
+{
+    ct_world *w = build("alpine", NULL);
+    double med, p90, maxh, rock;
+    if (!w) return;
+    slopes(w, &med, &p90, &maxh, &rock);
+    printf("ok alpine: highest sampled land %.0f m, rock %.0f%% of land\n", maxh, 100.0 * rock);
+    CHECK(maxh < 9500.0 && maxh > 4000.0, "alpine peaks %.0f m", maxh);
+    CHECK(rock > 0.1, "alpine rock share %.2f", rock);
+    CHECK(ct__ranges_need_belts(ct_world_config(w)) && w->belt_v, "belts derived");
+    ct_world_free(w);
+}
+
+int main(void)
+{
+    test_gradient();
+    test_bounds();
+    test_water_untouched();
+    test_default_world();
+    test_alpine();
+    return test_summary("ranges");
+}
