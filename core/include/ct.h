@@ -306,7 +306,7 @@ typedef struct ct_chunk {
     ct_key key;
     uint32_t planet_id;
     uint64_t generation;
-    uint64_t digest;              /* FNV-1a 64 over key and payload records */
+    uint64_t digest;              /* FNV-1a 64 over the records, then .ctc header bytes 0..51 */
     uint32_t clipped;             /* samples whose height or water clipped */
     double height_quantum_m;
     /* row-major: index = local_y * 257 + local_x */

@@ -228,7 +228,7 @@ size_t ct__world_bytes(const ct_world *w)
                 2u * sizeof(double));
 }
 
-ct_result ct__world_derive(ct_world *w, char *err, size_t errlen)
+ct_result ct__derive_sampling(ct_world *w, char *err, size_t errlen)
 {
     uint32_t n, V, f, i, j, head = 0, tail = 0, q;
     uint32_t *nbr = NULL, *queue = NULL;
