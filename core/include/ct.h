@@ -164,6 +164,10 @@ ct_result ct_config_set(ct_config *cfg, const char *name, const char *value,
 /* Apply "name=value" lines; '#' starts a comment; blank lines ignored. Errors
  * name the line. cfg is unchanged unless every line applies. */
 ct_result ct_config_parse(ct_config *cfg, const char *text, char *err, size_t errlen);
+/* The same for text_len bytes that need no terminating NUL (a file's
+ * contents): a NUL byte inside them is CT_ERR_CONFIG naming its line, never
+ * a silent end of the text. */
+ct_result ct_config_parse_n(ct_config *cfg, const char *text, size_t text_len, char *err, size_t errlen);
 /* Range-check every knob and cross-knob rule (e.g. macro_resolution is a
  * power of two). */
 ct_result ct_config_validate(const ct_config *cfg, char *err, size_t errlen);
