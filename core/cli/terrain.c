@@ -89,7 +89,7 @@ static char *read_text(const char *path, size_t *len_out, char *err, size_t errl
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
     size_t len = 0, cap = 0, got;
-    if (!f) { snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno)); return NULL; }
+    if (!f) { snprintf(err, errlen, "cannot open '%s'", path); return NULL; }
     do {
         if (cap - len < 4096) {
             char *nb = (char *)realloc(buf, cap + 65536);
