@@ -114,8 +114,11 @@ struct ct_world {
  * region weights, shore distances, field statistics, then the sampling
  * tables. Build and snapshot reader both call it once the field is final.
  * A new per-vertex table that shapes samples belongs here (or in the
- * generation hash), never in the snapshot. Allocates what is NULL. */
-ct_result ct__world_derive(ct_world *w, char *err, size_t errlen);
+ * generation hash), never in the snapshot. Tables already present (the
+ * build's own region weights and shore distances) are kept; a loaded world
+ * has none and gets them all. */
+struct ct__graph;   /* ct_build.h; NULL: derive builds its own */
+ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err, size_t errlen);
 /* The sampling tables (shore_ref_v, moisture_v) from body_v, water_level_v
  * and vertex_fij (sample.c); the last step of ct__world_derive. */
 ct_result ct__derive_sampling(ct_world *w, char *err, size_t errlen);

@@ -231,7 +231,7 @@ ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
                      "world snapshot generation does not match its contents: the file is corrupt");
         goto fail;
     }
-    r = ct__world_derive(w, inner, sizeof inner);
+    r = ct__world_derive(w, NULL, inner, sizeof inner);
     if (r) {
         r = ct__fail(err, errlen, r, "world snapshot: %s", inner);
         goto fail;

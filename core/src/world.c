@@ -394,7 +394,7 @@ ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *o
     for (v = 0; v < V; v++)
         w->water_level_v[v] = w->body_v[v] >= 0 ? t.level_b[w->body_v[v]] : 0.0;
     w->generation = ct__world_generation(w);
-    if ((r = ct__world_derive(w, err, errlen)) != CT_OK) goto fail;
+    if ((r = ct__world_derive(w, &t.g, err, errlen)) != CT_OK) goto fail;
     ct__fill_build_log(w, &t, start);
     if (trace) {
         if (walked) {

@@ -81,21 +81,30 @@ static ct_result ct__check_bodies(const ct_world *w, char *err, size_t errlen)
     return CT_OK;
 }
 
-ct_result ct__world_derive(ct_world *w, char *err, size_t errlen)
+ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err, size_t errlen)
 {
-    ct__graph g;
-    ct_result r;
+    ct__graph own;
+    const ct__graph *g = graph;
+    ct_result r = CT_OK;
     if (!w || !w->vertex_fij || !w->dir_v || !w->height_v || !w->body_v || !w->water_level_v)
         return ct__fail(err, errlen, CT_ERR_NULL, "world field is missing");
     if ((r = ct__check_bodies(w, err, errlen)) != CT_OK) return r;
-    if ((r = ct__derive_regions(w, err, errlen)) != CT_OK) return r;
-    memset(&g, 0, sizeof g);
-    if ((r = ct__graph_build(w, w->cfg.radius_m, &g, err, errlen)) != CT_OK) return r;
-    if (!w->shore_v) w->shore_v = (float *)malloc(sizeof(float) * (size_t)w->vertex_count);
-    if (!w->shore_v) r = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving shore distances");
-    if (r == CT_OK) r = ct__shore_distance(&g, w->body_v, w->shore_v, err, errlen);
-    if (r == CT_OK) ct__derive_stats(w, &g);
-    ct__graph_free(&g);
+    /* The build filled region weights and shore distances with these very
+     * functions on its way (mask.c, relief.c) and passes its graph; a
+     * loaded world has neither, and gets them here. */
+    if (!w->region_w_v && (r = ct__derive_regions(w, err, errlen)) != CT_OK) return r;
+    memset(&own, 0, sizeof own);
+    if (!g) {
+        if ((r = ct__graph_build(w, w->cfg.radius_m, &own, err, errlen)) != CT_OK) return r;
+        g = &own;
+    }
+    if (!w->shore_v) {
+        w->shore_v = (float *)malloc(sizeof(float) * (size_t)w->vertex_count);
+        r = w->shore_v ? ct__shore_distance(g, w->body_v, w->shore_v, err, errlen)
+                       : ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving shore distances");
+    }
+    if (r == CT_OK) ct__derive_stats(w, g);
+    ct__graph_free(&own);
     if (r != CT_OK) return r;
     return ct__derive_sampling(w, err, errlen);
 }

@@ -105,6 +105,33 @@ static void sweep(const char *label, const ct_world *w)
     free(dirs);
 }
 
+/* The build keeps the region weights and shore distances its stages made;
+ * a load derives them: both must be the same bits, and so must the stats. */
+static void derived_equals_built(const char *label, const ct_world *w)
+{
+    size_t len = ct_world_snapshot_size(w), V = w->vertex_count;
+    uint8_t *snap = (uint8_t *)malloc(len);
+    ct_world *back = NULL;
+    ct_world_stats a, b;
+    if (!snap) return;
+    ct_world_snapshot_write(w, snap, len, NULL, 0);
+    CHECK(ct_world_snapshot_read(snap, len, &back, NULL, 0) == CT_OK, "%s: reload", label);
+    if (back) {
+        CHECK(memcmp(back->region_w_v, w->region_w_v, sizeof(float) * 4u * V) == 0, "%s: region weights", label);
+        CHECK(memcmp(back->shore_v, w->shore_v, sizeof(float) * V) == 0, "%s: shore distances", label);
+        CHECK(memcmp(back->shore_ref_v, w->shore_ref_v, sizeof(double) * V) == 0, "%s: shore references", label);
+        ct_world_stats_get(w, &a);
+        ct_world_stats_get(back, &b);
+        CHECK(a.edge_count == b.edge_count && a.water_bodies == b.water_bodies && a.lakes == b.lakes &&
+                  a.ocean_fraction == b.ocean_fraction && a.land_fraction == b.land_fraction &&
+                  a.min_height_m == b.min_height_m && a.max_height_m == b.max_height_m &&
+                  a.max_macro_slope_excess_m == b.max_macro_slope_excess_m && a.bytes_held == b.bytes_held,
+              "%s: field statistics", label);
+        ct_world_free(back);
+    }
+    free(snap);
+}
+
 /* A shape callback's mask cannot be recomputed on load: it must be hashed. */
 static double ridge_shape(const double dir[3], void *user)
 {
@@ -123,11 +150,21 @@ int main(void)
     ct_config_set(&cfg, "seed", "3", NULL, 0);
     w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
     CHECK(w != NULL, "build: %s", err);
+    if (w) derived_equals_built("noise-mask world", w);
     if (w) sweep("noise-mask world", w);
     ct_world_free(w);
     w = ct_world_build(&cfg, ridge_shape, NULL, err, sizeof err);
     CHECK(w != NULL, "shape build: %s", err);
+    if (w) derived_equals_built("shape-callback world", w);
     if (w) sweep("shape-callback world", w);
+    ct_world_free(w);
+    /* A walk-mode world with lakes at a larger size: the lake count and the
+     * slope excess come from the derived side too. */
+    ct_config_set(&cfg, "macro_resolution", "32", NULL, 0);
+    ct_config_set(&cfg, "mode", "1", NULL, 0);
+    w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
+    CHECK(w != NULL, "walk build: %s", err);
+    if (w) derived_equals_built("walk world", w);
     ct_world_free(w);
     return test_summary("forgery");
 }
