@@ -46,6 +46,7 @@ export async function createPool(options = {}) {
   let worldError = null;     // why there is no world (after a failed first build)
   let terminated = false;
   let building = false;      // a build or load is on its way to becoming the world
+  let started = false;       // createPool has returned: request timeouts apply
   const counters = { crashes: 0, restarts: 0, dropped: 0, retried: 0, timeouts: 0, buildsStopped: 0 };
 
   const live = () => slots.filter((s) => !s.broken);
@@ -72,7 +73,8 @@ export async function createPool(options = {}) {
   /* ---- request timeouts: a worker that stops answering is replaced ---- */
   function arm(entry, slot) {
     entry.timedOut = false;
-    if (!timeoutMs || entry.type === MSG.BUILD) return;
+    // Not while the pool starts (a cold worker compiling the core is slow, not stuck).
+    if (!timeoutMs || !started || entry.type === MSG.BUILD) return;
     entry.timer = setTimeout(() => onTimeout(slot, entry), timeoutMs);
     if (entry.timer.unref) entry.timer.unref();   // never keeps Node alive by itself
   }
@@ -420,5 +422,6 @@ export async function createPool(options = {}) {
       await Promise.all(slots.map((s) => s.handle && s.handle.terminate().catch(() => {})));
     },
   };
+  started = true;
   return pool;
 }
