@@ -208,7 +208,8 @@ ct_result ct_key_at(const struct ct_world *world, const double dir[3], int lod,
                     char *err, size_t errlen);
 /* Unit direction of a local position of a key. Positions outside [0,256]
  * continue beyond the chunk and across cube edges. Integer positions give the
- * exact sample directions used by chunks. */
+ * exact sample directions used by chunks. Any finite position works, however
+ * far (very large ones are rescaled exactly before normalising). */
 ct_result ct_key_direction(ct_key key, double local_x, double local_y, double dir[3],
                            char *err, size_t errlen);
 /* Local tangent vectors (metres in body-fixed space per +1 local_x and +1
@@ -346,7 +347,11 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
 ct_result ct_chunk_encode_u16le(const ct_chunk *chunk, uint8_t *buf, size_t buflen,
                                 char *err, size_t errlen);
 
-/* CTWORLD2 snapshot. ct_world_snapshot_size gives the exact byte count. */
+/* CTWORLD2 snapshot (format 3). ct_world_snapshot_size gives the exact byte
+ * count. It holds only what the generation ID covers (knobs, heights, water
+ * levels, bodies, mask); everything else is recomputed on read, so a snapshot
+ * that reads back with a given generation samples exactly like the world that
+ * wrote it. Older formats, corrupt or forged files are refused with a reason. */
 size_t ct_world_snapshot_size(const ct_world *world);
 ct_result ct_world_snapshot_write(const ct_world *world, uint8_t *buf, size_t buflen,
                                   char *err, size_t errlen);
