@@ -9,6 +9,7 @@
 #   make wasm-lib        build/wasm/libct.a (core only, for your own emcc build)
 #   make site            a static folder for any web host
 #   make bench           native benchmarks
+#   make fuzz            libFuzzer harnesses (clang), FUZZ_SECONDS each (default 60)
 
 CC      ?= cc
 STD     := -std=c99 -pedantic -Wall -Wextra -Werror -ffp-contract=off
@@ -29,7 +30,7 @@ B := build/native
 NATIVE_OBJ := $(patsubst core/src/%.c,$(B)/obj/%.o,$(NATIVE_SRC))
 TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
-.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean
+.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean fuzz fuzz-build
 all: $(B)/libct.a terrain $(if $(wildcard core/cli/stream_demo.c),stream_demo)
 
 $(B)/obj/%.o: core/src/%.c $(CORE_HDR)
@@ -127,3 +128,26 @@ $(B)/tests/test_terrain_stats: tests/c/test_terrain_stats.c $(TEST_HDR) $(filter
 .PHONY: terrain-stats
 terrain-stats: $(B)/terrain_stats
 	node tools/terrain_stats.mjs $(ARGS)
+# ------------------------------------------------------------------- fuzzing
+# libFuzzer + ASan + UBSan harnesses in fuzz/ (docs/fuzzing.md). The core is
+# compiled once with fuzzer-no-link instrumentation, each harness links it.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FZ := build/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS := -std=c99 -g -O1 -ffp-contract=off -Icore/include -Icore/src $(FUZZ_SAN)
+FUZZ_NAMES := snapshot ctc config palette set
+FUZZ_OBJ := $(patsubst core/src/%.c,$(FZ)/obj/%.o,$(CORE_SRC))
+.SECONDARY: $(FUZZ_OBJ)
+
+$(FZ)/obj/%.o: core/src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FZ)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJ) -lm -o $@
+
+fuzz-build: $(addprefix $(FZ)/fuzz_,$(FUZZ_NAMES))
+
+fuzz: all fuzz-build
+	@sh fuzz/run.sh $(FUZZ_SECONDS)

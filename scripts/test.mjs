@@ -1,4 +1,5 @@
-// This module is `npm test`: set-up, native tests, WebAssembly build, the uvu
+// This module is `npm test`: set-up, native tests, a short fuzz run of every
+// libFuzzer harness when clang is present, WebAssembly build, the uvu
 // suites (core under Node, worker, pure page modules) and the real-browser
 // test, ending with one "N passed, M failed" line over everything.
 import { spawnSync } from 'node:child_process';
@@ -44,6 +45,19 @@ function parseUvu(out) {
   return { passed: +ok[1], failed: +total[1] - +ok[1] };
 }
 
+function parseFuzz(out) {
+  const m = [...out.matchAll(/fuzz: (\d+) passed, (\d+) failed/g)].pop();
+  return m && { passed: +m[1], failed: +m[2] };
+}
+
+/** Seconds each fuzz harness runs under npm test (make fuzz defaults to 60). */
+const FUZZ_TEST_SECONDS = process.env.CT_FUZZ_SECONDS || '3';
+
+function haveClangFuzzer() {
+  const r = spawnSync('clang', ['--version'], { encoding: 'utf8' });
+  return r.status === 0;
+}
+
 function jsSuite(dir) {
   return existsSync(path.join(root, dir)) &&
     readdirSync(path.join(root, dir)).some((f) => f.endsWith('.test.mjs'));
@@ -57,6 +71,11 @@ try {
   if (wantBrowser) process.env.CHROMIUM_PATH = ensureChromium();
 
   step('native tests', 'make', ['--no-print-directory', 'test'], parseNative);
+  if (haveClangFuzzer()) {
+    step(`fuzz (${FUZZ_TEST_SECONDS} s per harness)`, 'make', ['--no-print-directory', 'fuzz', `FUZZ_SECONDS=${FUZZ_TEST_SECONDS}`], parseFuzz);
+  } else {
+    console.log('\n=== fuzz: skipped: clang not found (make fuzz needs clang with libFuzzer)');
+  }
   run('make', ['--no-print-directory', 'wasm']);
   const uvu = path.join('node_modules', 'uvu', 'bin.js');
   if (jsSuite('tests/js')) step('uvu: core, worker and page modules', 'node', [uvu, 'tests/js', '\\.test\\.mjs$'], parseUvu);

@@ -65,7 +65,10 @@ function parseArgs(core, argv) {
         o.steps.push(['set', val.slice(0, eq), val.slice(eq + 1)]);
       } else {
         let text;
-        try { text = readFileSync(val, 'utf8'); } catch { throw fail(2, `--config: cannot open '${val}'`); }
+        try { text = readFileSync(val, 'utf8'); } catch (e) {
+          // Same words as the native tool: a directory opens there but does not read.
+          throw fail(2, e.code === 'EISDIR' ? `--config: cannot read '${val}': Is a directory` : `--config: cannot open '${val}'`);
+        }
         o.steps.push(['text', text]);
       }
       o.echo.push([arg, val]);

@@ -205,6 +205,18 @@ export declare class World {
   free(): void;
 }
 
+/** What a verified file vouches for (Core.verifyFile). */
+export interface VerifiedFile {
+  kind: 'ctc' | 'ctw';
+  /** 16 hex digits */
+  generation: string;
+  /** the chunk's key; null for a world snapshot (every key) */
+  key: ChunkKey | null;
+  /** .ctc: the chunk digest; .ctw: the snapshot's trailing FNV-1a 64 checksum (16 hex digits) */
+  digest: string;
+  planetId: number;
+}
+
 /** One instantiated core. */
 export declare class Core {
   /** milliseconds loadCore spent reading, compiling and instantiating */
@@ -217,6 +229,10 @@ export declare class Core {
   config(options?: ConfigOptions): Config;
   buildWorld(options?: ConfigOptions, hooks?: BuildHooks): World;
   loadWorld(bytes: Uint8Array | ArrayBuffer): World;
+  /** Checks a .ctc or CTWORLD2 file as the core reads it; throws CtError with a one-line reason. */
+  verifyFile(bytes: Uint8Array | ArrayBuffer): VerifiedFile;
+  /** verifyFile for .ctc bytes only. */
+  verifyCtc(bytes: Uint8Array | ArrayBuffer): VerifiedFile;
   keyAt(dir: Vec3Like, lod: number): KeyAtResult;
   keyDirection(key: ChunkKeyLike, localX: number, localY: number): Vec3;
   keyMetric(key: ChunkKeyLike, localX: number, localY: number, radiusM: number): { dx: number[]; dy: number[] };

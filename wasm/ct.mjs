@@ -4,6 +4,7 @@
 // docs/wasm.md for a tour. Every result is copied out of WebAssembly memory.
 import { instantiate, ctError, compileCore } from './ct_heap.mjs';
 import { World, parseKey, readDir } from './ct_world.mjs';
+import { verifyFile } from './ct_verify.mjs';
 
 export { ctError, compileCore, World };
 
@@ -94,10 +95,16 @@ export class Core {
     const cfg = x.ctw_config_new() >>> 0;
     if (!cfg) throw ctError('CT_ERR_MEMORY', 'out of WebAssembly memory for a config');
     const edit = {
-      preset: (name) => heap.withStr(name, (p) => heap.check(x.ctw_config_preset(cfg, p, ...heap.errArgs()))),
-      text: (text) => heap.withStr(text, (p) => heap.check(x.ctw_config_parse(cfg, p, ...heap.errArgs()))),
+      preset: (name) => heap.withStr(name, (p) => heap.check(x.ctw_config_preset(cfg, p, ...heap.errArgs())),
+        'preset name', 'CT_ERR_PRESET'),
+      text: (text) => {
+        // Passed with its length: the C parser names the line of any NUL.
+        const bytes = heap.encoder.encode(String(text)), p = heap.allocBytes(bytes);
+        try { heap.check(x.ctw_config_parse(cfg, p, bytes.length, ...heap.errArgs())); } finally { heap.free(p); }
+      },
       set: (name, value) => heap.withStr(name, (pn) => heap.withStr(knobText(name, value), (pv) =>
-        heap.check(x.ctw_config_set(cfg, pn, pv, ...heap.errArgs())))),
+        heap.check(x.ctw_config_set(cfg, pn, pv, ...heap.errArgs())), `knob ${name}: value`, 'CT_ERR_KNOB_VALUE'),
+      'knob name', 'CT_ERR_KNOB_UNKNOWN'),
     };
     try {
       if (Array.isArray(opts.steps)) {
@@ -188,6 +195,24 @@ export class Core {
   }
 
   /**
+   * Checks a .ctc chunk or a CTWORLD2 snapshot the way the core reads it
+   * (digest or checksum, versions, sizes, recomputed generation) and returns
+   * what it vouches for; throws an Error with a CT_ERR_* code and a one-line
+   * reason otherwise. The kind comes from the magic bytes.
+   * @param {Uint8Array|ArrayBuffer} bytes
+   * @returns {{kind: 'ctc'|'ctw', generation: string, key: {face: number, lod: number, x: number, y: number}|null,
+   *   digest: string, planetId: number}}
+   */
+  verifyFile(bytes) { return verifyFile(this, bytes); }
+
+  /** verifyFile for .ctc bytes only (a snapshot is CT_ERR_FORMAT). */
+  verifyCtc(bytes) {
+    const r = verifyFile(this, bytes);
+    if (r.kind !== 'ctc') throw ctError('CT_ERR_FORMAT', 'not a .ctc chunk (this is a CTWORLD2 snapshot)');
+    return r;
+  }
+
+  /**
    * The chunk owning a direction at lod and the local position inside it.
    * @param {ArrayLike<number>} dir
    * @param {number} lod
@@ -262,7 +287,7 @@ export class Core {
   palette(text) {
     const { heap } = this, x = heap.x, size = x.ctw_palette_bytes(), out = heap.slot(4);
     if (text == null) x.ctw_palette_default(out);
-    else heap.withStr(text, (p) => heap.check(x.ctw_palette_parse(p, out, ...heap.errArgs())));
+    else heap.withStr(text, (p) => heap.check(x.ctw_palette_parse(p, out, ...heap.errArgs())), 'palette text', 'CT_ERR_PALETTE');
     return heap.u8().slice(out, out + size);
   }
 }

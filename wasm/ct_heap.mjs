@@ -157,9 +157,16 @@ export class Heap {
     return this.decoder.decode(u8.subarray(ptr >>> 0, end));
   }
 
-  /** Copies a JS string into a fresh malloc'd NUL-terminated buffer. */
-  allocStr(s) {
-    const bytes = this.encoder.encode(String(s));
+  /**
+   * Copies a JS string into a fresh malloc'd NUL-terminated buffer. A NUL
+   * inside the string would end it early for C ('5\u0000junk' read as '5'),
+   * so it is refused with `code` and a message naming `what`.
+   */
+  allocStr(s, what = 'string', code = 'CT_ERR_CONFIG') {
+    s = String(s);
+    const at = s.indexOf('\u0000');
+    if (at >= 0) throw ctError(code, `${what} holds a NUL character at offset ${at}: ${JSON.stringify(s.slice(0, 40))}`);
+    const bytes = this.encoder.encode(s);
     const p = this.malloc(bytes.length + 1);
     const u8 = this.u8();
     u8.set(bytes, p);
@@ -168,8 +175,8 @@ export class Heap {
   }
 
   /** Runs fn(ptr) with a temporary C string, freeing it afterwards. */
-  withStr(s, fn) {
-    const p = this.allocStr(s);
+  withStr(s, fn, what, code) {
+    const p = this.allocStr(s, what, code);
     try { return fn(p); } finally { this.free(p); }
   }
 

@@ -119,9 +119,10 @@ CTW_EXPORT int ctw_config_set(ct_config *cfg, const char *name, const char *valu
     return (int)ct_config_set(cfg, name, value, err, errlen);
 }
 
-CTW_EXPORT int ctw_config_parse(ct_config *cfg, const char *text, char *err, size_t errlen)
+/* Text with its byte length: a NUL inside it is an error, not an early end. */
+CTW_EXPORT int ctw_config_parse(ct_config *cfg, const char *text, size_t len, char *err, size_t errlen)
 {
-    return (int)ct_config_parse(cfg, text, err, errlen);
+    return (int)ct_config_parse_n(cfg, text, len, err, errlen);
 }
 
 CTW_EXPORT int ctw_config_validate(const ct_config *cfg, char *err, size_t errlen)
@@ -384,6 +385,16 @@ CTW_EXPORT int ctw_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *ou
                                     char *err, size_t errlen)
 {
     return (int)ct_chunk_decode_ctc(buf, len, out, err, errlen);
+}
+
+/* key_out[5]: face, lod, x, y, planet_id of a decoded chunk. */
+CTW_EXPORT void ctw_chunk_key(const ct_chunk *c, uint32_t *key_out)
+{
+    key_out[0] = (uint32_t)c->key.face;
+    key_out[1] = (uint32_t)c->key.lod;
+    key_out[2] = c->key.x;
+    key_out[3] = c->key.y;
+    key_out[4] = c->planet_id;
 }
 
 /* ----------------------------------------------------------- palette */

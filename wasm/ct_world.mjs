@@ -274,7 +274,10 @@ export class World {
     const stride = opts.stride ?? 1, skirt = opts.skirtDepthM ?? 0;
     const vex = opts.verticalExaggeration ?? 1, water = opts.water ? 1 : 0;
     const digest = opts.digest ?? false;
-    if (!Number.isInteger(stride)) throw ctError('CT_ERR_MESH', `mesh stride ${String(stride)} is not 1, 2, 4 ... 256`);
+    // Range-check before the C call narrows it to 32 bits (2**32 + 4 would be 4).
+    if (!Number.isInteger(stride) || stride < 1 || stride > 256) {
+      throw ctError('CT_ERR_MESH', `mesh stride ${String(stride)} is not 1, 2, 4 ... 256`);
+    }
     for (const [n, v] of [['stride', stride], ['skirtDepthM', skirt], ['verticalExaggeration', vex]]) {
       if (typeof v !== 'number') throw ctError('CT_ERR_MESH', `mesh option ${n} must be a number`);
     }

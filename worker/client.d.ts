@@ -21,6 +21,9 @@ export interface PoolOptions {
   testHooks?: boolean;
   /** send chunk/mesh requests to the worker holding that key's chunk (default true) */
   affinity?: boolean;
+  /** ms a request other than build may go unanswered before its worker is replaced and the
+   *  request retried once; a second timeout rejects with CT_ERR_TIMEOUT (default 60000, 0 = never) */
+  timeoutMs?: number;
 }
 
 /** A pending request: a promise with the id pool.cancel() accepts. */
@@ -94,6 +97,10 @@ export interface PoolStats {
   dropped: number;
   /** requests re-sent after a crash */
   retried: number;
+  /** requests that got no reply within timeoutMs (each replaced its worker) */
+  timeouts: number;
+  /** running builds stopped by pool.cancel or a newer build */
+  buildsStopped: number;
   /** chunk affinity: requests sent to their chunk's worker, waiting for it, sent elsewhere, keys remembered */
   affinity: { affine: number; held: number; moved: number; remembered: number };
 }
@@ -113,7 +120,8 @@ export interface Pool {
   readonly knobs: KnobInfo[];
   readonly presets: string[];
   /** Builds the world in one worker and loads its snapshot into the others. */
-  build(spec?: ConfigOptions, hooks?: { onProgress?: (stage: string, fraction: number) => void }): Promise<WorldInfo>;
+  /** The promise's id cancels the build (pool.cancel(id)) at its next progress tick. */
+  build(spec?: ConfigOptions, hooks?: { onProgress?: (stage: string, fraction: number) => void }): PoolPromise<WorldInfo>;
   /** Loads CTWORLD2 snapshot bytes into every worker (the caller's bytes are copied). */
   load(bytes: Uint8Array | ArrayBuffer): Promise<WorldInfo>;
   chunk(key: ChunkKeyLike, options?: PriorityOptions & { format?: 'arrays' }): PoolPromise<PoolChunk>;

@@ -8,48 +8,33 @@
 import { MSG, ERR, protocolError, wireToError, normalizeKey, keyString } from './protocol.js';
 import { createScheduler } from './scheduler.js';
 import { spawnWorker } from './spawn.js';
+import { defaultWorkerCount, stableJson, toDirs } from './pool_util.js';
 
 export { MSG, ERR, normalizeKey, keyString };
 
 /** Consecutive crashes after which a worker slot is given up. */
 const MAX_CONSECUTIVE_CRASHES = 3;
-
-async function defaultWorkerCount() {
-  let hw = typeof navigator === 'object' && navigator ? navigator.hardwareConcurrency : 0;
-  if (!hw && typeof process === 'object' && process && process.versions && process.versions.node) {
-    const os = await import('node:os'); // Node 20 has no navigator
-    hw = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
-  }
-  return Math.min(4, Math.max(1, (hw || 2) - 1));
-}
-
-/** JSON with sorted object keys, so equal mesh options collapse. */
-function stableJson(v) {
-  if (!v || typeof v !== 'object') return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
-  return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson(v[k])}`).join(',')}}`;
-}
-
-function toDirs(dirs) {
-  if (ArrayBuffer.isView(dirs)) return Float64Array.from(dirs);
-  if (Array.isArray(dirs)) return Float64Array.from(dirs.flat());
-  throw protocolError(ERR.MESSAGE, 'dirs must be a typed array (3 numbers per direction) or an array of [x, y, z]');
-}
+/** Default milliseconds a request may go unanswered before its worker is replaced. */
+const DEFAULT_TIMEOUT_MS = 60000;
 
 /**
  * Starts a pool of protocol workers and waits until each has loaded the core.
  * @param {{workers?: number, wasmUrl?: string|URL, workerUrl?: string|URL,
- *          pipeline?: number, affinity?: boolean, testHooks?: boolean}} [options]
+ *          pipeline?: number, affinity?: boolean, testHooks?: boolean, timeoutMs?: number}} [options]
  *   workers: default min(4, max(1, hardwareConcurrency - 1)); pipeline:
  *   requests in flight per worker (default 2, so a cancel can still catch the
  *   second one before it runs); affinity: false sends every request to the
  *   freest worker, ignoring which one holds its chunk (default true);
- *   testHooks: enables test-crash/test-stall.
+ *   testHooks: enables test-crash/test-stall; timeoutMs: a request other than
+ *   build left unanswered this long marks its worker stuck: the worker is
+ *   replaced and its requests retried once, then rejected with CT_ERR_TIMEOUT
+ *   (default 60000; 0 = never). Builds have no timeout: cancel them instead.
  * @returns {Promise<import('./client').Pool>}
  */
 export async function createPool(options = {}) {
   const count = Math.max(1, Math.floor(options.workers || (await defaultWorkerCount())));
   const pipeline = Math.max(1, Math.floor(options.pipeline || 2));
+  const timeoutMs = options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : Math.max(0, Number(options.timeoutMs) || 0);
   const sched = createScheduler({ affinity: options.affinity !== false });
   const entries = new Map(); // id -> pending entry (scheduled or control)
   const slots = [];
@@ -61,7 +46,8 @@ export async function createPool(options = {}) {
   let worldError = null;     // why there is no world (after a failed first build)
   let terminated = false;
   let building = false;      // a build or load is on its way to becoming the world
-  const counters = { crashes: 0, restarts: 0, dropped: 0, retried: 0 };
+  let started = false;       // createPool has returned: request timeouts apply
+  const counters = { crashes: 0, restarts: 0, dropped: 0, retried: 0, timeouts: 0, buildsStopped: 0 };
 
   const live = () => slots.filter((s) => !s.broken);
   const ready = (s) => !s.broken && !s.dead && s.readyEpoch === epoch && confirmedEpoch === epoch;
@@ -69,6 +55,7 @@ export async function createPool(options = {}) {
   function settle(entry, error, result) {
     if (entry.settled) return;
     entry.settled = true;
+    disarm(entry);
     entries.delete(entry.id);
     if (error) entry.reject(error); else entry.resolve(result);
   }
@@ -80,6 +67,40 @@ export async function createPool(options = {}) {
     const { msg, transfer } = entry.make();
     slot.handle.post({ ...msg, id: entry.id, type: entry.type, attempt: entry.attempts }, transfer);
     entry.attempts += 1;
+    arm(entry, slot);
+  }
+
+  /* ---- request timeouts: a worker that stops answering is replaced ---- */
+  function arm(entry, slot) {
+    entry.timedOut = false;
+    // Not while the pool starts (a cold worker compiling the core is slow, not stuck).
+    if (!timeoutMs || !started || entry.type === MSG.BUILD) return;
+    entry.timer = setTimeout(() => onTimeout(slot, entry), timeoutMs);
+    if (entry.timer.unref) entry.timer.unref();   // never keeps Node alive by itself
+  }
+
+  function disarm(entry) {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = null;
+  }
+
+  function onTimeout(slot, entry) {
+    entry.timer = null;
+    if (entry.settled || entry.slot !== slot || !slot.inflight.has(entry.id)) return;
+    counters.timeouts += 1;
+    entry.timedOut = true;
+    onDeath(slot, slot.handle, `request ${entry.id} (${entry.type}) got no reply within ${timeoutMs} ms`, entry);
+  }
+
+  /* ---- stopping a running build (pool.cancel or a newer build) ---- */
+  function stopBuild(entry) {
+    if (entry.type !== MSG.BUILD || entry.stopped) return;
+    entry.stopped = true;
+    counters.buildsStopped += 1;
+    // The worker is inside a synchronous build; only shared memory reaches
+    // it, read at each progress tick. Without it, replace the worker.
+    if (entry.cancelFlag) Atomics.store(new Int32Array(entry.cancelFlag), 0, 1);
+    else if (entry.slot && !entry.slot.dead && entry.slot.inflight.has(entry.id)) onDeath(entry.slot, entry.slot.handle, 'build stopped');
   }
 
   function newEntry(type, make, extra = {}) {
@@ -131,6 +152,7 @@ export async function createPool(options = {}) {
     slot.crashStreak = 0;
     if (!entry) { pump(); return; } // a cancel acknowledgement
     slot.inflight.delete(data.id);
+    disarm(entry);
     if (!entry.control) sched.finish(entry);
     if (data.ok && data.result && (entry.type === MSG.BUILD || entry.type === MSG.LOAD)) slot.holds = data.result.generation;
     if (entry.cancelled || entry.settled || entry.epoch !== epoch) {
@@ -166,22 +188,27 @@ export async function createPool(options = {}) {
       });
   }
 
-  async function onDeath(slot, handle, reason) {
+  /** A worker died or (stuck set) stopped answering: replace it, retry its requests once. */
+  async function onDeath(slot, handle, reason, stuck = null) {
     if (handle !== slot.handle || terminated || slot.dead) return;
     slot.dead = true;
     sched.forgetWorker(slot.index); // a replacement starts with an empty world
     counters.crashes += 1;
     slot.crashStreak += 1;
     const lost = [...slot.inflight.values(), ...slot.backlog.splice(0)];
+    for (const e of lost) disarm(e);
     slot.inflight.clear();
     handle.terminate().catch(() => {});
     if (slot.crashStreak > MAX_CONSECUTIVE_CRASHES) slot.broken = true;
     const retry = [];
     for (const e of lost) {
       if (e.cancelled || e.settled || e.epoch !== epoch) { if (!e.control) sched.finish(e); continue; }
+      if (stuck && e !== stuck) e.attempts -= 1;   // a bystander: the worker was stuck on another request
       if (e.attempts >= 2) {
         if (!e.control) sched.finish(e);
-        settle(e, protocolError(ERR.WORKER, `request ${e.id} (${e.type}) crashed its worker twice (last: worker ${slot.index}): ${reason}`));
+        settle(e, e.timedOut
+          ? protocolError(ERR.TIMEOUT, `request ${e.id} (${e.type}) timed out twice (last: worker ${slot.index}): ${reason}`)
+          : protocolError(ERR.WORKER, `request ${e.id} (${e.type}) crashed its worker twice (last: worker ${slot.index}): ${reason}`));
         continue;
       }
       counters.retried += 1;
@@ -228,7 +255,15 @@ export async function createPool(options = {}) {
       settle(e, protocolError(code, reason(e)));
       if (e.slot && !e.slot.dead && e.slot.inflight.has(e.id)) e.slot.handle.post({ id: nextId++, type: MSG.CANCEL, target: e.id }, []);
     }
-    return removed.queued.length + removed.running.length;
+    let builds = 0;
+    for (const e of [...entries.values()]) {
+      if (e.type !== MSG.BUILD || e.settled || !test(publicView(e))) continue;
+      e.cancelled = true;
+      stopBuild(e);
+      settle(e, protocolError(code, reason(e)));
+      builds += 1;
+    }
+    return removed.queued.length + removed.running.length + builds;
   }
 
   function publicView(e) {
@@ -241,7 +276,11 @@ export async function createPool(options = {}) {
     sched.forgetAll(); // chunks kept by workers belong to the old world
     cancelWhere(() => true, ERR.CANCELLED, (e) => `request ${e.id} cancelled: ${reason}`);
     for (const e of [...entries.values()]) {
-      if (e.control && e.epoch < epoch) { e.cancelled = true; settle(e, protocolError(ERR.CANCELLED, `${e.type} cancelled: ${reason}`)); }
+      if (e.control && e.epoch < epoch) {
+        e.cancelled = true;
+        stopBuild(e);
+        settle(e, protocolError(ERR.CANCELLED, `${e.type} cancelled: ${reason}`));
+      }
     }
     return epoch;
   }
@@ -302,8 +341,18 @@ export async function createPool(options = {}) {
     presets: hello.presets,
 
     build(spec = {}, { onProgress } = {}) {
-      return establish((lead) => control(lead, MSG.BUILD, () => ({ msg: { ...spec, snapshot: true }, transfer: [] }), { onProgress }),
-        'a new build started');
+      // Shared memory lets a cancel reach the build mid-run (Node; browsers
+      // when cross-origin isolated); without it a stopped build's worker is replaced.
+      const cancelFlag = typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : null;
+      let buildId = 0;
+      const done = establish((lead) => {
+        const p = control(lead, MSG.BUILD, () => ({ msg: { ...spec, snapshot: true, ...(cancelFlag ? { cancelFlag } : {}) }, transfer: [] }),
+          { onProgress, cancelFlag });
+        buildId = p.id;
+        return p;
+      }, 'a new build started');
+      done.id = buildId;   // pool.cancel(id) stops it at its next progress tick
+      return done;
     },
 
     load(bytes) {
@@ -373,5 +422,6 @@ export async function createPool(options = {}) {
       await Promise.all(slots.map((s) => s.handle && s.handle.terminate().catch(() => {})));
     },
   };
+  started = true;
   return pool;
 }

@@ -53,14 +53,19 @@ export function createHandler(core, options = {}) {
   const jobs = {
     [MSG.BUILD](msg, post) {
       const spec = worldSpec(msg);
+      const cancelled = cancelFlagOf(msg);
       let lastStage = '';
       let lastFraction = -1;
       const onProgress = (stage, fraction) => {
+        // The build runs synchronously, so no cancel message can arrive
+        // meanwhile; a flag in shared memory can. true stops the build.
+        if (cancelled()) return true;
         // Thin out progress: a build may report thousands of steps.
-        if (stage === lastStage && fraction < 1 && fraction - lastFraction < PROGRESS_STEP) return;
+        if (stage === lastStage && fraction < 1 && fraction - lastFraction < PROGRESS_STEP) return false;
         lastStage = stage;
         lastFraction = fraction;
         post({ id: msg.id, type: MSG.PROGRESS, stage, fraction });
+        return false;
       };
       const built = core.buildWorld(spec, { onProgress });
       replaceWorld(built);
@@ -231,6 +236,17 @@ export function createHandler(core, options = {}) {
       replaceWorld(null);
     },
   };
+}
+
+/** () => true once the build's shared cancel flag is set (never without one). */
+function cancelFlagOf(msg) {
+  const flag = msg.cancelFlag;
+  if (flag === undefined) return () => false;
+  if (typeof SharedArrayBuffer === 'undefined' || !(flag instanceof SharedArrayBuffer) || flag.byteLength < 4) {
+    throw protocolError(ERR.MESSAGE, 'cancelFlag must be a SharedArrayBuffer of at least 4 bytes');
+  }
+  const view = new Int32Array(flag, 0, 1);
+  return () => Atomics.load(view, 0) !== 0;
 }
 
 function worldSpec(msg) {

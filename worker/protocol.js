@@ -4,7 +4,9 @@
 
 /** Request and message types. A request is `{id, type, ...args}`. */
 export const MSG = Object.freeze({
-  BUILD: 'build',         // {preset?, set?, text?, snapshot?: bool} -> {generation, config, stats, snapshot?}
+  BUILD: 'build',         // {preset?, set?, text?, snapshot?: bool, cancelFlag?: SharedArrayBuffer}
+                          //   -> {generation, config, stats, snapshot?}; a non-zero first Int32 of
+                          //   cancelFlag stops the build at its next progress tick (CT_ERR_CANCELLED)
   LOAD: 'load',           // {bytes: Uint8Array|ArrayBuffer} -> {generation, config, stats}
   SNAPSHOT: 'snapshot',   // {} -> {generation, bytes: Uint8Array}
   SAMPLE: 'sample',       // {dirs: Float64Array(3n)|number[][]} -> {generation, count, heightM, ...}
@@ -35,6 +37,7 @@ export const ERR = Object.freeze({
   UNKNOWN_TYPE: 'CT_ERR_UNKNOWN_TYPE',
   NO_WORLD: 'CT_ERR_NO_WORLD',       // a world request before any build or load
   CANCELLED: 'CT_ERR_CANCELLED',     // same text as the C code: cancelled by the caller
+  TIMEOUT: 'CT_ERR_TIMEOUT',         // no reply within the pool's timeout, twice (the worker was replaced each time)
   WORKER: 'CT_ERR_WORKER',           // the worker crashed and the retry failed too
   GENERATION: 'CT_ERR_GENERATION',   // workers disagree about the world
   TERMINATED: 'CT_ERR_TERMINATED',   // the pool was terminated

@@ -56,6 +56,42 @@ static int key_equal(ct_key a, ct_key b)
     return a.face == b.face && a.lod == b.lod && a.x == b.x && a.y == b.y;
 }
 
+/* Keys this demo asked for that were queued, oldest first (a ring). When the
+ * cache answers BUSY every slot is queued or generating, so the way to a free
+ * slot is to wait for one of those: waiting on a key the cache does not hold
+ * (say a neighbour that was itself refused) returns at once and never frees
+ * anything - the old "centre chunk never arrived" failure. */
+#define PENDING_MAX 512
+typedef struct pending {
+    ct_key key[PENDING_MAX];
+    int head, count;
+} pending;
+
+static void pending_add(pending *p, ct_key key)
+{
+    p->key[(p->head + p->count) % PENDING_MAX] = key;
+    if (p->count < PENDING_MAX) p->count++;
+    else p->head = (p->head + 1) % PENDING_MAX;
+}
+
+/* Waits until one queued key is ready (or the budget runs out); keys the
+ * cache no longer holds are dropped from the ring on the way. */
+static void wait_for_a_slot(ct_stream *cache, pending *p, int budget_ms)
+{
+    double until = now_ms() + budget_ms;
+    while (p->count > 0 && now_ms() < until) {
+        ct_key k = p->key[p->head];
+        double t = now_ms();
+        if (ct_stream_wait(cache, k, 100)) return;   /* ready: its slot can be reused */
+        /* An immediate "no" means the cache does not hold k: forget it. A
+         * timeout means it is still being made: wait on it again. */
+        if (now_ms() - t < 50.0) {
+            p->head = (p->head + 1) % PENDING_MAX;
+            p->count--;
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     char err[512];
@@ -66,6 +102,7 @@ int main(int argc, char **argv)
     ct_stream_stats st;
     double t_start, waited_total = 0.0;
     long ready_n = 0, queued_n = 0, busy_n = 0;
+    static pending queued;
 
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--slots") && i + 1 < argc) {
@@ -127,7 +164,7 @@ int main(int argc, char **argv)
         for (j = 0; j < count; j++) {
             int r = ct_stream_request(cache, near[j], err, sizeof err);
             if (r == CT_STREAM_READY) r_ready++;
-            else if (r == CT_STREAM_QUEUED) r_queued++;
+            else if (r == CT_STREAM_QUEUED) { r_queued++; pending_add(&queued, near[j]); }
             else if (r == CT_STREAM_BUSY) r_busy++;
             else fprintf(stderr, "stream_demo: request: %s\n", err);
         }
@@ -136,10 +173,10 @@ int main(int argc, char **argv)
         /* Loading-screen behaviour for the centre only; retry while busy. */
         t0 = now_ms();
         chunk = NULL;
-        for (j = 0; j < 1000 && !chunk; j++) {
+        while (!chunk && now_ms() - t0 < 60000.0) {
             int r = ct_stream_request(cache, centre, NULL, 0);
             if (r == CT_STREAM_QUEUED) (void)ct_stream_wait(cache, centre, 30000);
-            else if (r == CT_STREAM_BUSY) (void)ct_stream_wait(cache, near[1], 100);
+            else if (r == CT_STREAM_BUSY) wait_for_a_slot(cache, &queued, 30000);
             chunk = ct_stream_acquire(cache, centre);
         }
         waited = now_ms() - t0;

@@ -6,7 +6,9 @@
  * arguments (usage, unknown knob, out-of-range value, malformed input file). */
 #include "ct.h"
 #include "image.h"
+#include "verify.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,8 @@ static const char usage_text[] =
     "  --preview-width N     preview width in pixels (height N/2; default 1024)\n"
     "  --locate X Y Z [LOD]  chunk key, local position and address of a direction\n"
     "  --sample X Y Z        every ct_sample field at a direction\n"
+    "  --verify FILE         check a .ctc or .ctw file; print kind, generation, key, digest\n"
+    "                        (exit 0), or one line saying why it is bad (exit 2)\n"
     "  --help                this text\n";
 
 typedef struct options {
@@ -77,8 +81,10 @@ static int parse_double(const char *s, double *out)
     return 1;
 }
 
-/* Reads a whole text file; NULL with a message on failure. */
-static char *read_text(const char *path, char *err, size_t errlen)
+/* Reads a whole text file (NUL-terminated, length in *len_out); NULL with a
+ * message on failure, a read error included (a directory opens but does not
+ * read). */
+static char *read_text(const char *path, size_t *len_out, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
@@ -94,8 +100,15 @@ static char *read_text(const char *path, char *err, size_t errlen)
         got = fread(buf + len, 1, cap - len - 1, f);
         len += got;
     } while (got > 0);
+    if (ferror(f)) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
     fclose(f);
     buf[len] = '\0';
+    if (len_out) *len_out = len;
     return buf;
 }
 
@@ -316,9 +329,10 @@ static int parse_args(int argc, char **argv, options *o)
                 name[eq - argv[a]] = '\0';
                 r = ct_config_set(&o->cfg, name, eq + 1, err, sizeof err);
             } else {
-                char *text = read_text(argv[a], err, sizeof err);
+                size_t len = 0;
+                char *text = read_text(argv[a], &len, err, sizeof err);
                 if (!text) { fprintf(stderr, "terrain: --config: %s\n", err); return 2; }
-                r = ct_config_parse(&o->cfg, text, err, sizeof err);
+                r = ct_config_parse_n(&o->cfg, text, len, err, sizeof err);
                 free(text);
             }
             if (r) {
@@ -443,13 +457,17 @@ int main(int argc, char **argv)
     char err[512];
     int rc, k;
 
+    if (argc >= 2 && strcmp(argv[1], "--verify") == 0) {
+        if (argc != 3) return usage("--verify takes one FILE and no other options%s", "");
+        return terrain_verify(argv[2]);
+    }
     rc = parse_args(argc, argv, &o);
     if (rc) return rc;
     if (o.help) { fputs(usage_text, stdout); return 0; }
     if (o.knobs) { print_knobs(); return 0; }
     ct_palette_default(&pal);
     if (o.palette) {
-        char *text = read_text(o.palette, err, sizeof err);
+        char *text = read_text(o.palette, NULL, err, sizeof err);
         ct_result r;
         if (!text) { fprintf(stderr, "terrain: --palette: %s\n", err); return 1; }
         r = ct_palette_parse(text, &pal, err, sizeof err);

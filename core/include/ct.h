@@ -170,6 +170,10 @@ ct_result ct_config_set(ct_config *cfg, const char *name, const char *value,
 /* Apply "name=value" lines; '#' starts a comment; blank lines ignored. Errors
  * name the line. cfg is unchanged unless every line applies. */
 ct_result ct_config_parse(ct_config *cfg, const char *text, char *err, size_t errlen);
+/* The same for text_len bytes that need no terminating NUL (a file's
+ * contents): a NUL byte inside them is CT_ERR_CONFIG naming its line, never
+ * a silent end of the text. */
+ct_result ct_config_parse_n(ct_config *cfg, const char *text, size_t text_len, char *err, size_t errlen);
 /* Range-check every knob and cross-knob rule (e.g. macro_resolution is a
  * power of two). */
 ct_result ct_config_validate(const ct_config *cfg, char *err, size_t errlen);
@@ -210,7 +214,8 @@ ct_result ct_key_at(const struct ct_world *world, const double dir[3], int lod,
                     char *err, size_t errlen);
 /* Unit direction of a local position of a key. Positions outside [0,256]
  * continue beyond the chunk and across cube edges. Integer positions give the
- * exact sample directions used by chunks. */
+ * exact sample directions used by chunks. Any finite position works, however
+ * far (very large ones are rescaled exactly before normalising). */
 ct_result ct_key_direction(ct_key key, double local_x, double local_y, double dir[3],
                            char *err, size_t errlen);
 /* Local tangent vectors (metres in body-fixed space per +1 local_x and +1
@@ -315,7 +320,7 @@ typedef struct ct_chunk {
     ct_key key;
     uint32_t planet_id;
     uint64_t generation;
-    uint64_t digest;              /* FNV-1a 64 over key and payload records */
+    uint64_t digest;              /* FNV-1a 64 over the records, then .ctc header bytes 0..51 */
     uint32_t clipped;             /* samples whose height or water clipped */
     double height_quantum_m;
     /* row-major: index = local_y * 257 + local_x */
@@ -351,7 +356,11 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
 ct_result ct_chunk_encode_u16le(const ct_chunk *chunk, uint8_t *buf, size_t buflen,
                                 char *err, size_t errlen);
 
-/* CTWORLD2 snapshot. ct_world_snapshot_size gives the exact byte count. */
+/* CTWORLD2 snapshot (format 3). ct_world_snapshot_size gives the exact byte
+ * count. It holds only what the generation ID covers (knobs, heights, water
+ * levels, bodies, mask); everything else is recomputed on read, so a snapshot
+ * that reads back with a given generation samples exactly like the world that
+ * wrote it. Older formats, corrupt or forged files are refused with a reason. */
 size_t ct_world_snapshot_size(const ct_world *world);
 ct_result ct_world_snapshot_write(const ct_world *world, uint8_t *buf, size_t buflen,
                                   char *err, size_t errlen);

@@ -63,7 +63,7 @@ ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
     chunk->planet_id = world->cfg.planet_id;
     chunk->generation = world->generation;
     chunk->height_quantum_m = q;
-    digest = ct__key_hash(key, CT_FNV1A64_INIT);
+    digest = CT_FNV1A64_INIT;   /* records, then the header (ct__chunk_digest_finish) */
     gx0 = (int64_t)key.x * CT_CHUNK_CORE;
     gy0 = (int64_t)key.y * CT_CHUNK_CORE;
     for (j = 0; j < CT_CHUNK_EDGE; j++) {
@@ -95,7 +95,7 @@ ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
         }
     }
     chunk->clipped = clipped;
-    chunk->digest = digest;
+    chunk->digest = ct__chunk_digest_finish(chunk, digest);
     return CT_OK;
 }
 

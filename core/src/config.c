@@ -211,16 +211,25 @@ ct_result ct_config_set(ct_config *cfg, const char *name, const char *value,
     return CT_OK;
 }
 
-ct_result ct_config_parse(ct_config *cfg, const char *text, char *err, size_t errlen)
+ct_result ct_config_parse_n(ct_config *cfg, const char *text, size_t text_len, char *err, size_t errlen)
 {
     ct_config work;
-    const char *line = text;
+    const char *line = text, *end = text + text_len, *nul;
     int lineno = 0;
     if (!cfg || !text) return ct__fail(err, errlen, CT_ERR_NULL, "config or text is NULL");
+    /* A NUL would end the text early for any C reader: refuse it rather
+     * than silently ignore what follows (seed=5<NUL>junk is not seed 5). */
+    nul = (const char *)memchr(text, '\0', text_len);
+    if (nul) {
+        const char *p;
+        for (p = text, lineno = 1; p < nul; p++) lineno += *p == '\n';
+        return ct__fail(err, errlen, CT_ERR_CONFIG, "line %d: config text holds a NUL byte (offset %lu)", lineno,
+                        (unsigned long)(nul - text));
+    }
     work = *cfg;
-    while (*line) {
-        const char *eol = strchr(line, '\n');
-        size_t len = eol ? (size_t)(eol - line) : strlen(line);
+    while (line < end) {
+        const char *eol = (const char *)memchr(line, '\n', (size_t)(end - line));
+        size_t len = eol ? (size_t)(eol - line) : (size_t)(end - line);
         char buf[512], *eq, *name, *value, *p;
         char inner[256];
         ct_result r;
@@ -230,7 +239,7 @@ ct_result ct_config_parse(ct_config *cfg, const char *text, char *err, size_t er
                             (int)sizeof buf - 1);
         memcpy(buf, line, len);
         buf[len] = '\0';
-        line = eol ? eol + 1 : line + len;
+        line = eol ? eol + 1 : end;
         if ((p = strchr(buf, '#')) != NULL) *p = '\0';
         name = buf;
         while (ct__is_space(*name)) name++;
@@ -245,6 +254,12 @@ ct_result ct_config_parse(ct_config *cfg, const char *text, char *err, size_t er
     }
     *cfg = work;
     return CT_OK;
+}
+
+ct_result ct_config_parse(ct_config *cfg, const char *text, char *err, size_t errlen)
+{
+    if (!cfg || !text) return ct__fail(err, errlen, CT_ERR_NULL, "config or text is NULL");
+    return ct_config_parse_n(cfg, text, strlen(text), err, errlen);
 }
 
 ct_result ct_config_validate(const ct_config *cfg, char *err, size_t errlen)

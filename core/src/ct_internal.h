@@ -97,12 +97,13 @@ struct ct_world {
     double *height_v;           /* [V] frozen macro bed height, metres */
     double *water_level_v;      /* [V] water surface (0 ocean, lake level), 0 on land */
     int32_t *body_v;            /* [V] -1 land, 0 ocean, k > 0 other water body */
-    float *mask_v;              /* [V] signed land mask used by the build */
-    float *region_w_v;          /* [4V] region weights (sum 1) */
-    float *shore_v;             /* [V] hop distance to the nearest water boundary */
+    float *mask_v;              /* [V] signed land mask used by the build (hashed:
+                                   a shape callback's values cannot be recomputed) */
+    float *region_w_v;          /* [4V] region weights (sum 1); derived */
+    float *shore_v;             /* [V] hop distance to the nearest water boundary; derived */
     ct_palette palette;         /* default palette (CLI/JS may pass others) */
     ct_world_stats stats;
-    /* Derived, not serialised: filled by ct__world_derive (sample.c) at the
+    /* Derived, not serialised: filled by ct__world_derive (world_derive.c) at the
      * end of ct_world_build and of the snapshot reader; freed by
      * ct_world_free. NULL falls back to sea level as every land reference. */
     double *shore_ref_v;        /* [V] water: its level; land: level of the nearest
@@ -115,10 +116,18 @@ struct ct_world {
                                    macro_ceiling_m are 0 */
 };
 
-/* Computes the derived sampling tables (shore_ref_v, moisture_v) from body_v,
- * water_level_v and vertex_fij. Allocates; call once after the field is
- * final. */
-ct_result ct__world_derive(ct_world *w, char *err, size_t errlen);
+/* Everything a world recomputes from its hashed data (world_derive.c):
+ * region weights, shore distances, field statistics, then the sampling
+ * tables. Build and snapshot reader both call it once the field is final.
+ * A new per-vertex table that shapes samples belongs here (or in the
+ * generation hash), never in the snapshot. Tables already present (the
+ * build's own region weights and shore distances) are kept; a loaded world
+ * has none and gets them all. */
+struct ct__graph;   /* ct_build.h; NULL: derive builds its own */
+ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err, size_t errlen);
+/* The sampling tables (shore_ref_v, moisture_v) from body_v, water_level_v
+ * and vertex_fij (sample.c); the last step of ct__world_derive. */
+ct_result ct__derive_sampling(ct_world *w, char *err, size_t errlen);
 /* Heap bytes a world holds (ct_world_stats.bytes_held), built or loaded. */
 size_t ct__world_bytes(const ct_world *w);
 

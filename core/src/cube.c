@@ -221,7 +221,23 @@ static ct_result ct__key_uv(ct_key key, double lx, double ly, double *u, double 
      * the chunk's exact sample directions. */
     *u = 2.0 * (((double)key.x * CT_CHUNK_CORE + lx) / n) - 1.0;
     *v = 2.0 * (((double)key.y * CT_CHUNK_CORE + ly) / n) - 1.0;
+    if (!ct__is_finite(*u) || !ct__is_finite(*v))
+        return ct__fail(err, errlen, CT_ERR_LOCAL, "local position is too large");
     return CT_OK;
+}
+
+/* A cube point from a far-away local position (beyond about 1e154) would
+ * overflow when squared and normalise to a zero vector. Scaling by a power of
+ * two is exact and keeps the direction; ordinary positions are left alone,
+ * so their directions keep their exact bits. */
+static void ct__scale_huge(double p[3])
+{
+    double m = fabs(p[0]);
+    int k;
+    if (fabs(p[1]) > m) m = fabs(p[1]);
+    if (fabs(p[2]) > m) m = fabs(p[2]);
+    if (m > 0x1p500)
+        for (k = 0; k < 3; k++) p[k] *= 0x1p-600;
 }
 
 ct_result ct_key_direction(ct_key key, double local_x, double local_y, double dir[3],
@@ -233,6 +249,7 @@ ct_result ct_key_direction(ct_key key, double local_x, double local_y, double di
     r = ct__key_uv(key, local_x, local_y, &u, &v, err, errlen);
     if (r) return r;
     ct__face_uv_to_cube(key.face, u, v, dir);
+    ct__scale_huge(dir);
     ct__normalize_canonical(dir);
     return CT_OK;
 }
@@ -250,6 +267,8 @@ ct_result ct_key_metric(ct_key key, double local_x, double local_y, double radiu
     if (r) return r;
     ct__face_uv_to_cube(key.face, u, v, p);
     ct__face_axes(key.face, du, dv);
+    if (fabs(u) > 0x1p500 || fabs(v) > 0x1p500)
+        return ct__fail(err, errlen, CT_ERR_LOCAL, "local position is too far from the chunk for a metric");
     len = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
     for (k = 0; k < 3; k++) { p[k] /= len; pu += p[k] * du[k]; pv += p[k] * dv[k]; }
     /* d(P/|P|)/du = (dP/du - dir (dir . dP/du)) / |P|; du/dlocal = 2 / n. */

@@ -4,19 +4,24 @@
  *
  * .ctc header (all little endian):
  *    0  8  magic "CTCHUNK\0"
- *    8  4  u32 format version (1)
+ *    8  4  u32 format version (2)
  *   12  4  i32 face          16  4  i32 lod
  *   20  4  u32 chunk x       24  4  u32 chunk y
  *   28  4  u32 planet_id     32  8  u64 generation
  *   40  8  f64 height_quantum_m (IEEE bits)
  *   48  4  u32 clipped samples
- *   52  8  u64 digest (FNV-1a 64 over the key words and the records)
- * then records (height u16, water u16, biome u8, palette u8), row = local y. */
+ *   52  8  u64 digest: FNV-1a 64 over the records, continued over header
+ *          bytes 0..51 (every field above, in file order)
+ * then records (height u16, water u16, biome u8, palette u8), row = local y.
+ * Version 1's digest skipped bytes 28..51 (a flipped quantum byte rescaled
+ * every height unnoticed); it is refused. The records come first in the
+ * digest because `clipped` is only known once they are all generated. */
 #include "ct_surface.h"
 
 #include <string.h>
 
-#define CT__CTC_VERSION 1u
+#define CT__CTC_VERSION 2u
+#define CT__CTC_DIGESTED 52u   /* header bytes the digest covers */
 static const char ct__ctc_magic[8] = {'C', 'T', 'C', 'H', 'U', 'N', 'K', '\0'};
 
 void ct__put_f64(uint8_t *p, double v)
@@ -49,6 +54,28 @@ float ct__get_f32(const uint8_t *p)
     return v;
 }
 
+/* Header bytes 0..51 of a chunk, as written to a .ctc. */
+static void ct__ctc_header(const ct_chunk *chunk, uint8_t *hdr)
+{
+    memcpy(hdr, ct__ctc_magic, 8);
+    ct__put_u32(hdr + 8, CT__CTC_VERSION);
+    ct__put_u32(hdr + 12, (uint32_t)chunk->key.face);
+    ct__put_u32(hdr + 16, (uint32_t)chunk->key.lod);
+    ct__put_u32(hdr + 20, chunk->key.x);
+    ct__put_u32(hdr + 24, chunk->key.y);
+    ct__put_u32(hdr + 28, chunk->planet_id);
+    ct__put_u64(hdr + 32, chunk->generation);
+    ct__put_f64(hdr + 40, chunk->height_quantum_m);
+    ct__put_u32(hdr + 48, chunk->clipped);
+}
+
+uint64_t ct__chunk_digest_finish(const ct_chunk *chunk, uint64_t records_state)
+{
+    uint8_t hdr[CT_CTC_HEADER_BYTES];
+    ct__ctc_header(chunk, hdr);
+    return ct_fnv1a64(hdr, CT__CTC_DIGESTED, records_state);
+}
+
 ct_result ct_chunk_encode_ctc(const ct_chunk *chunk, uint8_t *buf, size_t buflen,
                               char *err, size_t errlen)
 {
@@ -58,16 +85,7 @@ ct_result ct_chunk_encode_ctc(const ct_chunk *chunk, uint8_t *buf, size_t buflen
     if (buflen < CT_CTC_FILE_BYTES)
         return ct__fail(err, errlen, CT_ERR_BUFFER, "buffer holds %lu bytes; a .ctc needs %lu",
                         (unsigned long)buflen, (unsigned long)CT_CTC_FILE_BYTES);
-    memcpy(buf, ct__ctc_magic, 8);
-    ct__put_u32(buf + 8, CT__CTC_VERSION);
-    ct__put_u32(buf + 12, (uint32_t)chunk->key.face);
-    ct__put_u32(buf + 16, (uint32_t)chunk->key.lod);
-    ct__put_u32(buf + 20, chunk->key.x);
-    ct__put_u32(buf + 24, chunk->key.y);
-    ct__put_u32(buf + 28, chunk->planet_id);
-    ct__put_u64(buf + 32, chunk->generation);
-    ct__put_f64(buf + 40, chunk->height_quantum_m);
-    ct__put_u32(buf + 48, chunk->clipped);
+    ct__ctc_header(chunk, buf);
     ct__put_u64(buf + 52, chunk->digest);
     rec = buf + CT_CTC_HEADER_BYTES;
     for (k = 0; k < CT_CHUNK_SAMPLES; k++, rec += CT_CTC_RECORD_BYTES) {
@@ -101,6 +119,10 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
         return ct__fail(err, errlen, CT_ERR_TRUNCATED, ".ctc header is truncated (%lu of %d bytes)",
                         (unsigned long)len, CT_CTC_HEADER_BYTES);
     version = ct__get_u32(buf + 8);
+    if (version == 1u)
+        return ct__fail(err, errlen, CT_ERR_VERSION,
+                        ".ctc format version 1 is no longer supported (its digest skipped header fields): "
+                        "regenerate the chunk");
     if (version != CT__CTC_VERSION)
         return ct__fail(err, errlen, CT_ERR_VERSION, ".ctc format version %lu is not supported (expected %u)",
                         (unsigned long)version, CT__CTC_VERSION);
@@ -118,8 +140,8 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
     if (!ct__is_finite(q) || q <= 0.0)
         return ct__fail(err, errlen, CT_ERR_FORMAT, ".ctc header has an invalid height quantum");
     stored = ct__get_u64(buf + 52);
-    digest = ct__key_hash(key, CT_FNV1A64_INIT);
-    digest = ct_fnv1a64(buf + CT_CTC_HEADER_BYTES, CT_CTC_FILE_BYTES - CT_CTC_HEADER_BYTES, digest);
+    digest = ct_fnv1a64(buf + CT_CTC_HEADER_BYTES, CT_CTC_FILE_BYTES - CT_CTC_HEADER_BYTES, CT_FNV1A64_INIT);
+    digest = ct_fnv1a64(buf, CT__CTC_DIGESTED, digest);
     if (digest != stored)
         return ct__fail(err, errlen, CT_ERR_CHECKSUM, ".ctc digest mismatch: the chunk file is corrupt");
     rec = buf + CT_CTC_HEADER_BYTES;

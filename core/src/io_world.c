@@ -1,28 +1,28 @@
 /* io_world.c - CTWORLD2 world snapshots and the native file helpers.
  *
- * A snapshot keeps the frozen terrain, not the build's transient log (pass
- * and collision counters read 0 after a load). Layout, little endian:
- *    "CTWORLD2"  u32 format version (2)  u32 algorithm version
+ * A snapshot keeps only what the generation ID covers: the knobs and the
+ * solved field. Everything else (graph tables, region weights, shore
+ * distances, statistics, sampling tables) is rebuilt on load by
+ * ct__world_derive, the same function the build ends with, so no stored byte
+ * can change a sample without changing the generation. The build log (pass
+ * and collision counters) reads 0 after a load. Layout, little endian:
+ *    "CTWORLD2"  u32 format version (3)  u32 algorithm version
  *    u32 knob count, then every knob in ct_knobs.def order (u32 or f64)
  *    u32 n, u32 vertex_count
- *    f64 height_v[V], f64 water_level_v[V], i32 body_v[V], f32 mask_v[V],
- *    f32 region_w_v[4V], f32 shore_v[V]
- *    stats: u32 macro_resolution, vertex_count, edge_count, water_bodies,
- *    lakes; f64 ocean_fraction, land_fraction, min_height_m, max_height_m,
- *    max_macro_slope_excess_m
+ *    f64 height_v[V], f64 water_level_v[V], i32 body_v[V], f32 mask_v[V]
  *    u64 generation
  *    u64 FNV-1a 64 of every byte before it
- * Graph tables (vertex_fij, dir_v) and derived tables are rebuilt on load. */
+ * Format 2 also stored region weights, shore distances and statistics that
+ * the reader trusted; it is refused. */
 #include "ct_surface.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CT__WORLD_FORMAT 2u
+#define CT__WORLD_FORMAT 3u
 #define CT__WORLD_HEAD 20u         /* magic, format, algorithm, knob count */
-#define CT__WORLD_STATS 60u        /* 5 u32 + 5 f64 */
-#define CT__WORLD_PER_VERTEX 44u   /* 8 + 8 + 4 + 4 + 16 + 4 */
+#define CT__WORLD_PER_VERTEX 24u   /* 8 + 8 + 4 + 4 */
 static const char ct__world_magic[8] = {'C', 'T', 'W', 'O', 'R', 'L', 'D', '2'};
 
 static size_t ct__knob_bytes(void)
@@ -35,8 +35,7 @@ static size_t ct__knob_bytes(void)
 
 static size_t ct__snapshot_bytes(uint32_t vertex_count)
 {
-    return CT__WORLD_HEAD + ct__knob_bytes() + 8u + (size_t)CT__WORLD_PER_VERTEX * vertex_count +
-           CT__WORLD_STATS + 16u;
+    return CT__WORLD_HEAD + ct__knob_bytes() + 8u + (size_t)CT__WORLD_PER_VERTEX * vertex_count + 16u;
 }
 
 size_t ct_world_snapshot_size(const ct_world *world)
@@ -49,7 +48,6 @@ ct_result ct_world_snapshot_write(const ct_world *world, uint8_t *buf, size_t bu
 {
     size_t need, pos, k;
     uint32_t V, c;
-    const ct_world_stats *st;
     if (!world || !buf) return ct__fail(err, errlen, CT_ERR_NULL, "world or buffer is NULL");
     need = ct_world_snapshot_size(world);
     if (buflen < need)
@@ -74,20 +72,6 @@ ct_result ct_world_snapshot_write(const ct_world *world, uint8_t *buf, size_t bu
     for (c = 0; c < V; c++, pos += 8) ct__put_f64(buf + pos, world->water_level_v[c]);
     for (c = 0; c < V; c++, pos += 4) ct__put_u32(buf + pos, (uint32_t)world->body_v[c]);
     for (c = 0; c < V; c++, pos += 4) ct__put_f32(buf + pos, world->mask_v[c]);
-    for (c = 0; c < 4u * V; c++, pos += 4) ct__put_f32(buf + pos, world->region_w_v[c]);
-    for (c = 0; c < V; c++, pos += 4) ct__put_f32(buf + pos, world->shore_v[c]);
-    st = &world->stats;
-    ct__put_u32(buf + pos, st->macro_resolution);
-    ct__put_u32(buf + pos + 4, st->vertex_count);
-    ct__put_u32(buf + pos + 8, st->edge_count);
-    ct__put_u32(buf + pos + 12, st->water_bodies);
-    ct__put_u32(buf + pos + 16, st->lakes);
-    ct__put_f64(buf + pos + 20, st->ocean_fraction);
-    ct__put_f64(buf + pos + 28, st->land_fraction);
-    ct__put_f64(buf + pos + 36, st->min_height_m);
-    ct__put_f64(buf + pos + 44, st->max_height_m);
-    ct__put_f64(buf + pos + 52, st->max_macro_slope_excess_m);
-    pos += CT__WORLD_STATS;
     ct__put_u64(buf + pos, world->generation);
     pos += 8;
     ct__put_u64(buf + pos, ct_fnv1a64(buf, pos, CT_FNV1A64_INIT));
@@ -114,9 +98,10 @@ static ct_result ct__check_head(const uint8_t *buf, size_t len, char *err, size_
         return ct__fail(err, errlen, CT_ERR_TRUNCATED, "world snapshot header is truncated (%lu bytes)",
                         (unsigned long)len);
     format = ct__get_u32(buf + 8);
-    if (format == 1u)
+    if (format == 1u || format == 2u)
         return ct__fail(err, errlen, CT_ERR_VERSION,
-                        "world snapshot format version 1 is no longer supported: regenerate the world from its config");
+                        "world snapshot format version %lu is no longer supported (it stored unverified "
+                        "tables): regenerate the world from its config", (unsigned long)format);
     if (format != CT__WORLD_FORMAT)
         return ct__fail(err, errlen, CT_ERR_VERSION, "world snapshot format version %lu is not supported (expected %u)",
                         (unsigned long)format, CT__WORLD_FORMAT);
@@ -183,9 +168,10 @@ ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
     n = ct__get_u32(buf + pos);
     V = ct__get_u32(buf + pos + 4);
     pos += 8;
-    /* Sizes first (bounded so 6n^2+2 cannot overflow), then the checksum,
-     * then meaning: a flipped byte anywhere is reported as corruption. */
-    if (n < 1u || n > 4096u || V != 6u * n * n + 2u) {
+    /* Sizes first, bounded by macro_resolution's range before any size is
+     * computed (size_t is 32 bits in WebAssembly), then the checksum, then
+     * meaning: a flipped byte anywhere is reported as corruption. */
+    if (n < 1u || (double)n > ct_knob_find("macro_resolution")->max || V != 6u * n * n + 2u) {
         size_t shortest = ct__snapshot_bytes(6u * 8u * 8u + 2u);
         if (len < shortest)
             return ct__fail(err, errlen, CT_ERR_TRUNCATED, "world snapshot is truncated (%lu bytes)",
@@ -223,9 +209,7 @@ ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
     w->water_level_v = (double *)malloc(sizeof(double) * V);
     w->body_v = (int32_t *)malloc(sizeof(int32_t) * V);
     w->mask_v = (float *)malloc(sizeof(float) * V);
-    w->region_w_v = (float *)malloc(sizeof(float) * 4u * V);
-    w->shore_v = (float *)malloc(sizeof(float) * V);
-    if (!w->height_v || !w->water_level_v || !w->body_v || !w->mask_v || !w->region_w_v || !w->shore_v) {
+    if (!w->height_v || !w->water_level_v || !w->body_v || !w->mask_v) {
         r = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory loading the world");
         goto fail;
     }
@@ -233,44 +217,25 @@ ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
     for (c = 0; c < V; c++, pos += 8) w->water_level_v[c] = ct__get_f64(buf + pos);
     for (c = 0; c < V; c++, pos += 4) w->body_v[c] = (int32_t)ct__get_u32(buf + pos);
     for (c = 0; c < V; c++, pos += 4) w->mask_v[c] = ct__get_f32(buf + pos);
-    for (c = 0; c < 4u * V; c++, pos += 4) w->region_w_v[c] = ct__get_f32(buf + pos);
-    for (c = 0; c < V; c++, pos += 4) w->shore_v[c] = ct__get_f32(buf + pos);
-    for (c = 0; c < V; c++) {
-        if (w->body_v[c] < -1) {
-            r = ct__fail(err, errlen, CT_ERR_FORMAT, "world snapshot vertex %lu has body %ld",
-                         (unsigned long)c, (long)w->body_v[c]);
-            goto fail;
-        }
-    }
     if (!ct__all_finite_f64(w->height_v, V) || !ct__all_finite_f64(w->water_level_v, V) ||
-        !ct__all_finite_f32(w->mask_v, V) || !ct__all_finite_f32(w->region_w_v, 4u * (size_t)V) ||
-        !ct__all_finite_f32(w->shore_v, V)) {
+        !ct__all_finite_f32(w->mask_v, V)) {
         r = ct__fail(err, errlen, CT_ERR_FORMAT, "world snapshot holds a NaN or infinite value");
         goto fail;
     }
-    memset(&w->stats, 0, sizeof w->stats);
-    w->stats.macro_resolution = ct__get_u32(buf + pos);
-    w->stats.vertex_count = ct__get_u32(buf + pos + 4);
-    w->stats.edge_count = ct__get_u32(buf + pos + 8);
-    w->stats.water_bodies = ct__get_u32(buf + pos + 12);
-    w->stats.lakes = ct__get_u32(buf + pos + 16);
-    w->stats.ocean_fraction = ct__get_f64(buf + pos + 20);
-    w->stats.land_fraction = ct__get_f64(buf + pos + 28);
-    w->stats.min_height_m = ct__get_f64(buf + pos + 36);
-    w->stats.max_height_m = ct__get_f64(buf + pos + 44);
-    w->stats.max_macro_slope_excess_m = ct__get_f64(buf + pos + 52);
-    pos += CT__WORLD_STATS;
     gen = ct__get_u64(buf + pos);
     ct_palette_default(&w->palette);
-    r = ct__world_derive(w, err, errlen);
-    if (r) goto fail;
+    /* The ID first: derive only ever sees data the ID vouches for. */
     w->generation = ct__world_generation(w);
     if (w->generation != gen) {
         r = ct__fail(err, errlen, CT_ERR_CHECKSUM,
                      "world snapshot generation does not match its contents: the file is corrupt");
         goto fail;
     }
-    w->stats.bytes_held = ct__world_bytes(w);
+    r = ct__world_derive(w, NULL, inner, sizeof inner);
+    if (r) {
+        r = ct__fail(err, errlen, r, "world snapshot: %s", inner);
+        goto fail;
+    }
     *out = w;
     return CT_OK;
 fail:

@@ -398,7 +398,7 @@ static uint32_t ct__count_elevated_lakes(const ct_world *w)
     return count;
 }
 
-ct_result ct__world_derive(ct_world *w, char *err, size_t errlen)
+ct_result ct__derive_sampling(ct_world *w, char *err, size_t errlen)
 {
     uint32_t n, V, f, i, j, head = 0, tail = 0, q;
     uint32_t *nbr = NULL, *queue = NULL;

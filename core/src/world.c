@@ -210,6 +210,14 @@ uint64_t ct__world_generation(const ct_world *w)
     for (v = 0; v < w->vertex_count; v++) h = ct__fnv_f64(h, w->height_v[v]);
     for (v = 0; v < w->vertex_count; v++) h = ct__fnv_f64(h, w->water_level_v[v]);
     for (v = 0; v < w->vertex_count; v++) h = ct__fnv_u32(h, (uint32_t)w->body_v[v]);
+    /* The mask may come from a shape callback, so it cannot be recomputed
+     * on load: it is covered instead (float bits). Everything else a sample
+     * reads is derived from these (ct__world_derive). */
+    for (v = 0; v < w->vertex_count; v++) {
+        uint32_t bits;
+        memcpy(&bits, &w->mask_v[v], sizeof bits);
+        h = ct__fnv_u32(h, bits);
+    }
     return h;
 }
 
@@ -316,34 +324,14 @@ static ct_result ct__alloc_field(ct_world *w, ct__tmp *t)
     return CT_OK;
 }
 
-static void ct__fill_stats(ct_world *w, const ct__tmp *t, clock_t start)
+/* The build log on top of the field statistics ct__world_derive filled. */
+static void ct__fill_build_log(ct_world *w, const ct__tmp *t, clock_t start)
 {
     ct_world_stats *s = &w->stats;
-    uint32_t V = w->vertex_count, v, land = 0;
-    uint32_t elevated = s->elevated_lakes;   /* counted by ct__world_derive */
-    memset(s, 0, sizeof *s);
-    s->elevated_lakes = elevated;
-    s->macro_resolution = w->n;
-    s->vertex_count = V;
-    s->edge_count = t->g.edge_count;
     s->passes = t->passes;
     s->accepted_hops = t->hops;
     s->collisions = t->collisions;
     s->junction_cells = t->junction_cells;
-    s->water_bodies = t->bodies.count;
-    s->lakes = t->bodies.lakes;
-    s->min_height_m = V ? w->height_v[0] : 0.0;
-    s->max_height_m = s->min_height_m;
-    for (v = 0; v < V; v++) {
-        double h = w->height_v[v];
-        if (w->body_v[v] < 0) land++;
-        if (h < s->min_height_m) s->min_height_m = h;
-        if (h > s->max_height_m) s->max_height_m = h;
-    }
-    s->land_fraction = V ? (double)land / (double)V : 0.0;
-    s->ocean_fraction = (V && t->bodies.count) ? (double)t->bodies.size[0] / (double)V : 0.0;
-    s->max_macro_slope_excess_m = ct__slope_excess(&t->g, w->cfg.max_macro_slope, w->height_v);
-    s->bytes_held = ct__world_bytes(w);
     s->build_ms = (double)(clock() - start) * 1000.0 / (double)CLOCKS_PER_SEC;
 }
 
@@ -415,8 +403,8 @@ ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *o
     for (v = 0; v < V; v++)
         w->water_level_v[v] = w->body_v[v] >= 0 ? t.level_b[w->body_v[v]] : 0.0;
     w->generation = ct__world_generation(w);
-    if ((r = ct__world_derive(w, err, errlen)) != CT_OK) goto fail;
-    ct__fill_stats(w, &t, start);
+    if ((r = ct__world_derive(w, &t.g, err, errlen)) != CT_OK) goto fail;
+    ct__fill_build_log(w, &t, start);
     if (trace) {
         if (walked) {
             trace->land2 = t.land2;

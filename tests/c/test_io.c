@@ -54,7 +54,7 @@ static void test_round_trip(const ct_world *w)
         size_t knob_bytes = 0;
         for (k = 0; k < (int)ct_knob_count(); k++)
             knob_bytes += ct_knob_get((size_t)k)->kind == CT_KNOB_UINT ? 4 : 8;
-        CHECK(len == 20 + knob_bytes + 8 + 44u * (size_t)w->vertex_count + 60 + 16,
+        CHECK(len == 20 + knob_bytes + 8 + 24u * (size_t)w->vertex_count + 16,
               "snapshot size %lu matches the documented layout", (unsigned long)len);
     }
     CHECK(ct_world_snapshot_read(snap, len, &back, err, sizeof err) == CT_OK, "read: %s", err);
@@ -173,6 +173,9 @@ static void test_corruption(const ct_world *w)
     CHECK(ct_world_snapshot_read(snap, len, &out, err, sizeof err) == CT_ERR_VERSION && strstr(err, "regenerate"),
           "format version 1 field rejected: %s", err);
     ct__put_u32(snap + 8, 2u);
+    CHECK(ct_world_snapshot_read(snap, len, &out, err, sizeof err) == CT_ERR_VERSION && strstr(err, "regenerate"),
+          "format version 2 (unverified tables) rejected: %s", err);
+    ct__put_u32(snap + 8, 3u);
     ct__put_u32(snap + 12, CT_ALGORITHM_VERSION + 1u);
     CHECK(ct_world_snapshot_read(snap, len, &out, err, sizeof err) == CT_ERR_VERSION, "other algorithm version");
     ct__put_u32(snap + 12, CT_ALGORITHM_VERSION);
@@ -224,7 +227,7 @@ static void test_chunk_files(const ct_world *w)
     CHECK(CT_CTC_FILE_BYTES == 396354 && CT_U16LE_FILE_BYTES == 131072, "file sizes");
     /* Header fields at their documented offsets, little endian. */
     CHECK(memcmp(buf, "CTCHUNK", 8) == 0, "ctc magic");
-    CHECK(ct__get_u32(buf + 8) == 1 && ct__get_u32(buf + 12) == CT_FACE_NZ && ct__get_u32(buf + 16) == 3 &&
+    CHECK(ct__get_u32(buf + 8) == 2 && ct__get_u32(buf + 12) == CT_FACE_NZ && ct__get_u32(buf + 16) == 3 &&
           ct__get_u32(buf + 20) == 6 && ct__get_u32(buf + 24) == 1, "key in the header");
     CHECK(ct__get_u64(buf + 32) == ct_world_generation(w) && ct__get_u64(buf + 52) == c.digest, "gen and digest");
     CHECK(ct__get_f64(buf + 40) == ct_world_config(w)->height_quantum_m, "quantum");
@@ -242,6 +245,29 @@ static void test_chunk_files(const ct_world *w)
     buf[20] ^= 1;   /* x=7: a different key, so a different digest */
     CHECK(ct_chunk_decode_ctc(buf, CT_CTC_FILE_BYTES, &d, err, sizeof err) == CT_ERR_CHECKSUM, "key flip");
     buf[20] ^= 1;
+    /* Every header byte is vouched for: each flip of each bit is refused
+     * (version 1 let bytes 28..51 - planet, generation, quantum, clipped -
+     * change freely; flipping byte 46 halved every decoded height). */
+    {
+        int accepted = 0, bit;
+        for (pos = 0; pos < CT_CTC_HEADER_BYTES; pos++) {
+            for (bit = 0; bit < 8; bit++) {
+                buf[pos] ^= (uint8_t)(1u << bit);
+                if (ct_chunk_decode_ctc(buf, CT_CTC_FILE_BYTES, &d, err, sizeof err) == CT_OK) {
+                    if (accepted < 3) fprintf(stderr, "header byte %d bit %d flip accepted\n", pos, bit);
+                    accepted++;
+                }
+                buf[pos] ^= (uint8_t)(1u << bit);
+            }
+        }
+        CHECK(accepted == 0, "%d of %d single-bit header flips accepted", accepted, 8 * CT_CTC_HEADER_BYTES);
+        CHECK(ct_chunk_decode_ctc(buf, CT_CTC_FILE_BYTES, &d, err, sizeof err) == CT_OK, "restored: %s", err);
+    }
+    ct__put_u32(buf + 8, 1u);
+    CHECK(ct_chunk_decode_ctc(buf, CT_CTC_FILE_BYTES, &d, err, sizeof err) == CT_ERR_VERSION &&
+              strstr(err, "version 1") && strstr(err, "regenerate"),
+          "version 1 refused with a reason: %s", err);
+    ct__put_u32(buf + 8, 2u);
     buf[0] = 'X';
     CHECK(ct_chunk_decode_ctc(buf, CT_CTC_FILE_BYTES, &d, err, sizeof err) == CT_ERR_FORMAT, "magic");
     buf[0] = 'C';

@@ -112,7 +112,9 @@ test('rejections: same exit status and message', async () => {
     ['--set', 'seed=-1'], ['--set', 'macro_resolution=48'], ['--preset', 'nowhere'], ['--bogus'],
     ['--chunk', '+Q', '1', '0', '0'], ['--chunk', '+Z', '2', '4', '0'], ['--set', 'surface_lod=2', '--chunk', '+Z', '3', '0', '0'],
     ['--load', path.join(work, 'missing.ctw')], ['--config', path.join(work, 'missing.cfg')], ['--set', 'seed'],
+    ['--config', work], ['--config', path.join(work, 'nul.cfg')],
   ];
+  writeFileSync(path.join(work, 'nul.cfg'), 'seed=5\u0000junk\nplanet_id=2\n');
   for (const args of cases) {
     const n = native(args), j = await node(args);
     assert.is(j.status, n.status, args.join(' '));

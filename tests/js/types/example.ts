@@ -22,6 +22,9 @@ async function main(): Promise<void> {
   const chunk: Chunk = world.chunk(hit.key);
   const h0: number = chunk.height[0] * chunk.heightQuantumM;
   const ctc: Uint8Array = world.chunkCtc({ face: '+Z', lod: 4, x: 3, y: 2 });
+  const checked = core.verifyCtc(ctc);
+  const checkedLod: number | undefined = checked.key?.lod;
+  const worldKind: 'ctc' | 'ctw' = core.verifyFile(world.snapshot()).kind;
   const mesh: Mesh = world.mesh(chunk.key, { stride: 4, skirtDepthM: 500, water: false });
   const idx: Uint16Array | Uint32Array = mesh.indices;
   const palIndex: Uint8Array = mesh.paletteIndex;
@@ -39,7 +42,7 @@ async function main(): Promise<void> {
   }
   again.free();
   world.free();
-  void [kind, seed, generation, ocean, h0, ctc, idx, palIndex, generated, wet, dir, address];
+  void [kind, seed, generation, ocean, h0, ctc, idx, palIndex, generated, wet, dir, address, checkedLod, worldKind];
 }
 
 void main();

@@ -1,0 +1,128 @@
+// worker_resilience.test.mjs - the pool against workers that stop answering
+// and builds that must stop (issue 14), on real Node worker_threads: a stuck
+// worker is replaced and its requests retried once, then rejected with
+// CT_ERR_TIMEOUT; a running build stops at its next progress tick when the
+// pool cancels it or a newer build starts.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPool } from '../../worker/client.js';
+import { MSG, ERR } from '../../worker/protocol.js';
+
+const SMALL = { preset: 'balanced', set: { macro_resolution: 16, surface_lod: 2, seed: 5 } };
+// Takes seconds to build on this machine: long enough to be caught mid-run.
+const BIG = { preset: 'balanced', set: { macro_resolution: 256, surface_lod: 8, seed: 8 } };
+
+async function rejectsWith(promise, code) {
+  try {
+    await promise;
+  } catch (e) {
+    assert.is(e.code, code, `expected ${code}, got ${e.code}: ${e.message}`);
+    return e;
+  }
+  assert.unreachable(`expected a rejection with ${code}`);
+}
+
+test('a stuck worker is replaced, its other requests retried, the stuck one rejected with CT_ERR_TIMEOUT', async () => {
+  const pool = await createPool({ workers: 1, testHooks: true, timeoutMs: 1500, pipeline: 2 });
+  try {
+    await pool.build(SMALL);
+    const t0 = Date.now();
+    const stuck = pool.request(MSG.TEST_STALL, { ms: 10000 });
+    const victim = pool.chunk({ face: 4, lod: 1, x: 1, y: 0 });   // pipelined behind the stall on the same worker
+    const e = await rejectsWith(stuck, ERR.TIMEOUT);
+    const took = Date.now() - t0;
+    assert.ok(took < 9000, `rejected after ${took} ms, before the 10 s stall would end`);
+    assert.match(e.message, /timed out twice/);
+    const chunk = await victim;
+    assert.ok(chunk.digest, 'the request stuck behind it was retried on the replacement');
+    const st = pool.stats();
+    assert.ok(st.timeouts >= 2 && st.restarts >= 2, `timeouts ${st.timeouts}, restarts ${st.restarts}`);
+    const again = await pool.chunk({ face: 0, lod: 0, x: 0, y: 0 });
+    assert.is(again.generation, chunk.generation, 'the replacement holds the same world');
+  } finally {
+    await pool.terminate();
+  }
+});
+
+test('a slow but answering request is not timed out', async () => {
+  const pool = await createPool({ workers: 1, testHooks: true, timeoutMs: 5000 });
+  try {
+    await pool.build(SMALL);
+    const r = await pool.request(MSG.TEST_STALL, { ms: 300 });
+    assert.is(r.stalledMs, 300);
+    assert.is(pool.stats().timeouts, 0);
+  } finally {
+    await pool.terminate();
+  }
+});
+
+test('pool.cancel stops a running build at its next progress tick; the previous world keeps serving', async () => {
+  const pool = await createPool({ workers: 1 });
+  try {
+    const first = await pool.build(SMALL);
+    let ticks = 0;
+    let cancelledAt = 0;
+    const big = pool.build(BIG, {
+      onProgress: () => {
+        ticks += 1;
+        if (ticks === 2) { cancelledAt = Date.now(); assert.is(pool.cancel(big.id), 1, 'one build cancelled'); }
+      },
+    });
+    assert.ok(big.id > 0, 'build promise carries its request id');
+    await rejectsWith(big, ERR.CANCELLED);
+    // Had the build run to the end, the worker would now hold the big world
+    // (the handler installs a finished build): it still holds the first one.
+    const chunk = await pool.chunk({ face: 1, lod: 1, x: 0, y: 1 });
+    assert.is(chunk.generation, first.generation, 'the worker never finished the cancelled build');
+    const [ws] = await pool.workerStats();
+    assert.is(ws.generation, first.generation);
+    assert.ok(cancelledAt > 0);
+    assert.is(pool.stats().buildsStopped, 1);
+  } finally {
+    await pool.terminate();
+  }
+});
+
+test('a new build stops the running one instead of waiting behind it', async () => {
+  const pool = await createPool({ workers: 1 });
+  try {
+    let started = 0;
+    let t0 = 0;
+    let second = null;
+    const big = pool.build(BIG, {
+      onProgress: () => {
+        started += 1;
+        if (started === 2) { t0 = Date.now(); second = pool.build(SMALL); }
+      },
+    });
+    await rejectsWith(big, ERR.CANCELLED);
+    while (!second) await new Promise((r) => setTimeout(r, 5));
+    const r = await second;
+    assert.match(r.generation, /^[0-9a-f]{16}$/);
+    assert.ok(t0 > 0);
+    assert.is(pool.stats().buildsStopped, 1, 'the running build was stopped, not waited for');
+  } finally {
+    await pool.terminate();
+  }
+});
+
+test('the handler stops a build whose shared cancel flag is set, answering CT_ERR_CANCELLED', async () => {
+  const { loadCore } = await import('../../wasm/ct.mjs');
+  const { createHandler } = await import('../../worker/handler.js');
+  const handler = createHandler(await loadCore(), { defer: (fn) => setTimeout(fn, 0) });
+  const flag = new SharedArrayBuffer(4);
+  const replies = [];
+  let progress = 0;
+  await handler.handle({ id: 7, type: MSG.BUILD, ...BIG, cancelFlag: flag }, (r) => {
+    replies.push(r);
+    if (r.type === MSG.PROGRESS && ++progress === 2) Atomics.store(new Int32Array(flag), 0, 1);
+  });
+  const last = replies[replies.length - 1];
+  assert.is(last.ok, false);
+  assert.is(last.error.code, ERR.CANCELLED);
+  assert.is(handler.world, null, 'no half-built world was installed');
+  assert.ok(progress <= 3, `stopped within a tick of the flag (${progress} progress messages)`);
+  handler.dispose();
+});
+
+test.run();
