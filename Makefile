@@ -8,7 +8,7 @@
 #   make wasm            build/wasm/ct.wasm through emsdk.env
 #   make wasm-lib        build/wasm/libct.a (core only, for your own emcc build)
 #   make site            a static folder for any web host
-#   make bench           native benchmarks
+#   make bench           native benchmarks (bench/native_plan.txt; npm run bench for all)
 
 CC      ?= cc
 STD     := -std=c99 -pedantic -Wall -Wextra -Werror -ffp-contract=off
@@ -105,7 +105,7 @@ site: wasm
 
 bench: all
 	$(MAKE) --no-print-directory $(B)/bench_native
-	$(B)/bench_native
+	$(B)/bench_native < bench/native_plan.txt
 
 $(B)/bench_native: bench/bench_native.c $(B)/libct.a
 	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $< $(B)/libct.a $(LIBS) -o $@
