@@ -54,6 +54,11 @@ double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
  * result normalised by the amplitude sum to about [-1,1]. */
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
                 double lacunarity, double gain);
+/* ct__fbm3 of up to CT__FBM_MULTI_MAX seeds at one point: out[j] is bit for
+ * bit ct__fbm3(seeds[j], ...); the seeds share each octave's lattice cell. */
+#define CT__FBM_MULTI_MAX 8
+void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double freq, int octaves,
+                    double lacunarity, double gain, double *out);
 /* Ridged fBm in [0,1]: (1-|n|)^2 per octave, weighted. */
 double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
                    double lacunarity, double gain);

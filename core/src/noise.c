@@ -27,11 +27,27 @@ static double ct__dot_grad(uint32_t h, double fx, double fy, double fz)
     return g[0] * fx + g[1] * fy + g[2] * fz;
 }
 
+/* A point's lattice cell: everything about the point that does not depend
+ * on the seed (the cell's corner, the offsets inside it and their fade
+ * weights, the y and z hash keys). Fields of several seeds at one point share
+ * it; each seed then only hashes the corners and blends. */
+typedef struct ct__cell {
+    double fx, fy, fz, u, v, w;
+    double x0f, y0f, z0f;
+} ct__cell;
+
+static void ct__cell_at(double x, double y, double z, ct__cell *c)
+{
+    c->x0f = floor(x); c->y0f = floor(y); c->z0f = floor(z);
+    c->fx = x - c->x0f; c->fy = y - c->y0f; c->fz = z - c->z0f;
+    c->u = ct__fade(c->fx); c->v = ct__fade(c->fy); c->w = ct__fade(c->fz);
+}
+
 /* Trilinear blend of the eight corner gradients; h[] is indexed by corner
  * bits (x | y << 1 | z << 2). Shared by both lattice hashes below. */
-static double ct__perlin_blend(const uint32_t h[8], double fx, double fy, double fz)
+static double ct__perlin_blend(const uint32_t h[8], const ct__cell *c)
 {
-    double u = ct__fade(fx), v = ct__fade(fy), w = ct__fade(fz);
+    double fx = c->fx, fy = c->fy, fz = c->fz, u = c->u, v = c->v, w = c->w;
     double c000 = ct__dot_grad(h[0], fx, fy, fz);
     double c100 = ct__dot_grad(h[1], fx - 1.0, fy, fz);
     double c010 = ct__dot_grad(h[2], fx, fy - 1.0, fz);
@@ -46,26 +62,45 @@ static double ct__perlin_blend(const uint32_t h[8], double fx, double fy, double
     return y0 + w * (y1 - y0);
 }
 
-/* Lattice hashing is progressive: x first, then y, then z, so the eight
- * corners share their x and xy stages (15 full mixes per call instead of 32).
- * Lattice coordinates wrap modulo 2^32 through int64 -> uint32, which is well
- * defined; |coordinate| stays far below 2^53 for every knob range. */
+/* ct__hash32 (lowbias32) again, here where the compiler can inline it: the
+ * world build's noise called it 15 times per sample out of line. hash.c's
+ * copy stays the reference; tests/c/test_noise_exact.c holds them equal. */
+static uint32_t ct__mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* The eight corner hashes of a cell, computed together. Lattice hashing is
+ * progressive: x first, then y, then z, so the corners share their x and xy
+ * stages (15 mixes instead of 32); each stage is a short loop of independent
+ * mixes that the compiler can interleave or vectorise. Lattice coordinates
+ * wrap modulo 2^32 through int64 -> uint32, which is well defined;
+ * |coordinate| stays far below 2^53 for every knob range. */
+static void ct__corner_hashes(uint32_t seed, const ct__cell *c, uint32_t h[8])
+{
+    uint32_t ix = (uint32_t)(int64_t)c->x0f, iy = (uint32_t)(int64_t)c->y0f, iz = (uint32_t)(int64_t)c->z0f;
+    uint32_t hs = ct__mix32(seed + 0x9e3779b9u), hx[2], hxy[4], ky[2], kz[2];
+    int i;
+    ky[0] = iy * 0x85ebca6bu; ky[1] = (iy + 1u) * 0x85ebca6bu;
+    kz[0] = iz * 0xc2b2ae35u; kz[1] = (iz + 1u) * 0xc2b2ae35u;
+    hx[0] = hs ^ ix; hx[1] = hs ^ (ix + 1u);
+    for (i = 0; i < 2; i++) hx[i] = ct__mix32(hx[i]);
+    for (i = 0; i < 4; i++) hxy[i] = ct__mix32(hx[i & 1] ^ ky[i >> 1]);
+    for (i = 0; i < 8; i++) h[i] = ct__mix32(hxy[i & 3] ^ kz[i >> 2]);
+}
+
 double ct__noise3(uint32_t seed, double x, double y, double z)
 {
-    double x0f = floor(x), y0f = floor(y), z0f = floor(z);
-    uint32_t ix = (uint32_t)(int64_t)x0f, iy = (uint32_t)(int64_t)y0f, iz = (uint32_t)(int64_t)z0f;
-    uint32_t hs = ct__hash32(seed + 0x9e3779b9u);
-    uint32_t hx0 = ct__hash32(hs ^ ix), hx1 = ct__hash32(hs ^ (ix + 1u));
-    uint32_t ky0 = iy * 0x85ebca6bu, ky1 = (iy + 1u) * 0x85ebca6bu;
-    uint32_t kz0 = iz * 0xc2b2ae35u, kz1 = (iz + 1u) * 0xc2b2ae35u;
-    uint32_t h00 = ct__hash32(hx0 ^ ky0), h10 = ct__hash32(hx1 ^ ky0);
-    uint32_t h01 = ct__hash32(hx0 ^ ky1), h11 = ct__hash32(hx1 ^ ky1);
+    ct__cell c;
     uint32_t h[8];
-    h[0] = ct__hash32(h00 ^ kz0); h[1] = ct__hash32(h10 ^ kz0);
-    h[2] = ct__hash32(h01 ^ kz0); h[3] = ct__hash32(h11 ^ kz0);
-    h[4] = ct__hash32(h00 ^ kz1); h[5] = ct__hash32(h10 ^ kz1);
-    h[6] = ct__hash32(h01 ^ kz1); h[7] = ct__hash32(h11 ^ kz1);
-    return ct__perlin_blend(h, x - x0f, y - y0f, z - z0f);
+    ct__cell_at(x, y, z, &c);
+    ct__corner_hashes(seed, &c, h);
+    return ct__perlin_blend(h, &c);
 }
 
 /* Large primes per axis (as in FastNoiseLite): a corner's hash is the xor of
@@ -86,16 +121,17 @@ static uint32_t ct__corner_fast(uint32_t seed, uint32_t xp, uint32_t yp, uint32_
  * are pinned by the golden generation IDs. */
 double ct__noise3_fast(uint32_t seed, double x, double y, double z)
 {
-    double x0f = floor(x), y0f = floor(y), z0f = floor(z);
-    uint32_t x0 = (uint32_t)(int64_t)x0f * CT__PRIME_X, x1 = x0 + CT__PRIME_X;
-    uint32_t y0 = (uint32_t)(int64_t)y0f * CT__PRIME_Y, y1 = y0 + CT__PRIME_Y;
-    uint32_t z0 = (uint32_t)(int64_t)z0f * CT__PRIME_Z, z1 = z0 + CT__PRIME_Z;
-    uint32_t h[8];
+    ct__cell c;
+    uint32_t x0, x1, y0, y1, z0, z1, h[8];
+    ct__cell_at(x, y, z, &c);
+    x0 = (uint32_t)(int64_t)c.x0f * CT__PRIME_X; x1 = x0 + CT__PRIME_X;
+    y0 = (uint32_t)(int64_t)c.y0f * CT__PRIME_Y; y1 = y0 + CT__PRIME_Y;
+    z0 = (uint32_t)(int64_t)c.z0f * CT__PRIME_Z; z1 = z0 + CT__PRIME_Z;
     h[0] = ct__corner_fast(seed, x0, y0, z0); h[1] = ct__corner_fast(seed, x1, y0, z0);
     h[2] = ct__corner_fast(seed, x0, y1, z0); h[3] = ct__corner_fast(seed, x1, y1, z0);
     h[4] = ct__corner_fast(seed, x0, y0, z1); h[5] = ct__corner_fast(seed, x1, y0, z1);
     h[6] = ct__corner_fast(seed, x0, y1, z1); h[7] = ct__corner_fast(seed, x1, y1, z1);
-    return ct__perlin_blend(h, x - x0f, y - y0f, z - z0f);
+    return ct__perlin_blend(h, &c);
 }
 
 double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
@@ -129,6 +165,28 @@ double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
     return norm > 0.0 ? sum / norm : 0.0;
 }
 
+void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double freq, int octaves,
+                    double lacunarity, double gain, double *out)
+{
+    double sum[CT__FBM_MULTI_MAX], norm = 0.0, amp = 1.0, f = freq;
+    int i, j;
+    if (count > CT__FBM_MULTI_MAX) count = CT__FBM_MULTI_MAX;
+    for (j = 0; j < count; j++) sum[j] = 0.0;
+    for (i = 0; i < octaves; i++) {
+        ct__cell c;
+        ct__cell_at(p[0] * f, p[1] * f, p[2] * f, &c);   /* once for every seed */
+        for (j = 0; j < count; j++) {
+            uint32_t h[8];
+            ct__corner_hashes(seeds[j] + (uint32_t)i, &c, h);
+            sum[j] += amp * ct__perlin_blend(h, &c);
+        }
+        norm += amp;
+        amp *= gain;
+        f *= lacunarity;
+    }
+    for (j = 0; j < count; j++) out[j] = norm > 0.0 ? sum[j] / norm : 0.0;
+}
+
 double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
                    double lacunarity, double gain)
 {
@@ -147,13 +205,15 @@ double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
 
 void ct__warp3(uint32_t seed, const double p[3], double freq, double strength, double out[3])
 {
-    /* Three decorrelated fields via distinct sub-seeds. */
-    double wx = ct__fbm3(ct__hash2(seed, 1u), p, freq, 3, 2.0, 0.5);
-    double wy = ct__fbm3(ct__hash2(seed, 2u), p, freq, 3, 2.0, 0.5);
-    double wz = ct__fbm3(ct__hash2(seed, 3u), p, freq, 3, 2.0, 0.5);
-    out[0] = p[0] + strength * wx;
-    out[1] = p[1] + strength * wy;
-    out[2] = p[2] + strength * wz;
+    /* Three decorrelated fields via distinct sub-seeds, at one point: they
+     * share each octave's lattice cell. */
+    uint32_t seeds[3];
+    double wv[3];
+    seeds[0] = ct__hash2(seed, 1u); seeds[1] = ct__hash2(seed, 2u); seeds[2] = ct__hash2(seed, 3u);
+    ct__fbm3_multi(seeds, 3, p, freq, 3, 2.0, 0.5, wv);
+    out[0] = p[0] + strength * wv[0];
+    out[1] = p[1] + strength * wv[1];
+    out[2] = p[2] + strength * wv[2];
 }
 
 double ct__smoothstep(double e0, double e1, double x)
@@ -166,14 +226,20 @@ double ct__smoothstep(double e0, double e1, double x)
     return t * t * (3.0 - 2.0 * t);
 }
 
-/* Maclaurin series of asin with a fixed number of terms: for |x| <= 0.5 the
- * 40th term is below 1e-24, far under double precision. */
+/* Maclaurin series of asin, at most 40 terms (for |x| <= 0.5 the 40th is
+ * below 1e-24). It stops at the first term that leaves the sum unchanged:
+ * the terms only shrink (each is under x^2 = 1/4 of the one before) and
+ * rounding is monotone, so every later term would leave it unchanged too, and
+ * the result is bit for bit the 40-term sum's, in about a third of the terms
+ * for the short graph edges. */
 static double ct__asin_series(double x)
 {
     double x2 = x * x, coef = 1.0, power = x, sum = 0.0;
     int k;
     for (k = 0; k < 40; k++) {
-        sum += coef * power / (double)(2 * k + 1);
+        double next = sum + coef * power / (double)(2 * k + 1);
+        if (next == sum) break;
+        sum = next;
         coef *= (double)(2 * k + 1) / (double)(2 * k + 2);
         power *= x2;
     }
