@@ -7,6 +7,7 @@
 #   make sweep           many worlds checked against the invariants
 #   make wasm            build/wasm/ct.wasm through emsdk.env
 #   make wasm-lib        build/wasm/libct.a (core only, for your own emcc build)
+#   make wasm-check      the noise bit-exactness tests compiled to WebAssembly
 #   make site            a static folder for any web host
 #   make bench           native benchmarks (bench/native_plan.txt; npm run bench for all)
 
@@ -29,7 +30,7 @@ B := build/native
 NATIVE_OBJ := $(patsubst core/src/%.c,$(B)/obj/%.o,$(NATIVE_SRC))
 TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
-.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean
+.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib wasm-check site bench clean
 all: $(B)/libct.a terrain $(if $(wildcard core/cli/stream_demo.c),stream_demo)
 
 $(B)/obj/%.o: core/src/%.c $(CORE_HDR)
@@ -104,6 +105,16 @@ $(W)/libct.a: $(CORE_SRC) $(CORE_HDR)
 	      -c $$f -o $(W)/libobj/$$(basename $$f .c).o || exit 1; \
 	  done; \
 	  rm -f $@; emar rcs $@ $(W)/libobj/*.o && echo "wasm-lib: $@"
+
+# The bit-exactness tests of the noise (vector and scalar paths) compiled
+# with the module's flags and run under node: checks the simd128 path.
+wasm-check: $(W)/test_noise_exact.cjs
+	node $(W)/test_noise_exact.cjs
+$(W)/test_noise_exact.cjs: tests/c/test_noise_exact.c $(CORE_SRC) $(CORE_HDR) $(TEST_HDR)
+	@mkdir -p $(@D)
+	@. ./emsdk.env; [ "$$CT_EMCC_OK" = 1 ] || exit 1; \
+	  emcc -std=c99 -O3 $(WASM_CODEGEN) -Wall -Wextra -Werror -ffp-contract=off -Icore/include -Icore/src -Itests/c \
+	    tests/c/test_noise_exact.c $(CORE_SRC) -sSINGLE_FILE=1 -sENVIRONMENT=node -o $@
 
 site: wasm
 	node scripts/site.mjs

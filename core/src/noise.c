@@ -8,6 +8,12 @@
 
 #include <math.h>
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* The 12 edge midpoints of a cube (Perlin's improved-noise gradients). */
 static const double ct__grad[12][3] = {
     {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0},
@@ -148,6 +154,135 @@ double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
     }
     if (coarse) *coarse = cnorm > 0.0 ? csum / cnorm : 0.0;
     return norm > 0.0 ? sum / norm : 0.0;
+}
+
+/* ------------------------------------------------ 4 samples of fast noise
+ * The same ct__noise3_fast and ct__fbm3_fast for four points at once, for a
+ * sampler that fills a row. Floor, lattice hashing and the gradient lookup
+ * stay scalar per lane (SSE2 has no 32-bit multiply or floor); the blend
+ * runs on two-lane double vectors: wasm simd128, SSE2, or a plain struct.
+ * Each lane does the same IEEE operations in the same order as the scalar
+ * path, with no fusing (-ffp-contract=off), so results are bit-identical;
+ * tests/c/test_noise_exact.c and tests/js/noise_simd.test.mjs check it. */
+#if defined(__wasm_simd128__)
+typedef v128_t ct__v2;
+#define CT__V2(a, b) wasm_f64x2_make(a, b)
+#define CT__V2_ADD wasm_f64x2_add
+#define CT__V2_SUB wasm_f64x2_sub
+#define CT__V2_MUL wasm_f64x2_mul
+#define CT__V2_LO(v) wasm_f64x2_extract_lane(v, 0)
+#define CT__V2_HI(v) wasm_f64x2_extract_lane(v, 1)
+#elif defined(__SSE2__)
+typedef __m128d ct__v2;
+#define CT__V2(a, b) _mm_set_pd(b, a)
+#define CT__V2_ADD _mm_add_pd
+#define CT__V2_SUB _mm_sub_pd
+#define CT__V2_MUL _mm_mul_pd
+#define CT__V2_LO(v) _mm_cvtsd_f64(v)
+#define CT__V2_HI(v) _mm_cvtsd_f64(_mm_unpackhi_pd(v, v))
+#else
+typedef struct ct__v2 { double l, h; } ct__v2;
+static ct__v2 ct__v2_make(double a, double b) { ct__v2 r; r.l = a; r.h = b; return r; }
+static ct__v2 ct__v2_add(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l + b.l, a.h + b.h); }
+static ct__v2 ct__v2_sub(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l - b.l, a.h - b.h); }
+static ct__v2 ct__v2_mul(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l * b.l, a.h * b.h); }
+#define CT__V2 ct__v2_make
+#define CT__V2_ADD ct__v2_add
+#define CT__V2_SUB ct__v2_sub
+#define CT__V2_MUL ct__v2_mul
+#define CT__V2_LO(v) ((v).l)
+#define CT__V2_HI(v) ((v).h)
+#endif
+
+static ct__v2 ct__v2_fade(ct__v2 t)
+{
+    /* t * t * t * (t * (t * 6 - 15) + 10), left to right as in ct__fade. */
+    ct__v2 a = CT__V2_ADD(CT__V2_MUL(t, CT__V2_SUB(CT__V2_MUL(t, CT__V2(6.0, 6.0)), CT__V2(15.0, 15.0))),
+                          CT__V2(10.0, 10.0));
+    return CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(t, t), t), a);
+}
+
+/* g . (fx, fy, fz) for two lanes: ((gx fx + gy fy) + gz fz) as ct__dot_grad. */
+static ct__v2 ct__v2_dot(uint32_t ha, uint32_t hb, ct__v2 fx, ct__v2 fy, ct__v2 fz)
+{
+    const double *ga = ct__grad[(uint32_t)(((uint64_t)ha * 12u) >> 32)];
+    const double *gb = ct__grad[(uint32_t)(((uint64_t)hb * 12u) >> 32)];
+    return CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(CT__V2(ga[0], gb[0]), fx), CT__V2_MUL(CT__V2(ga[1], gb[1]), fy)),
+                      CT__V2_MUL(CT__V2(ga[2], gb[2]), fz));
+}
+
+static ct__v2 ct__v2_lerp(ct__v2 a, ct__v2 b, ct__v2 t)
+{
+    return CT__V2_ADD(a, CT__V2_MUL(t, CT__V2_SUB(b, a)));   /* a + t * (b - a) */
+}
+
+/* Two lanes of ct__perlin_blend: ha/hb the corner hashes, f* the offsets. */
+static ct__v2 ct__v2_blend(const uint32_t ha[8], const uint32_t hb[8], ct__v2 fx, ct__v2 fy, ct__v2 fz)
+{
+    ct__v2 one = CT__V2(1.0, 1.0), gx = CT__V2_SUB(fx, one), gy = CT__V2_SUB(fy, one), gz = CT__V2_SUB(fz, one);
+    ct__v2 u = ct__v2_fade(fx), v = ct__v2_fade(fy), w = ct__v2_fade(fz);
+    ct__v2 c000 = ct__v2_dot(ha[0], hb[0], fx, fy, fz), c100 = ct__v2_dot(ha[1], hb[1], gx, fy, fz);
+    ct__v2 c010 = ct__v2_dot(ha[2], hb[2], fx, gy, fz), c110 = ct__v2_dot(ha[3], hb[3], gx, gy, fz);
+    ct__v2 c001 = ct__v2_dot(ha[4], hb[4], fx, fy, gz), c101 = ct__v2_dot(ha[5], hb[5], gx, fy, gz);
+    ct__v2 c011 = ct__v2_dot(ha[6], hb[6], fx, gy, gz), c111 = ct__v2_dot(ha[7], hb[7], gx, gy, gz);
+    ct__v2 y0 = ct__v2_lerp(ct__v2_lerp(c000, c100, u), ct__v2_lerp(c010, c110, u), v);
+    ct__v2 y1 = ct__v2_lerp(ct__v2_lerp(c001, c101, u), ct__v2_lerp(c011, c111, u), v);
+    return ct__v2_lerp(y0, y1, w);
+}
+
+/* Scalar half of one lane: the cell corner, the offsets, the 8 fast hashes. */
+static void ct__fast_lane(uint32_t seed, double x, double y, double z, double f[3], uint32_t h[8])
+{
+    double x0f = floor(x), y0f = floor(y), z0f = floor(z);
+    uint32_t x0 = (uint32_t)(int64_t)x0f * CT__PRIME_X, x1 = x0 + CT__PRIME_X;
+    uint32_t y0 = (uint32_t)(int64_t)y0f * CT__PRIME_Y, y1 = y0 + CT__PRIME_Y;
+    uint32_t z0 = (uint32_t)(int64_t)z0f * CT__PRIME_Z, z1 = z0 + CT__PRIME_Z;
+    f[0] = x - x0f; f[1] = y - y0f; f[2] = z - z0f;
+    h[0] = ct__corner_fast(seed, x0, y0, z0); h[1] = ct__corner_fast(seed, x1, y0, z0);
+    h[2] = ct__corner_fast(seed, x0, y1, z0); h[3] = ct__corner_fast(seed, x1, y1, z0);
+    h[4] = ct__corner_fast(seed, x0, y0, z1); h[5] = ct__corner_fast(seed, x1, y0, z1);
+    h[6] = ct__corner_fast(seed, x0, y1, z1); h[7] = ct__corner_fast(seed, x1, y1, z1);
+}
+
+void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4])
+{
+    int pair;
+    for (pair = 0; pair < 2; pair++) {
+        const double *a = pt + 6 * pair, *b = a + 3;
+        double fa[3], fb[3];
+        uint32_t ha[8], hb[8];
+        ct__v2 r;
+        ct__fast_lane(seed, a[0], a[1], a[2], fa, ha);
+        ct__fast_lane(seed, b[0], b[1], b[2], fb, hb);
+        r = ct__v2_blend(ha, hb, CT__V2(fa[0], fb[0]), CT__V2(fa[1], fb[1]), CT__V2(fa[2], fb[2]));
+        out[2 * pair] = CT__V2_LO(r);
+        out[2 * pair + 1] = CT__V2_HI(r);
+    }
+}
+
+void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octaves, double lacunarity,
+                      double gain, int coarse_octaves, double out[4], double coarse[4])
+{
+    double sum[4] = {0.0, 0.0, 0.0, 0.0}, csum[4] = {0.0, 0.0, 0.0, 0.0};
+    double norm = 0.0, cnorm = 0.0, amp = 1.0, f = freq;
+    int i, k, run = octaves > coarse_octaves ? octaves : coarse_octaves;
+    for (i = 0; i < run; i++) {
+        double q[12], n[4];
+        for (k = 0; k < 12; k++) q[k] = p[k] * f;
+        ct__noise3_fast_x4(seed + (uint32_t)i, q, n);
+        for (k = 0; k < 4; k++) {
+            if (i < octaves) sum[k] += amp * n[k];
+            if (i < coarse_octaves) csum[k] += amp * n[k];
+        }
+        if (i < octaves) norm += amp;
+        if (i < coarse_octaves) cnorm += amp;
+        amp *= gain;
+        f *= lacunarity;
+    }
+    for (k = 0; k < 4; k++) {
+        if (coarse) coarse[k] = cnorm > 0.0 ? csum[k] / cnorm : 0.0;
+        out[k] = norm > 0.0 ? sum[k] / norm : 0.0;
+    }
 }
 
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
