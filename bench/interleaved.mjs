@@ -86,7 +86,7 @@ export async function benchInterleaved({ native, quick, log }) {
       wasm_over_native: stat(ratios),
       us_per_vertex: { native: summarize(nat).median * 1000 / v, wasm: summarize(was).median * 1000 / v },
       native_peak_bytes: info.peak_bytes, wasm_memory_bytes: core.memoryBytes(), bytes_held: info.bytes_held,
-      snapshot_bytes: info.snapshot_bytes, generation_match: stats ? stats.vertexCount === v : null });
+      snapshot_bytes: info.snapshot_bytes, vertex_count_match: stats ? stats.vertexCount === v : null });
     log(`build n=${n}: native ${summarize(nat).median.toFixed(1)} ms, wasm ${summarize(was).median.toFixed(1)} ms`);
   }
 
