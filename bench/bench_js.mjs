@@ -1,11 +1,10 @@
-// bench_js.mjs - This module times the plain-JavaScript alternative a games
-// programmer would write instead of our core: 6-octave 3D simplex fBm (the
-// simplex-noise npm package) over the same 257x257 sample grid as one chunk.
-// It computes one scalar per sample and nothing else (no water, biomes,
-// palette, macro field or encoding), so it is a lower bound on what a JS
-// generator of comparable detail would cost.
+// bench_js.mjs - This module is the plain-JavaScript yardstick: what a games
+// programmer would write instead of our core, a 6-octave 3D simplex fBm (the
+// simplex-noise npm package) over the same 257x257 sample directions as one
+// chunk. One scalar per sample and nothing else (no water, biomes, palette,
+// macro field or encoding), so it is a lower bound for a JS generator of
+// comparable detail. bench/interleaved.mjs times it next to the WASM runs.
 import { createNoise3D } from 'simplex-noise';
-import { benchKey, chunkDirections, summarize, timeReps } from './common.mjs';
 
 /** Deterministic PRNG for the permutation table (mulberry32). */
 function mulberry32(seed) {
@@ -42,26 +41,17 @@ export function fbmGrid(noise3D, pos, out, freq, octaves = 6) {
 }
 
 /**
- * Times fBm over several chunks' grids (the same keys the chunk benchmark uses).
- * @param {{lod: number, chunks?: number, warmup?: number, octaves?: number, freq?: number}} opts
+ * A function that runs the fBm over one chunk's directions (from
+ * chunkDirections); its .what describes it for bench/results.json.
+ * @param {{lod?: number, octaves?: number}} [opts]
  */
-export function benchJs({ lod, chunks = 12, warmup = 2, octaves = 6, freq = 64 * 2 ** lod }) {
+export function makeFbm({ lod = 6, octaves = 6 } = {}) {
   const noise3D = createNoise3D(mulberry32(42));
-  const grids = [];
-  for (let i = 0; i < warmup + chunks; i++) grids.push(chunkDirections(benchKey(i, lod)));
   const out = new Float32Array(257 * 257);
+  const freq = 64 * 2 ** lod;
   let check = 0;
-  const ms = timeReps(warmup, chunks, (i) => {
-    fbmGrid(noise3D, grids[i < 0 ? -1 - i : warmup + i], out, freq, octaves);
-    check += out[12345];   // keep the result observable
-  });
-  return {
-    what: `${octaves}-octave 3D simplex fBm (simplex-noise 4.0.3) over 257x257 unit directions, ` +
-      'one Float32 per sample; directions precomputed outside the timer',
-    octaves, samples: 257 * 257, warmup, ms: summarize(ms), raw: ms, checksum: check,
-  };
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(benchJs({ lod: 6 }), null, 1));
+  const run = (dirs) => { fbmGrid(noise3D, dirs, out, freq, octaves); check += out[12345]; return check; };
+  run.what = `${octaves}-octave 3D simplex fBm (simplex-noise 4.0.3) over the 257x257 unit directions ` +
+    'of the same chunk, one Float32 per sample; directions precomputed outside the timer';
+  return run;
 }

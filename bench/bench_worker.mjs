@@ -6,13 +6,13 @@
 import { createPool } from '../worker/client.js';
 import { benchKey, summarize, nowMs, cpuMs } from './common.mjs';
 
-const ROUND_TRIPS = 12;       // sequential, after 2 untimed
-const THROUGHPUT_CHUNKS = 16; // requested together, after 2 untimed
+const ROUND_TRIPS = 12;       // sequential, after 2 untimed (4 with --quick)
+const THROUGHPUT_CHUNKS = 24; // requested together, after 2 untimed
 
 /**
- * @param {{workers: number, lod?: number, log?: (line: string) => void}} opts
+ * @param {{workers: number, log: (line: string) => void, trips: number}} opts
  */
-async function benchPool({ workers, log }) {
+async function benchPool({ workers, log, trips }) {
   let t = nowMs();
   const pool = await createPool({ workers });
   const startMs = nowMs() - t;
@@ -29,7 +29,7 @@ async function benchPool({ workers, log }) {
       await pool.mesh(next(), { stride });
       await pool.mesh(next(), { stride });
       const ms = [];
-      for (let i = 0; i < ROUND_TRIPS; i++) {
+      for (let i = 0; i < trips; i++) {
         const key = next();
         const t0 = nowMs();
         const m = await pool.mesh(key, { stride });
@@ -40,7 +40,7 @@ async function benchPool({ workers, log }) {
     }
     const chunkMs = [];
     await Promise.all([pool.chunk(next()), pool.chunk(next())]);
-    for (let i = 0; i < ROUND_TRIPS; i++) {
+    for (let i = 0; i < trips; i++) {
       const t0 = nowMs();
       await pool.chunk(next());
       chunkMs.push(nowMs() - t0);
@@ -70,11 +70,12 @@ async function benchPool({ workers, log }) {
 
 /**
  * Runs the worker half with pools of 1 and 2.
- * @param {{log?: (line: string) => void}} [opts]
+ * @param {{log?: (line: string) => void, quick?: boolean}} [opts]
  */
-export async function benchWorker({ log = () => {} } = {}) {
+export async function benchWorker({ log = () => {}, quick = false } = {}) {
   const pools = [];
-  for (const workers of [1, 2]) pools.push(await benchPool({ workers, log }));
+  const trips = quick ? 4 : ROUND_TRIPS;
+  for (const workers of [1, 2]) pools.push(await benchPool({ workers, log, trips }));
   return {
     warmup: '2 untimed requests per measurement',
     note: 'round trip = pool call to settled promise (message, generation, mesh, copy, transfer)',

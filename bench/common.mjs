@@ -1,20 +1,6 @@
-// common.mjs - This module holds what every benchmark half shares: the clock,
-// min/median/p95/max summaries, the chunk key list (the same formula as
-// bench/bench_native.c, so native and WASM time the same chunks) and the
-// sample directions of a chunk for the plain-JavaScript comparison.
-
-// The plan, identical in bench_native.c: resolutions, repetitions, keys.
-export const RESOLUTIONS = [64, 128, 256];
-export const CHUNK_KEYS = 24;     // timed chunks
-export const CHUNK_WARMUP = 2;    // untimed chunks before them
-export const MESH_REPS = 12;      // timed meshes per stride (after 1 untimed)
-export const STRIDES = [1, 2, 4, 8, 16];
-
-/** Timed builds per preset at a macro resolution (cost grows fast with it). */
-export function buildReps(res, quick) {
-  if (quick) return 1;
-  return res === 64 ? 5 : 3;
-}
+// common.mjs - This module holds what every benchmark part shares: the clock,
+// min/median/p95/max summaries, the chunk key list and the sample directions
+// of a chunk for the plain-JavaScript comparison.
 
 /** Milliseconds from a monotonic clock. */
 export const nowMs = () => performance.now();
@@ -44,38 +30,8 @@ export function summarize(xs) {
 }
 
 /**
- * Runs fn warmup times untimed, then reps times timed.
- * @param {number} warmup
- * @param {number} reps
- * @param {(i: number) => unknown} fn  called with the repetition index
- * @returns {number[]} milliseconds per timed repetition
- */
-export function timeReps(warmup, reps, fn) {
-  for (let i = 0; i < warmup; i++) fn(-1 - i);
-  const out = [];
-  for (let i = 0; i < reps; i++) {
-    const t0 = nowMs();
-    fn(i);
-    out.push(nowMs() - t0);
-  }
-  return out;
-}
-
-/** Async twin of timeReps. */
-export async function timeRepsAsync(warmup, reps, fn) {
-  for (let i = 0; i < warmup; i++) await fn(-1 - i);
-  const out = [];
-  for (let i = 0; i < reps; i++) {
-    const t0 = nowMs();
-    await fn(i);
-    out.push(nowMs() - t0);
-  }
-  return out;
-}
-
-/**
  * The i-th benchmark chunk key at lod: spread over all faces and both halves
- * of each face. Must match bench_key() in bench_native.c.
+ * of each face.
  * @param {number} i
  * @param {number} lod
  */

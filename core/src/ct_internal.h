@@ -53,10 +53,21 @@ double ct__noise3_fast(uint32_t seed, double x, double y, double z);
  * normalised sum of the first coarse_octaves octaves from the same loop. */
 double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
                      double lacunarity, double gain, int coarse_octaves, double *coarse);
+/* Four points at once, bit for bit the scalar functions per point: pt and p
+ * hold x, y, z of point 0, then of point 1, ... (12 doubles). Vector blend
+ * under wasm simd128 or SSE2, scalar elsewhere; coarse may be NULL. */
+void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4]);
+void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octaves, double lacunarity,
+                      double gain, int coarse_octaves, double out[4], double coarse[4]);
 /* fBm: octave i uses seed+i, frequency freq*lacunarity^i, amplitude gain^i;
  * result normalised by the amplitude sum to about [-1,1]. */
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
                 double lacunarity, double gain);
+/* ct__fbm3 of up to CT__FBM_MULTI_MAX seeds at one point: out[j] is bit for
+ * bit ct__fbm3(seeds[j], ...); the seeds share each octave's lattice cell. */
+#define CT__FBM_MULTI_MAX 8
+void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double freq, int octaves,
+                    double lacunarity, double gain, double *out);
 /* Ridged fBm in [0,1]: (1-|n|)^2 per octave, weighted. */
 double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
                    double lacunarity, double gain);

@@ -8,6 +8,12 @@
 
 #include <math.h>
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* The 12 edge midpoints of a cube (Perlin's improved-noise gradients). */
 static const double ct__grad[12][3] = {
     {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0},
@@ -27,11 +33,27 @@ static double ct__dot_grad(uint32_t h, double fx, double fy, double fz)
     return g[0] * fx + g[1] * fy + g[2] * fz;
 }
 
+/* A point's lattice cell: everything about the point that does not depend
+ * on the seed (the cell's corner, the offsets inside it and their fade
+ * weights, the y and z hash keys). Fields of several seeds at one point share
+ * it; each seed then only hashes the corners and blends. */
+typedef struct ct__cell {
+    double fx, fy, fz, u, v, w;
+    double x0f, y0f, z0f;
+} ct__cell;
+
+static void ct__cell_at(double x, double y, double z, ct__cell *c)
+{
+    c->x0f = floor(x); c->y0f = floor(y); c->z0f = floor(z);
+    c->fx = x - c->x0f; c->fy = y - c->y0f; c->fz = z - c->z0f;
+    c->u = ct__fade(c->fx); c->v = ct__fade(c->fy); c->w = ct__fade(c->fz);
+}
+
 /* Trilinear blend of the eight corner gradients; h[] is indexed by corner
  * bits (x | y << 1 | z << 2). Shared by both lattice hashes below. */
-static double ct__perlin_blend(const uint32_t h[8], double fx, double fy, double fz)
+static double ct__perlin_blend(const uint32_t h[8], const ct__cell *c)
 {
-    double u = ct__fade(fx), v = ct__fade(fy), w = ct__fade(fz);
+    double fx = c->fx, fy = c->fy, fz = c->fz, u = c->u, v = c->v, w = c->w;
     double c000 = ct__dot_grad(h[0], fx, fy, fz);
     double c100 = ct__dot_grad(h[1], fx - 1.0, fy, fz);
     double c010 = ct__dot_grad(h[2], fx, fy - 1.0, fz);
@@ -46,26 +68,45 @@ static double ct__perlin_blend(const uint32_t h[8], double fx, double fy, double
     return y0 + w * (y1 - y0);
 }
 
-/* Lattice hashing is progressive: x first, then y, then z, so the eight
- * corners share their x and xy stages (15 full mixes per call instead of 32).
- * Lattice coordinates wrap modulo 2^32 through int64 -> uint32, which is well
- * defined; |coordinate| stays far below 2^53 for every knob range. */
+/* ct__hash32 (lowbias32) again, here where the compiler can inline it: the
+ * world build's noise called it 15 times per sample out of line. hash.c's
+ * copy stays the reference; tests/c/test_noise_exact.c holds them equal. */
+static uint32_t ct__mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* The eight corner hashes of a cell, computed together. Lattice hashing is
+ * progressive: x first, then y, then z, so the corners share their x and xy
+ * stages (15 mixes instead of 32); each stage is a short loop of independent
+ * mixes that the compiler can interleave or vectorise. Lattice coordinates
+ * wrap modulo 2^32 through int64 -> uint32, which is well defined;
+ * |coordinate| stays far below 2^53 for every knob range. */
+static void ct__corner_hashes(uint32_t seed, const ct__cell *c, uint32_t h[8])
+{
+    uint32_t ix = (uint32_t)(int64_t)c->x0f, iy = (uint32_t)(int64_t)c->y0f, iz = (uint32_t)(int64_t)c->z0f;
+    uint32_t hs = ct__mix32(seed + 0x9e3779b9u), hx[2], hxy[4], ky[2], kz[2];
+    int i;
+    ky[0] = iy * 0x85ebca6bu; ky[1] = (iy + 1u) * 0x85ebca6bu;
+    kz[0] = iz * 0xc2b2ae35u; kz[1] = (iz + 1u) * 0xc2b2ae35u;
+    hx[0] = hs ^ ix; hx[1] = hs ^ (ix + 1u);
+    for (i = 0; i < 2; i++) hx[i] = ct__mix32(hx[i]);
+    for (i = 0; i < 4; i++) hxy[i] = ct__mix32(hx[i & 1] ^ ky[i >> 1]);
+    for (i = 0; i < 8; i++) h[i] = ct__mix32(hxy[i & 3] ^ kz[i >> 2]);
+}
+
 double ct__noise3(uint32_t seed, double x, double y, double z)
 {
-    double x0f = floor(x), y0f = floor(y), z0f = floor(z);
-    uint32_t ix = (uint32_t)(int64_t)x0f, iy = (uint32_t)(int64_t)y0f, iz = (uint32_t)(int64_t)z0f;
-    uint32_t hs = ct__hash32(seed + 0x9e3779b9u);
-    uint32_t hx0 = ct__hash32(hs ^ ix), hx1 = ct__hash32(hs ^ (ix + 1u));
-    uint32_t ky0 = iy * 0x85ebca6bu, ky1 = (iy + 1u) * 0x85ebca6bu;
-    uint32_t kz0 = iz * 0xc2b2ae35u, kz1 = (iz + 1u) * 0xc2b2ae35u;
-    uint32_t h00 = ct__hash32(hx0 ^ ky0), h10 = ct__hash32(hx1 ^ ky0);
-    uint32_t h01 = ct__hash32(hx0 ^ ky1), h11 = ct__hash32(hx1 ^ ky1);
+    ct__cell c;
     uint32_t h[8];
-    h[0] = ct__hash32(h00 ^ kz0); h[1] = ct__hash32(h10 ^ kz0);
-    h[2] = ct__hash32(h01 ^ kz0); h[3] = ct__hash32(h11 ^ kz0);
-    h[4] = ct__hash32(h00 ^ kz1); h[5] = ct__hash32(h10 ^ kz1);
-    h[6] = ct__hash32(h01 ^ kz1); h[7] = ct__hash32(h11 ^ kz1);
-    return ct__perlin_blend(h, x - x0f, y - y0f, z - z0f);
+    ct__cell_at(x, y, z, &c);
+    ct__corner_hashes(seed, &c, h);
+    return ct__perlin_blend(h, &c);
 }
 
 /* Large primes per axis (as in FastNoiseLite): a corner's hash is the xor of
@@ -86,16 +127,17 @@ static uint32_t ct__corner_fast(uint32_t seed, uint32_t xp, uint32_t yp, uint32_
  * are pinned by the golden generation IDs. */
 double ct__noise3_fast(uint32_t seed, double x, double y, double z)
 {
-    double x0f = floor(x), y0f = floor(y), z0f = floor(z);
-    uint32_t x0 = (uint32_t)(int64_t)x0f * CT__PRIME_X, x1 = x0 + CT__PRIME_X;
-    uint32_t y0 = (uint32_t)(int64_t)y0f * CT__PRIME_Y, y1 = y0 + CT__PRIME_Y;
-    uint32_t z0 = (uint32_t)(int64_t)z0f * CT__PRIME_Z, z1 = z0 + CT__PRIME_Z;
-    uint32_t h[8];
+    ct__cell c;
+    uint32_t x0, x1, y0, y1, z0, z1, h[8];
+    ct__cell_at(x, y, z, &c);
+    x0 = (uint32_t)(int64_t)c.x0f * CT__PRIME_X; x1 = x0 + CT__PRIME_X;
+    y0 = (uint32_t)(int64_t)c.y0f * CT__PRIME_Y; y1 = y0 + CT__PRIME_Y;
+    z0 = (uint32_t)(int64_t)c.z0f * CT__PRIME_Z; z1 = z0 + CT__PRIME_Z;
     h[0] = ct__corner_fast(seed, x0, y0, z0); h[1] = ct__corner_fast(seed, x1, y0, z0);
     h[2] = ct__corner_fast(seed, x0, y1, z0); h[3] = ct__corner_fast(seed, x1, y1, z0);
     h[4] = ct__corner_fast(seed, x0, y0, z1); h[5] = ct__corner_fast(seed, x1, y0, z1);
     h[6] = ct__corner_fast(seed, x0, y1, z1); h[7] = ct__corner_fast(seed, x1, y1, z1);
-    return ct__perlin_blend(h, x - x0f, y - y0f, z - z0f);
+    return ct__perlin_blend(h, &c);
 }
 
 double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
@@ -114,6 +156,135 @@ double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
     return norm > 0.0 ? sum / norm : 0.0;
 }
 
+/* ------------------------------------------------ 4 samples of fast noise
+ * The same ct__noise3_fast and ct__fbm3_fast for four points at once, for a
+ * sampler that fills a row. Floor, lattice hashing and the gradient lookup
+ * stay scalar per lane (SSE2 has no 32-bit multiply or floor); the blend
+ * runs on two-lane double vectors: wasm simd128, SSE2, or a plain struct.
+ * Each lane does the same IEEE operations in the same order as the scalar
+ * path, with no fusing (-ffp-contract=off), so results are bit-identical;
+ * tests/c/test_noise_exact.c and tests/js/noise_simd.test.mjs check it. */
+#if defined(__wasm_simd128__)
+typedef v128_t ct__v2;
+#define CT__V2(a, b) wasm_f64x2_make(a, b)
+#define CT__V2_ADD wasm_f64x2_add
+#define CT__V2_SUB wasm_f64x2_sub
+#define CT__V2_MUL wasm_f64x2_mul
+#define CT__V2_LO(v) wasm_f64x2_extract_lane(v, 0)
+#define CT__V2_HI(v) wasm_f64x2_extract_lane(v, 1)
+#elif defined(__SSE2__)
+typedef __m128d ct__v2;
+#define CT__V2(a, b) _mm_set_pd(b, a)
+#define CT__V2_ADD _mm_add_pd
+#define CT__V2_SUB _mm_sub_pd
+#define CT__V2_MUL _mm_mul_pd
+#define CT__V2_LO(v) _mm_cvtsd_f64(v)
+#define CT__V2_HI(v) _mm_cvtsd_f64(_mm_unpackhi_pd(v, v))
+#else
+typedef struct ct__v2 { double l, h; } ct__v2;
+static ct__v2 ct__v2_make(double a, double b) { ct__v2 r; r.l = a; r.h = b; return r; }
+static ct__v2 ct__v2_add(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l + b.l, a.h + b.h); }
+static ct__v2 ct__v2_sub(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l - b.l, a.h - b.h); }
+static ct__v2 ct__v2_mul(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l * b.l, a.h * b.h); }
+#define CT__V2 ct__v2_make
+#define CT__V2_ADD ct__v2_add
+#define CT__V2_SUB ct__v2_sub
+#define CT__V2_MUL ct__v2_mul
+#define CT__V2_LO(v) ((v).l)
+#define CT__V2_HI(v) ((v).h)
+#endif
+
+static ct__v2 ct__v2_fade(ct__v2 t)
+{
+    /* t * t * t * (t * (t * 6 - 15) + 10), left to right as in ct__fade. */
+    ct__v2 a = CT__V2_ADD(CT__V2_MUL(t, CT__V2_SUB(CT__V2_MUL(t, CT__V2(6.0, 6.0)), CT__V2(15.0, 15.0))),
+                          CT__V2(10.0, 10.0));
+    return CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(t, t), t), a);
+}
+
+/* g . (fx, fy, fz) for two lanes: ((gx fx + gy fy) + gz fz) as ct__dot_grad. */
+static ct__v2 ct__v2_dot(uint32_t ha, uint32_t hb, ct__v2 fx, ct__v2 fy, ct__v2 fz)
+{
+    const double *ga = ct__grad[(uint32_t)(((uint64_t)ha * 12u) >> 32)];
+    const double *gb = ct__grad[(uint32_t)(((uint64_t)hb * 12u) >> 32)];
+    return CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(CT__V2(ga[0], gb[0]), fx), CT__V2_MUL(CT__V2(ga[1], gb[1]), fy)),
+                      CT__V2_MUL(CT__V2(ga[2], gb[2]), fz));
+}
+
+static ct__v2 ct__v2_lerp(ct__v2 a, ct__v2 b, ct__v2 t)
+{
+    return CT__V2_ADD(a, CT__V2_MUL(t, CT__V2_SUB(b, a)));   /* a + t * (b - a) */
+}
+
+/* Two lanes of ct__perlin_blend: ha/hb the corner hashes, f* the offsets. */
+static ct__v2 ct__v2_blend(const uint32_t ha[8], const uint32_t hb[8], ct__v2 fx, ct__v2 fy, ct__v2 fz)
+{
+    ct__v2 one = CT__V2(1.0, 1.0), gx = CT__V2_SUB(fx, one), gy = CT__V2_SUB(fy, one), gz = CT__V2_SUB(fz, one);
+    ct__v2 u = ct__v2_fade(fx), v = ct__v2_fade(fy), w = ct__v2_fade(fz);
+    ct__v2 c000 = ct__v2_dot(ha[0], hb[0], fx, fy, fz), c100 = ct__v2_dot(ha[1], hb[1], gx, fy, fz);
+    ct__v2 c010 = ct__v2_dot(ha[2], hb[2], fx, gy, fz), c110 = ct__v2_dot(ha[3], hb[3], gx, gy, fz);
+    ct__v2 c001 = ct__v2_dot(ha[4], hb[4], fx, fy, gz), c101 = ct__v2_dot(ha[5], hb[5], gx, fy, gz);
+    ct__v2 c011 = ct__v2_dot(ha[6], hb[6], fx, gy, gz), c111 = ct__v2_dot(ha[7], hb[7], gx, gy, gz);
+    ct__v2 y0 = ct__v2_lerp(ct__v2_lerp(c000, c100, u), ct__v2_lerp(c010, c110, u), v);
+    ct__v2 y1 = ct__v2_lerp(ct__v2_lerp(c001, c101, u), ct__v2_lerp(c011, c111, u), v);
+    return ct__v2_lerp(y0, y1, w);
+}
+
+/* Scalar half of one lane: the cell corner, the offsets, the 8 fast hashes. */
+static void ct__fast_lane(uint32_t seed, double x, double y, double z, double f[3], uint32_t h[8])
+{
+    double x0f = floor(x), y0f = floor(y), z0f = floor(z);
+    uint32_t x0 = (uint32_t)(int64_t)x0f * CT__PRIME_X, x1 = x0 + CT__PRIME_X;
+    uint32_t y0 = (uint32_t)(int64_t)y0f * CT__PRIME_Y, y1 = y0 + CT__PRIME_Y;
+    uint32_t z0 = (uint32_t)(int64_t)z0f * CT__PRIME_Z, z1 = z0 + CT__PRIME_Z;
+    f[0] = x - x0f; f[1] = y - y0f; f[2] = z - z0f;
+    h[0] = ct__corner_fast(seed, x0, y0, z0); h[1] = ct__corner_fast(seed, x1, y0, z0);
+    h[2] = ct__corner_fast(seed, x0, y1, z0); h[3] = ct__corner_fast(seed, x1, y1, z0);
+    h[4] = ct__corner_fast(seed, x0, y0, z1); h[5] = ct__corner_fast(seed, x1, y0, z1);
+    h[6] = ct__corner_fast(seed, x0, y1, z1); h[7] = ct__corner_fast(seed, x1, y1, z1);
+}
+
+void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4])
+{
+    int pair;
+    for (pair = 0; pair < 2; pair++) {
+        const double *a = pt + 6 * pair, *b = a + 3;
+        double fa[3], fb[3];
+        uint32_t ha[8], hb[8];
+        ct__v2 r;
+        ct__fast_lane(seed, a[0], a[1], a[2], fa, ha);
+        ct__fast_lane(seed, b[0], b[1], b[2], fb, hb);
+        r = ct__v2_blend(ha, hb, CT__V2(fa[0], fb[0]), CT__V2(fa[1], fb[1]), CT__V2(fa[2], fb[2]));
+        out[2 * pair] = CT__V2_LO(r);
+        out[2 * pair + 1] = CT__V2_HI(r);
+    }
+}
+
+void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octaves, double lacunarity,
+                      double gain, int coarse_octaves, double out[4], double coarse[4])
+{
+    double sum[4] = {0.0, 0.0, 0.0, 0.0}, csum[4] = {0.0, 0.0, 0.0, 0.0};
+    double norm = 0.0, cnorm = 0.0, amp = 1.0, f = freq;
+    int i, k, run = octaves > coarse_octaves ? octaves : coarse_octaves;
+    for (i = 0; i < run; i++) {
+        double q[12], n[4];
+        for (k = 0; k < 12; k++) q[k] = p[k] * f;
+        ct__noise3_fast_x4(seed + (uint32_t)i, q, n);
+        for (k = 0; k < 4; k++) {
+            if (i < octaves) sum[k] += amp * n[k];
+            if (i < coarse_octaves) csum[k] += amp * n[k];
+        }
+        if (i < octaves) norm += amp;
+        if (i < coarse_octaves) cnorm += amp;
+        amp *= gain;
+        f *= lacunarity;
+    }
+    for (k = 0; k < 4; k++) {
+        if (coarse) coarse[k] = cnorm > 0.0 ? csum[k] / cnorm : 0.0;
+        out[k] = norm > 0.0 ? sum[k] / norm : 0.0;
+    }
+}
+
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
                 double lacunarity, double gain)
 {
@@ -127,6 +298,28 @@ double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
         f *= lacunarity;
     }
     return norm > 0.0 ? sum / norm : 0.0;
+}
+
+void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double freq, int octaves,
+                    double lacunarity, double gain, double *out)
+{
+    double sum[CT__FBM_MULTI_MAX], norm = 0.0, amp = 1.0, f = freq;
+    int i, j;
+    if (count > CT__FBM_MULTI_MAX) count = CT__FBM_MULTI_MAX;
+    for (j = 0; j < count; j++) sum[j] = 0.0;
+    for (i = 0; i < octaves; i++) {
+        ct__cell c;
+        ct__cell_at(p[0] * f, p[1] * f, p[2] * f, &c);   /* once for every seed */
+        for (j = 0; j < count; j++) {
+            uint32_t h[8];
+            ct__corner_hashes(seeds[j] + (uint32_t)i, &c, h);
+            sum[j] += amp * ct__perlin_blend(h, &c);
+        }
+        norm += amp;
+        amp *= gain;
+        f *= lacunarity;
+    }
+    for (j = 0; j < count; j++) out[j] = norm > 0.0 ? sum[j] / norm : 0.0;
 }
 
 double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
@@ -147,13 +340,15 @@ double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
 
 void ct__warp3(uint32_t seed, const double p[3], double freq, double strength, double out[3])
 {
-    /* Three decorrelated fields via distinct sub-seeds. */
-    double wx = ct__fbm3(ct__hash2(seed, 1u), p, freq, 3, 2.0, 0.5);
-    double wy = ct__fbm3(ct__hash2(seed, 2u), p, freq, 3, 2.0, 0.5);
-    double wz = ct__fbm3(ct__hash2(seed, 3u), p, freq, 3, 2.0, 0.5);
-    out[0] = p[0] + strength * wx;
-    out[1] = p[1] + strength * wy;
-    out[2] = p[2] + strength * wz;
+    /* Three decorrelated fields via distinct sub-seeds, at one point: they
+     * share each octave's lattice cell. */
+    uint32_t seeds[3];
+    double wv[3];
+    seeds[0] = ct__hash2(seed, 1u); seeds[1] = ct__hash2(seed, 2u); seeds[2] = ct__hash2(seed, 3u);
+    ct__fbm3_multi(seeds, 3, p, freq, 3, 2.0, 0.5, wv);
+    out[0] = p[0] + strength * wv[0];
+    out[1] = p[1] + strength * wv[1];
+    out[2] = p[2] + strength * wv[2];
 }
 
 double ct__smoothstep(double e0, double e1, double x)
@@ -166,14 +361,20 @@ double ct__smoothstep(double e0, double e1, double x)
     return t * t * (3.0 - 2.0 * t);
 }
 
-/* Maclaurin series of asin with a fixed number of terms: for |x| <= 0.5 the
- * 40th term is below 1e-24, far under double precision. */
+/* Maclaurin series of asin, at most 40 terms (for |x| <= 0.5 the 40th is
+ * below 1e-24). It stops at the first term that leaves the sum unchanged:
+ * the terms only shrink (each is under x^2 = 1/4 of the one before) and
+ * rounding is monotone, so every later term would leave it unchanged too, and
+ * the result is bit for bit the 40-term sum's, in about a third of the terms
+ * for the short graph edges. */
 static double ct__asin_series(double x)
 {
     double x2 = x * x, coef = 1.0, power = x, sum = 0.0;
     int k;
     for (k = 0; k < 40; k++) {
-        sum += coef * power / (double)(2 * k + 1);
+        double next = sum + coef * power / (double)(2 * k + 1);
+        if (next == sum) break;
+        sum = next;
         coef *= (double)(2 * k + 1) / (double)(2 * k + 2);
         power *= x2;
     }
