@@ -9,6 +9,9 @@
 #   make wasm-lib        build/wasm/libct.a (core only, for your own emcc build)
 #   make site            a static folder for any web host
 #   make bench           native benchmarks
+#   make samples         samples/: the sample world and sixteen +Z LOD 6 chunks
+#   make previews        previews/*.png, drawn from the samples and fresh worlds
+#   make validate        docs/validation.md: test, sanitizers, sweep and fuzz results
 
 CC      ?= cc
 STD     := -std=c99 -pedantic -Wall -Wextra -Werror -ffp-contract=off
@@ -29,7 +32,7 @@ B := build/native
 NATIVE_OBJ := $(patsubst core/src/%.c,$(B)/obj/%.o,$(NATIVE_SRC))
 TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
-.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean
+.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean samples previews validate
 all: $(B)/libct.a terrain $(if $(wildcard core/cli/stream_demo.c),stream_demo)
 
 $(B)/obj/%.o: core/src/%.c $(CORE_HDR)
@@ -112,3 +115,11 @@ $(B)/bench_native: bench/bench_native.c $(B)/libct.a
 
 clean:
 	rm -rf build terrain stream_demo site
+
+# ------------------------------------------------------- samples and previews
+# The reference's sample set: one world and sixteen adjoining +Z LOD 6 chunks
+# (x 22..29, y 52..53). tests/c/test_samples.c checks they are current.
+SAMPLE_CHUNKS := $(foreach y,52 53,$(foreach x,22 23 24 25 26 27 28 29,--chunk +Z 6 $(x) $(y)))
+samples: terrain
+	./terrain --preset balanced --config samples/world.cfg --out samples $(SAMPLE_CHUNKS)
+	@du -cb samples/* | tail -n 1 | sed 's/total$$/bytes in samples\//'
