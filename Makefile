@@ -43,8 +43,18 @@ $(B)/libct.a: $(NATIVE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-terrain: core/cli/terrain.c $(wildcard core/cli/*.h) $(B)/libct.a
-	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Icore/cli core/cli/terrain.c $(filter-out core/cli/terrain.c core/cli/stream_demo.c,$(wildcard core/cli/*.c)) $(B)/libct.a $(LIBS) -o $@
+# The tools (never the core) deflate their PNGs with the distribution's zlib
+# when it is there (Debian: apt-get install zlib1g-dev); otherwise they write
+# valid but uncompressed PNGs and `make previews` says what to install.
+ZLIB_OK := $(shell printf '\043include <zlib.h>\nint main(void){return zlibVersion()[0]==0;}\n' | $(CC) -x c - -lz -o /dev/null 2>/dev/null && echo 1)
+CLI_DEFS := $(if $(ZLIB_OK),-DCT_CLI_ZLIB)
+CLI_LIBS := $(if $(ZLIB_OK),-lz)
+# core/cli: terrain.c and stream_demo.c are programs, previews*.c the preview
+# program (make previews); every other file is shared by the programs.
+CLI_SHARED := $(filter-out core/cli/terrain.c core/cli/stream_demo.c core/cli/previews%.c,$(wildcard core/cli/*.c))
+
+terrain: core/cli/terrain.c $(CLI_SHARED) $(wildcard core/cli/*.h) $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Icore/cli core/cli/terrain.c $(CLI_SHARED) $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
 
 stream_demo: core/cli/stream_demo.c $(B)/libct.a
 	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) core/cli/stream_demo.c $(B)/libct.a $(LIBS) -o $@
@@ -123,3 +133,14 @@ SAMPLE_CHUNKS := $(foreach y,52 53,$(foreach x,22 23 24 25 26 27 28 29,--chunk +
 samples: terrain
 	./terrain --preset balanced --config samples/world.cfg --out samples $(SAMPLE_CHUNKS)
 	@du -cb samples/* | tail -n 1 | sed 's/total$$/bytes in samples\//'
+
+# Four pictures drawn by build/native/previews: the sample chunks as read from
+# samples/*.ctc (run make samples first when they are stale), every preset, the
+# regional rules and IID against coherent walk increments.
+$(B)/previews: $(wildcard core/cli/previews*.c) $(CLI_SHARED) $(wildcard core/cli/*.h) $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Icore/cli $(wildcard core/cli/previews*.c) $(CLI_SHARED) $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
+
+previews: $(B)/previews
+	@[ -n "$(ZLIB_OK)" ] || { echo "make previews: zlib not found; install it (Debian/Ubuntu: apt-get install zlib1g-dev) so the PNGs are compressed"; exit 1; }
+	@mkdir -p previews
+	$(B)/previews samples previews
