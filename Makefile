@@ -144,3 +144,8 @@ previews: $(B)/previews
 	@[ -n "$(ZLIB_OK)" ] || { echo "make previews: zlib not found; install it (Debian/Ubuntu: apt-get install zlib1g-dev) so the PNGs are compressed"; exit 1; }
 	@mkdir -p previews
 	$(B)/previews samples previews
+
+# docs/validation.md: test, sanitize, thread-sanitize, sweep and (when the
+# target exists) fuzz, with counts, timings, toolchain and machine.
+validate:
+	sh scripts/validate.sh
