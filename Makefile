@@ -11,6 +11,9 @@
 #   make site            a static folder for any web host
 #   make bench           native benchmarks (bench/native_plan.txt; npm run bench for all)
 #   make fuzz            libFuzzer harnesses (clang), FUZZ_SECONDS each (default 60)
+#   make samples         samples/: the sample world and sixteen +Z LOD 6 chunks
+#   make previews        previews/*.png, drawn from the samples and fresh worlds
+#   make validate        docs/validation.md: test, sanitizers, sweep and fuzz results
 
 CC      ?= cc
 STD     := -std=c99 -pedantic -Wall -Wextra -Werror -ffp-contract=off
@@ -32,7 +35,8 @@ NATIVE_OBJ := $(patsubst core/src/%.c,$(B)/obj/%.o,$(NATIVE_SRC))
 TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
 .PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib wasm-check site bench clean fuzz fuzz-build
-all: $(B)/libct.a terrain $(if $(wildcard core/cli/stream_demo.c),stream_demo)
+.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean samples previews validate
+.PHONY: samples previews validate
 
 $(B)/obj/%.o: core/src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
@@ -42,8 +46,18 @@ $(B)/libct.a: $(NATIVE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-terrain: core/cli/terrain.c $(wildcard core/cli/*.h) $(B)/libct.a
-	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Icore/cli core/cli/terrain.c $(filter-out core/cli/terrain.c core/cli/stream_demo.c,$(wildcard core/cli/*.c)) $(B)/libct.a $(LIBS) -o $@
+# The tools (never the core) deflate their PNGs with the distribution's zlib
+# when it is there (Debian: apt-get install zlib1g-dev); otherwise they write
+# valid but uncompressed PNGs and `make previews` says what to install.
+ZLIB_OK := $(shell printf '\043include <zlib.h>\nint main(void){return zlibVersion()[0]==0;}\n' | $(CC) -x c - -lz -o /dev/null 2>/dev/null && echo 1)
+CLI_DEFS := $(if $(ZLIB_OK),-DCT_CLI_ZLIB)
+CLI_LIBS := $(if $(ZLIB_OK),-lz)
+# core/cli: terrain.c and stream_demo.c are programs, previews*.c the preview
+# program (make previews); every other file is shared by the programs.
+CLI_SHARED := $(filter-out core/cli/terrain.c core/cli/stream_demo.c core/cli/previews%.c,$(wildcard core/cli/*.c))
+
+terrain: core/cli/terrain.c $(CLI_SHARED) $(wildcard core/cli/*.h) $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Icore/cli core/cli/terrain.c $(CLI_SHARED) $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
 
 stream_demo: core/cli/stream_demo.c $(B)/libct.a
 	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) core/cli/stream_demo.c $(B)/libct.a $(LIBS) -o $@
@@ -167,3 +181,26 @@ fuzz-build: $(addprefix $(FZ)/fuzz_,$(FUZZ_NAMES))
 
 fuzz: all fuzz-build
 	@sh fuzz/run.sh $(FUZZ_SECONDS)
+# ------------------------------------------------------- samples and previews
+# The reference's sample set: one world and sixteen adjoining +Z LOD 6 chunks
+# (x 22..29, y 52..53). tests/c/test_samples.c checks they are current.
+SAMPLE_CHUNKS := $(foreach y,52 53,$(foreach x,22 23 24 25 26 27 28 29,--chunk +Z 6 $(x) $(y)))
+samples: terrain
+	./terrain --preset balanced --config samples/world.cfg --out samples $(SAMPLE_CHUNKS)
+	@du -cb samples/* | tail -n 1 | sed 's/total$$/bytes in samples\//'
+
+# Four pictures drawn by build/native/previews: the sample chunks as read from
+# samples/*.ctc (run make samples first when they are stale), every preset, the
+# regional rules and IID against coherent walk increments.
+$(B)/previews: $(wildcard core/cli/previews*.c) $(CLI_SHARED) $(wildcard core/cli/*.h) $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Icore/cli $(wildcard core/cli/previews*.c) $(CLI_SHARED) $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
+
+previews: $(B)/previews
+	@[ -n "$(ZLIB_OK)" ] || { echo "make previews: zlib not found; install it (Debian/Ubuntu: apt-get install zlib1g-dev) so the PNGs are compressed"; exit 1; }
+	@mkdir -p previews
+	$(B)/previews samples previews
+
+# docs/validation.md: test, sanitize, thread-sanitize, sweep and (when the
+# target exists) fuzz, with counts, timings, toolchain and machine.
+validate:
+	sh scripts/validate.sh

@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync, renameSync, mkdirSync, statSync, unlinkSyn
 import { pathToFileURL } from 'node:url';
 import { loadCore } from './ct.mjs';
 import { fmtF, fmtG } from './cfmt.mjs';
+import { paletteFromBmp, paletteText, BmpError } from './palette_bmp.mjs';
 
 const USAGE = `usage: node wasm/cli.mjs [options]   (the Node twin of ./terrain)
   --preset NAME         reset every knob to a preset (walk noise balanced archipelago
@@ -20,6 +21,8 @@ const USAGE = `usage: node wasm/cli.mjs [options]   (the Node twin of ./terrain)
   --out DIR             write DIR/world.ctw and DIR/chunk_<face>_<lod>_<x>_<y>.ctc/.u16le
   --chunk FACE LOD X Y  generate a chunk (repeatable); FACE as +Z or pz
   --palette FILE        40 RRGGBB lines (checked; only pictures use it)
+  --palette-from-bmp F  read palette rows from a 24/32-bit BMP (row k = biome k) and
+  --palette-out FILE    write them as the 40-line --palette file; nothing else runs
   --knobs               list every knob with default, range and description
   --locate X Y Z [LOD]  chunk key, local position and address of a direction
   --sample X Y Z        every sample field at a direction
@@ -80,6 +83,9 @@ function parseArgs(core, argv) {
     } else if (['--load', '--out', '--palette'].includes(arg)) {
       if (more < 1) throw usage(`${arg} needs an argument`);
       o[arg.slice(2)] = argv[++a];
+    } else if (arg === '--palette-from-bmp' || arg === '--palette-out') {
+      if (more < 1) throw usage(`${arg} needs a file name`);
+      o[arg === '--palette-out' ? 'paletteOut' : 'paletteBmp'] = argv[++a];
     } else if (arg === '--chunk') {
       if (more < 4) throw usage('--chunk needs FACE LOD X Y');
       let face;
@@ -165,6 +171,20 @@ function statLines(world) {
   ];
 }
 
+/** --palette-from-bmp: the native importer's checks, messages and statuses. */
+function importPalette(o, out) {
+  if (!o.paletteBmp || !o.paletteOut) throw usage('--palette-from-bmp and --palette-out go together');
+  let bytes, rgb;
+  try { bytes = readFileSync(o.paletteBmp); } catch { throw fail(1, `--palette-from-bmp: cannot open '${o.paletteBmp}'`); }
+  try { rgb = paletteFromBmp(bytes); } catch (e) {
+    if (!(e instanceof BmpError)) throw e;
+    throw fail(2, `--palette-from-bmp ${o.paletteBmp}: ${e.message}`);
+  }
+  writeAtomic(o.paletteOut, paletteText(rgb));
+  out(`palette ${o.paletteOut} from ${o.paletteBmp}`);
+  return 0;
+}
+
 /** Runs the tool; returns the exit status. out/err receive whole lines. */
 export async function main(argv, out = (l) => process.stdout.write(`${l}\n`), err = (l) => process.stderr.write(`${l}\n`)) {
   let world = null;
@@ -173,6 +193,7 @@ export async function main(argv, out = (l) => process.stdout.write(`${l}\n`), er
     const o = parseArgs(core, argv);
     if (o.help) { out(USAGE.trimEnd()); return 0; }
     if (o.knobs) { knobLines(core).forEach((l) => out(l)); return 0; }
+    if (o.paletteBmp || o.paletteOut) return importPalette(o, out);
     if (o.palette) {
       let text;
       try { text = readFileSync(o.palette, 'utf8'); } catch { throw fail(1, `--palette: cannot open '${o.palette}'`); }

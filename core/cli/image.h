@@ -1,5 +1,6 @@
-/* image.h - tiny image writers for the terrain CLI: binary PPM (P6) and an
- * uncompressed PNG (stored deflate blocks), both written atomically. */
+/* image.h - tiny image writers for the command-line tools: binary PPM (P6)
+ * and PNG (deflated with zlib when built with CT_CLI_ZLIB, else stored
+ * blocks), both written atomically. */
 #ifndef CT_CLI_IMAGE_H
 #define CT_CLI_IMAGE_H
 
@@ -10,5 +11,7 @@
  * in ".png", PPM otherwise. Returns 0 on success, else writes err. */
 int cli_image_write(const char *path, int width, int height, const uint8_t *rgb,
                     char *err, size_t errlen);
+/* 1 when PNGs are deflated by zlib, 0 when they use stored blocks. */
+int cli_image_png_compressed(void);
 
 #endif

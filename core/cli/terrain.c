@@ -7,6 +7,7 @@
 #include "ct.h"
 #include "image.h"
 #include "verify.h"
+#include "palette_bmp.h"
 
 #include <errno.h>
 #include <math.h>
@@ -29,6 +30,8 @@ static const char usage_text[] =
     "  --out DIR             write DIR/world.ctw and DIR/chunk_<face>_<lod>_<x>_<y>.ctc/.u16le\n"
     "  --chunk FACE LOD X Y  generate a chunk (repeatable); FACE as +Z or pz\n"
     "  --palette FILE        40 RRGGBB lines used for pictures (never changes terrain)\n"
+    "  --palette-from-bmp F  read palette rows from a 24/32-bit BMP (row k = biome k) and\n"
+    "  --palette-out FILE    write them as the 40-line --palette file; nothing else runs\n"
     "  --knobs               list every knob with default, range and description\n"
     "  --diagnostics         write regions_FACE.ppm and height_FACE.ppm (into --out or .)\n"
     "  --preview FILE        equirectangular colour picture (.ppm, or .png)\n"
@@ -42,6 +45,7 @@ static const char usage_text[] =
 typedef struct options {
     ct_config cfg;
     const char *load, *out, *palette, *preview;
+    const char *palette_bmp, *palette_out;   /* --palette-from-bmp, --palette-out */
     int knobs, diagnostics, help, preview_width;
     ct_key chunks[MAX_CHUNKS];
     int chunk_count;
@@ -352,6 +356,10 @@ static int parse_args(int argc, char **argv, options *o)
             else if (arg[2] == 'o') o->out = argv[a];
             else if (arg[4] == 'l') o->palette = argv[a];
             else o->preview = argv[a];
+        } else if (strcmp(arg, "--palette-from-bmp") == 0 || strcmp(arg, "--palette-out") == 0) {
+            if (more < 1) return usage("%s needs a file name", arg);
+            if (arg[10] == 'f') o->palette_bmp = argv[++a];
+            else o->palette_out = argv[++a];
         } else if (strcmp(arg, "--preview-width") == 0) {
             long v;
             if (more < 1 || !parse_long(argv[a + 1], 8, 16384, &v))
@@ -465,6 +473,11 @@ int main(int argc, char **argv)
     if (rc) return rc;
     if (o.help) { fputs(usage_text, stdout); return 0; }
     if (o.knobs) { print_knobs(); return 0; }
+    if (o.palette_bmp || o.palette_out) {
+        if (!o.palette_bmp || !o.palette_out)
+            return usage("--palette-from-bmp and --palette-out go together%s", "");
+        return cli_palette_bmp_main(o.palette_bmp, o.palette_out);
+    }
     ct_palette_default(&pal);
     if (o.palette) {
         char *text = read_text(o.palette, NULL, err, sizeof err);

@@ -378,7 +378,9 @@ static void test_cli(void)
     CHECK(run(cmd, a, sizeof a) == 0 && strstr(a, "lod 2 x 2 y 2"), "locate with LOD: %s", a);
     CHECK(file_size(TMP "/diag/regions_px.ppm") == 15 + 256 * 256 * 3 && file_size(TMP "/diag/height_nz.ppm") > 0,
           "diagnostics written");
-    CHECK(file_size(TMP "/p.png") > 64 * 32 * 3, "preview png written");
+    /* PNGs are deflated when the CLI has zlib: more than the 57 bytes of
+     * signature, IHDR and IEND is all that holds with and without it. */
+    CHECK(file_size(TMP "/p.png") > 100, "preview png written");
 }
 
 int main(void)
