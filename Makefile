@@ -8,6 +8,8 @@
 #   make wasm            build/wasm/ct.wasm through emsdk.env
 #   make wasm-lib        build/wasm/libct.a (core only, for your own emcc build)
 #   make site            a static folder for any web host
+#   make c-game          examples/c-game: native twin and the Emscripten build (Node)
+#   make three-example   examples/three: the page's bundle (esbuild from npm)
 #   make bench           native benchmarks
 
 CC      ?= cc
@@ -29,7 +31,7 @@ B := build/native
 NATIVE_OBJ := $(patsubst core/src/%.c,$(B)/obj/%.o,$(NATIVE_SRC))
 TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
-.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean
+.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean c-game three-example
 all: $(B)/libct.a terrain $(if $(wildcard core/cli/stream_demo.c),stream_demo)
 
 $(B)/obj/%.o: core/src/%.c $(CORE_HDR)
@@ -99,6 +101,29 @@ $(W)/libct.a: $(CORE_SRC) $(CORE_HDR)
 	      -c $$f -o $(W)/libobj/$$(basename $$f .c).o || exit 1; \
 	  done; \
 	  rm -f $@; emar rcs $@ $(W)/libobj/*.o && echo "wasm-lib: $@"
+
+# ------------------------------------------------------------------ examples
+# The C game links the core like a game would: natively against libct.a, and
+# with emcc against `make wasm-lib` (Node flags: see docs/web.md).
+CG := build/examples/c-game
+CG_SRC := examples/c-game/game.c examples/c-game/surface_mode.c
+CG_DEP := $(CG_SRC) $(wildcard examples/c-game/*.h) core/include/ct.h core/include/ct_legacy.h
+c-game: $(CG)/game_native $(CG)/cgame.js
+
+$(CG)/game_native: $(CG_DEP) examples/c-game/main_native.c $(B)/libct.a
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(OPT) $(CFLAGS) -Icore/include $(CG_SRC) examples/c-game/main_native.c $(B)/libct.a $(LIBS) -o $@
+
+# The output is CommonJS; the folder's package.json says so (the repository's is "type": "module").
+$(CG)/cgame.js: $(CG_DEP) examples/c-game/main_wasm.c $(W)/libct.a
+	@mkdir -p $(@D)
+	@echo '{"type":"commonjs"}' > $(@D)/package.json
+	@. ./emsdk.env; [ "$$CT_EMCC_OK" = 1 ] || exit 1; \
+	  emcc -std=c99 -O2 -Wall -Wextra -Werror -ffp-contract=off -Icore/include $(CG_SRC) examples/c-game/main_wasm.c \
+	    $(W)/libct.a -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -sALLOW_MEMORY_GROWTH=1 -o $@ && echo "c-game: $@"
+
+three-example:
+	node examples/three/build.mjs
 
 site: wasm
 	node scripts/site.mjs
