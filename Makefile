@@ -9,7 +9,6 @@
 #   make wasm-lib        build/wasm/libct.a (core only, for your own emcc build)
 #   make site            a static folder for any web host
 #   make c-game          examples/c-game: native twin and the Emscripten build (Node)
-#   make three-example   examples/three: the page's bundle (esbuild from npm)
 #   make bench           native benchmarks
 
 CC      ?= cc
@@ -31,7 +30,7 @@ B := build/native
 NATIVE_OBJ := $(patsubst core/src/%.c,$(B)/obj/%.o,$(NATIVE_SRC))
 TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
-.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean c-game three-example
+.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean c-game
 all: $(B)/libct.a terrain $(if $(wildcard core/cli/stream_demo.c),stream_demo)
 
 $(B)/obj/%.o: core/src/%.c $(CORE_HDR)
@@ -121,9 +120,6 @@ $(CG)/cgame.js: $(CG_DEP) examples/c-game/main_wasm.c $(W)/libct.a
 	@. ./emsdk.env; [ "$$CT_EMCC_OK" = 1 ] || exit 1; \
 	  emcc -std=c99 -O2 -Wall -Wextra -Werror -ffp-contract=off -Icore/include $(CG_SRC) examples/c-game/main_wasm.c \
 	    $(W)/libct.a -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -sALLOW_MEMORY_GROWTH=1 -o $@ && echo "c-game: $@"
-
-three-example:
-	node examples/three/build.mjs
 
 site: wasm
 	node scripts/site.mjs
