@@ -14,6 +14,7 @@
 #   make samples         samples/: the sample world and sixteen +Z LOD 6 chunks
 #   make previews        previews/*.png, drawn from the samples and fresh worlds
 #   make validate        docs/validation.md: test, sanitizers, sweep and fuzz results
+#   make c-game          examples/c-game: native twin and the Emscripten build (Node)
 
 CC      ?= cc
 STD     := -std=c99 -pedantic -Wall -Wextra -Werror -ffp-contract=off
@@ -34,9 +35,9 @@ B := build/native
 NATIVE_OBJ := $(patsubst core/src/%.c,$(B)/obj/%.o,$(NATIVE_SRC))
 TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
-.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib wasm-check site bench clean fuzz fuzz-build
-.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib site bench clean samples previews validate
+.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib wasm-check site bench clean fuzz fuzz-build c-game
 .PHONY: samples previews validate
+all: $(B)/libct.a terrain $(if $(wildcard core/cli/stream_demo.c),stream_demo)
 
 $(B)/obj/%.o: core/src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
@@ -130,6 +131,25 @@ $(W)/test_noise_exact.cjs: tests/c/test_noise_exact.c $(CORE_SRC) $(CORE_HDR) $(
 	@. ./emsdk.env; [ "$$CT_EMCC_OK" = 1 ] || exit 1; \
 	  emcc -std=c99 -O3 $(WASM_CODEGEN) -Wall -Wextra -Werror -ffp-contract=off -Icore/include -Icore/src -Itests/c \
 	    tests/c/test_noise_exact.c $(CORE_SRC) -sSINGLE_FILE=1 -sENVIRONMENT=node -o $@
+# ------------------------------------------------------------------ examples
+# The C game links the core like a game would: natively against libct.a, and
+# with emcc against `make wasm-lib` (Node flags: see docs/web.md).
+CG := build/examples/c-game
+CG_SRC := examples/c-game/game.c examples/c-game/surface_mode.c
+CG_DEP := $(CG_SRC) $(wildcard examples/c-game/*.h) core/include/ct.h core/include/ct_legacy.h
+c-game: $(CG)/game_native $(CG)/cgame.js
+
+$(CG)/game_native: $(CG_DEP) examples/c-game/main_native.c $(B)/libct.a
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(OPT) $(CFLAGS) -Icore/include $(CG_SRC) examples/c-game/main_native.c $(B)/libct.a $(LIBS) -o $@
+
+# The output is CommonJS; the folder's package.json says so (the repository's is "type": "module").
+$(CG)/cgame.js: $(CG_DEP) examples/c-game/main_wasm.c $(W)/libct.a
+	@mkdir -p $(@D)
+	@echo '{"type":"commonjs"}' > $(@D)/package.json
+	@. ./emsdk.env; [ "$$CT_EMCC_OK" = 1 ] || exit 1; \
+	  emcc -std=c99 -O2 -Wall -Wextra -Werror -ffp-contract=off -Icore/include $(CG_SRC) examples/c-game/main_wasm.c \
+	    $(W)/libct.a -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -sALLOW_MEMORY_GROWTH=1 -o $@ && echo "c-game: $@"
 
 site: wasm
 	node scripts/site.mjs

@@ -5,6 +5,7 @@
 import { instantiate, ctError, compileCore } from './ct_heap.mjs';
 import { World, parseKey, readDir } from './ct_world.mjs';
 import { verifyFile } from './ct_verify.mjs';
+import { defaultWasmSource } from './ct_location.mjs';
 
 export { ctError, compileCore, World };
 
@@ -13,12 +14,12 @@ const KNOB_KINDS = ['uint', 'real'];
 /**
  * Loads and instantiates the core. Each call gives an independent instance.
  * @param {URL|string|ArrayBuffer|ArrayBufferView|WebAssembly.Module} [source]
- *   default: build/wasm/ct.wasm next to this repository's wasm/ folder
+ *   default: the package's own build/wasm/ct.wasm (wasm/ct_location.mjs)
  * @returns {Promise<Core>}
  */
 export async function loadCore(source) {
   const t0 = nowMs();
-  const heap = await instantiate(source ?? new URL('../build/wasm/ct.wasm', import.meta.url));
+  const heap = await instantiate(source ?? defaultWasmSource());
   const core = new Core(heap);
   core.loadMs = nowMs() - t0;
   return core;

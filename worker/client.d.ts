@@ -11,6 +11,12 @@ export { MSG, ERR, normalizeKey, keyString } from './protocol.js';
 export interface PoolOptions {
   /** number of workers; default min(4, max(1, hardwareConcurrency - 1)) */
   workers?: number;
+  /**
+   * the installed package folder as served (e.g. '/assets/cubesphere-terrain/'): the worker
+   * script is baseUrl + 'worker/worker.js' and ct.wasm baseUrl + 'build/wasm/ct.wasm'. The one
+   * option that moves both defaults; workerUrl and wasmUrl still override one each.
+   */
+  baseUrl?: string | URL;
   /** where the workers load ct.wasm from; default build/wasm/ct.wasm beside wasm/ct.mjs */
   wasmUrl?: string | URL;
   /** the worker entry; default worker/worker.js next to client.js */

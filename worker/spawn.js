@@ -2,12 +2,25 @@
 // surface in a browser (module Worker) and in Node (worker_threads, imported
 // dynamically so pages never see a node: import): post, and callbacks for
 // messages and for the worker dying.
+import { defaultWorkerUrl } from './location.js';
 
 const inNode = typeof process === 'object' && process !== null && !!(process.versions && process.versions.node) &&
   typeof window === 'undefined' && typeof WorkerGlobalScope === 'undefined';
 
-/** Default location of the worker entry, next to this module. */
-export const defaultWorkerUrl = new URL('./worker.js', import.meta.url);
+/**
+ * Worker script and wasm locations. `baseUrl` (the installed package folder
+ * as served, e.g. '/assets/cubesphere-terrain/') overrides both defaults at
+ * once; `workerUrl` and `wasmUrl` override one each.
+ */
+function locations(options) {
+  const base = options.baseUrl === undefined ? undefined : String(options.baseUrl).replace(/\/?$/, '/');
+  const pageBase = typeof location === 'object' && location ? location.href : undefined;
+  const rel = (p) => (inNode && !/^[a-z][a-z0-9+.-]*:/i.test(base) ? toNodeUrl(base + p) : new URL(base + p, pageBase));
+  return {
+    workerUrl: options.workerUrl || (base ? rel('worker/worker.js') : defaultWorkerUrl()),
+    wasmUrl: options.wasmUrl !== undefined ? options.wasmUrl : (base ? rel('build/wasm/ct.wasm') : undefined),
+  };
+}
 
 /**
  * @typedef {object} WorkerHandle
@@ -17,13 +30,13 @@ export const defaultWorkerUrl = new URL('./worker.js', import.meta.url);
 
 /**
  * Starts a worker running worker/worker.js.
- * @param {{workerUrl?: string|URL, wasmUrl?: string|URL, testHooks?: boolean}} options
+ * @param {{baseUrl?: string|URL, workerUrl?: string|URL, wasmUrl?: string|URL, testHooks?: boolean}} options
  * @param {(data: any) => void} onMessage every message from the worker
  * @param {(reason: string) => void} onDeath the worker raised an uncaught error or exited
  * @returns {Promise<WorkerHandle>}
  */
 export async function spawnWorker(options, onMessage, onDeath) {
-  const workerUrl = options.workerUrl || defaultWorkerUrl;
+  const { workerUrl, wasmUrl } = locations(options);
   let dying = false;
   const die = (reason) => {
     if (dying) return;
@@ -35,7 +48,7 @@ export async function spawnWorker(options, onMessage, onDeath) {
     const url = workerUrl instanceof URL ? workerUrl : toNodeUrl(workerUrl);
     const w = new Worker(url, {
       workerData: {
-        wasmUrl: options.wasmUrl === undefined ? undefined : String(options.wasmUrl),
+        wasmUrl: wasmUrl === undefined ? undefined : String(wasmUrl),
         testHooks: !!options.testHooks,
       },
     });
@@ -50,8 +63,11 @@ export async function spawnWorker(options, onMessage, onDeath) {
   }
   const base = typeof location === 'object' && location ? location.href : undefined;
   const url = new URL(String(workerUrl), base);
-  if (options.wasmUrl !== undefined) url.searchParams.set('wasm', new URL(String(options.wasmUrl), base).href);
-  if (options.testHooks) url.searchParams.set('test', '1');
+  // Carried code (a blob: URL) cannot take a query: it loads its own wasm.
+  if (url.protocol !== 'blob:') {
+    if (wasmUrl !== undefined) url.searchParams.set('wasm', new URL(String(wasmUrl), base).href);
+    if (options.testHooks) url.searchParams.set('test', '1');
+  }
   const w = new Worker(url, { type: 'module' });
   w.onmessage = (event) => onMessage(event.data);
   w.onerror = (event) => {

@@ -13,6 +13,10 @@
  *      uses, so space view and surface agree.
  *   3. One call for the old height callback: a legacy direction in, height
  *      and material out, through ct_world_sample.
+ *   4. A ready height source of exactly the old surface renderer's callback
+ *      type, double fn(const double n[3], int *material, void *user), with
+ *      user the ct_world: register ct_legacy_height_source with the world as
+ *      user (see examples/c-game/).
  *
  * WHAT IT DOES NOT
  *   Clamp negative heights to zero or recolour terrain (the old callback
@@ -96,6 +100,24 @@ static inline ct_result ct_legacy_sample(const ct_world *world, const double leg
     if (height_m) *height_m = s.height_m;
     if (material) *material = ct_legacy_material_from_biome(s.biome);
     return CT_OK;
+}
+
+/* The old surface renderer's height source: n is a unit direction in the
+ * legacy Z-up frame, the result is the terrain bed height in metres (negative
+ * under the sea; the renderer scales it into its own cells), *material the
+ * legacy material (material may be NULL). user is the const ct_world *. The
+ * callback type has no error channel: a NULL world or an invalid direction
+ * gives 0 m and CT_LEGACY_ROCK, the same safe guess as unknown biomes. */
+static inline double ct_legacy_height_source(const double n[3], int *material, void *user)
+{
+    double height_m = 0.0;
+    int mat = CT_LEGACY_ROCK;
+    if (ct_legacy_sample((const ct_world *)user, n, &height_m, &mat, NULL, 0) != CT_OK) {
+        height_m = 0.0;
+        mat = CT_LEGACY_ROCK;
+    }
+    if (material) *material = mat;
+    return height_m;
 }
 
 #ifdef __cplusplus

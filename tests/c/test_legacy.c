@@ -1,10 +1,23 @@
 /* test_legacy.c - ct_legacy.h: the Z-up axis swap, the biome-to-material
- * table against the core's own, and the legacy sample call on a small world. */
+ * table against the core's own, the legacy sample call on a small world, and
+ * the ready height source through a pointer of the old renderer's exact
+ * callback type. */
 #include "ct_legacy.h"
 #include "ct_surface.h"
 #include "test.h"
 
+#include <math.h>
 #include <string.h>
+
+/* The old surface renderer's callback type, spelled out as it declares it. */
+typedef double (*legacy_height_fn)(const double n[3], int *material, void *user);
+
+/* A zero the compiler cannot fold, so 0/0 is a run-time NaN without warnings. */
+static double zero_d(void)
+{
+    volatile double z = 0.0;
+    return z;
+}
 
 int main(void)
 {
@@ -57,6 +70,42 @@ int main(void)
             if (h == s.height_m && mat == s.material) same++;
         }
         CHECK(same == n, "legacy sample matches the core at %d of %d directions", same, n);
+        {
+            /* The height source must match ct_world_sample at the swapped
+             * direction through the renderer's own function-pointer type. */
+            legacy_height_fn fn = ct_legacy_height_source;
+            int hits = 0, water = 0, land = 0;
+            for (i = 0; i < n; i++) {
+                double ld[3], wd[3], len, h;
+                int mat = -1;
+                ct_sample s;
+                ld[0] = 0.9 * (double)(i % 8) - 3.1;
+                ld[1] = 0.7 * (double)((i / 8) % 4) - 1.2;
+                ld[2] = 0.45 * (double)(i / 8) - 1.6;
+                len = sqrt(ld[0] * ld[0] + ld[1] * ld[1] + ld[2] * ld[2]);
+                ld[0] /= len; ld[1] /= len; ld[2] /= len;
+                ct_legacy_to_world(ld, wd);
+                h = fn(ld, &mat, world);
+                if (ct_world_sample(world, wd, &s, NULL, 0) != CT_OK) continue;
+                if (h == s.height_m && mat == s.material) hits++;
+                if (s.height_m < 0.0) water++; else land++;
+            }
+            CHECK(hits == n, "height source matches ct_world_sample at %d of %d directions", hits, n);
+            CHECK(water > 0 && land > 0, "directions reach both sea bed (%d) and land (%d)", water, land);
+            {
+                double up[3] = { 0, 0, 1 }, nan3[3] = { 0, 0, 0 };
+                int mat = -1;
+                double h = fn(up, NULL, world);   /* material may be NULL */
+                ct_sample s;
+                double wup[3] = { 0, 1, 0 };
+                CHECK(ct_world_sample(world, wup, &s, NULL, 0) == CT_OK && h == s.height_m,
+                      "legacy up samples world up");
+                nan3[0] = 0.0 / zero_d();
+                CHECK(fn(nan3, &mat, world) == 0.0 && mat == CT_LEGACY_ROCK, "NaN direction: 0 m, rock");
+                mat = -1;
+                CHECK(fn(up, &mat, NULL) == 0.0 && mat == CT_LEGACY_ROCK, "no world: 0 m, rock");
+            }
+        }
         {
             double zero[3] = { 0, 0, 0 };
             CHECK(ct_legacy_sample(world, zero, NULL, NULL, err, sizeof err) == CT_ERR_DIRECTION,

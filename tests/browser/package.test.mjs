@@ -1,0 +1,131 @@
+// Real-browser tests of what a game developer installs: (1) a page bundled
+// with esbuild from the packed and installed package, served alone (no
+// node_modules, no copied ct.wasm or worker script), runs loadCore and a
+// worker pool and gets the same generation and chunk digest as Node;
+// (2) examples/three, served as plain ES modules, streams chunk meshes into
+// a three.js scene from space and near the ground with no console errors.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chromium } from 'playwright-core';
+import { build } from 'esbuild';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serve } from '../../scripts/serve.mjs';
+import { packAndInstall, pkg, root } from '../pack_fixture.mjs';
+import { loadCore } from '../../wasm/ct.mjs';
+
+const artifacts = path.join(root, 'tests', 'artifacts');
+// A coast of the example's default world (balanced, seed 42): land here, sea 1.5 degrees south.
+const COAST = [16, 34];
+const SMALL = { preset: 'balanced', set: { macro_resolution: 16, surface_lod: 2, seed: 5 } };
+const KEY = { face: 1, lod: 2, x: 3, y: 0 };
+let context, page, profile, fx;
+const servers = [];
+const problems = [];
+
+const appSource = `
+import { loadCore } from '${pkg.name}';
+import { createPool } from '${pkg.name}/worker';
+const spec = ${JSON.stringify(SMALL)}, key = ${JSON.stringify(KEY)};
+window.result = (async () => {
+  const world = (await loadCore()).buildWorld(spec);
+  const pool = await createPool({ workers: 2 });
+  const info = await pool.build(spec);
+  const chunk = await pool.chunk(key);
+  const out = { generation: world.generation, digest: world.chunk(key).digest,
+    poolGeneration: info.generation, poolDigest: chunk.digest, workers: pool.stats().workers };
+  await pool.terminate();
+  return out;
+})();
+`;
+
+test.before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  profile = mkdtempSync(path.join(os.tmpdir(), 'ct-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+    viewport: { width: 800, height: 500 },
+    timeout: 60000,
+  });
+  page = context.pages()[0] || await context.newPage();
+  page.setDefaultTimeout(120000);
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+});
+
+test.after(async () => {
+  await context?.close().catch(() => {});
+  for (const s of servers) await s.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  if (fx && fx.dir.includes('ct-pack-')) rmSync(fx.dir, { recursive: true, force: true });
+});
+
+test('a page bundled with esbuild from the installed package needs no copied files', async () => {
+  fx = packAndInstall({ 'app.js': appSource });
+  const site = path.join(fx.project, 'site');
+  mkdirSync(site);
+  // The game's own bundle step: nothing but the entry and the output.
+  await build({ absWorkingDir: fx.project, entryPoints: ['app.js'], bundle: true, format: 'esm', platform: 'browser',
+    outfile: path.join(site, 'app.js'), logLevel: 'error' });
+  writeFileSync(path.join(site, 'index.html'), '<!doctype html><meta charset="utf-8"><title>game</title><link rel="icon" href="data:,"><script type="module" src="app.js"></script>');
+  assert.equal(readdirSync(site).sort(), ['app.js', 'index.html'], 'the site holds only the page and its bundle');
+  const server = await serve({ root: site, port: 0, quiet: true });
+  servers.push(server);
+  await page.goto(`${server.url}index.html`);
+  const got = await page.evaluate(() => window.result);
+  const world = (await loadCore()).buildWorld(SMALL);
+  assert.is(got.generation, world.generation, 'loadCore in the page');
+  assert.is(got.digest, world.chunk(KEY).digest, 'chunk in the page');
+  assert.is(got.poolGeneration, world.generation, 'worker pool in the page');
+  assert.is(got.poolDigest, got.digest, 'worker chunk');
+  assert.is(got.workers, 2);
+  assert.equal(problems, []);
+});
+
+/** Share of canvas pixels that are not near-black (the canvas keeps its drawing buffer). */
+const litShare = () => page.evaluate(() => {
+  const src = document.querySelector('canvas');
+  const c = document.createElement('canvas');
+  c.width = 200; c.height = 125;
+  const g = c.getContext('2d');
+  g.drawImage(src, 0, 0, c.width, c.height);
+  const d = g.getImageData(0, 0, c.width, c.height).data;
+  let lit = 0;
+  const colours = new Set();
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i] + d[i + 1] + d[i + 2] > 40) lit++;
+    colours.add(((d[i] >> 4) << 8) | ((d[i + 1] >> 4) << 4) | (d[i + 2] >> 4));
+  }
+  return { lit: lit / (d.length / 4), colours: colours.size };
+});
+
+test('examples/three streams chunk meshes into a three.js scene, from space to near a coast', async () => {
+  problems.length = 0;
+  const server = await serve({ port: 0, quiet: true });
+  servers.push(server);
+  const res = await page.goto(`${server.url}examples/three/#surface_lod=5`);
+  assert.is(res.status(), 200);
+  const space = await page.evaluate(() => window.ctThree.ready);
+  assert.ok(space.tilesDrawn >= 6, `tiles drawn from space: ${space.tilesDrawn}`);
+  assert.ok(space.triangles > 10000, `triangles ${space.triangles}`);
+  const px = await litShare();
+  assert.ok(px.lit > 0.15 && px.lit < 0.9, `the planet covers part of the view: ${px.lit}`);
+  assert.ok(px.colours >= 8, `terrain colours: ${px.colours}`);
+  await page.screenshot({ path: path.join(artifacts, 'three-space.png') });
+
+  const low = await page.evaluate((c) => window.ctThree.goTo(c[0], c[1], 25000), COAST);
+  assert.ok(low.maxLodDrawn >= 5, `finest LOD near the ground: ${low.maxLodDrawn}`);
+  assert.ok(low.triangles > space.triangles, `finer meshes near the ground: ${low.triangles} triangles`);
+  const near = await litShare();
+  assert.ok(near.lit > 0.3, `ground fills the view: ${near.lit}`);
+  await page.screenshot({ path: path.join(artifacts, 'three-ground.png') });
+  assert.equal(low.errors, []);
+  assert.equal(problems, []);
+});
+
+test.run();
