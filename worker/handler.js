@@ -11,6 +11,7 @@
 import {
   MSG, ERR, CHUNK_FORMATS, protocolError, errorToWire, normalizeKey, transferablesOf,
 } from './protocol.js';
+import { reliefMap } from './relief.js';
 
 /** Runs fn in a later macrotask, letting incoming messages in between. */
 function defaultDefer() {
@@ -100,10 +101,17 @@ export function createHandler(core, options = {}) {
       if (msg.options !== undefined && (msg.options === null || typeof msg.options !== 'object')) {
         throw protocolError(ERR.MESSAGE, 'mesh options must be an object');
       }
-      const { lakes, ...options } = msg.options || {};
+      const { lakes, relief, ...options } = msg.options || {};
       if (lakes !== undefined && typeof lakes !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option lakes must be a boolean');
+      if (relief !== undefined && typeof relief !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option relief must be a boolean');
       const result = { ...w.mesh(key, options), key, generation: w.generation };
       if (lakes && !options.water) result.lakes = lakeMesh(w, key, options);
+      // The same chunk (still in the world's buffer) meshed at full resolution:
+      // its normals match the neighbours' at the edges, so per-pixel shading is seamless.
+      if (relief && !options.water) {
+        const vex = options.verticalExaggeration ?? 1;
+        result.relief = reliefMap(w.mesh(key, { stride: 1, verticalExaggeration: vex }), w.config.radius_m, vex);
+      }
       return result;
     },
     [MSG.STATS]() {
