@@ -110,7 +110,7 @@ function makeStreamer(r) {
   return new TileStreamer({
     pool, renderer, radiusM: r.config.radius_m, surfaceLod: r.config.surface_lod,
     generation: r.generation, palette: app.display.paletteMap,
-    tau: Number(o.tau) || 8, baseStride: Number(o.stride) || 4,
+    tau: Number(o.tau) || 10, baseStride: Number(o.stride) || 4,
     budgetBytes: (Number(o.budget) || 384) * 1048576, exaggeration: app.display.exaggeration,
     maxInFlight: Math.max(2, (pool.stats().workers || 1) * 2),
     onError: (e) => {

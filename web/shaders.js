@@ -107,7 +107,8 @@ void main() {
   float sunMu = dot(up, uSun);
   vec3 sunL = sunlightAt(sunMu);
   vec3 sky = vec3(0.05, 0.09, 0.16) * daylight(sunMu) + vec3(0.004, 0.005, 0.01);
-  vec3 col = base * (sunL * max(dot(n, uSun), 0.0) * 0.95 + sky);
+  // Ground albedo under full sun stays below white (snow must not clip).
+  vec3 col = base * (sunL * max(dot(n, uSun), 0.0) * 0.6 + sky);
   if (h < 0.0) {
     // Sea, decided per pixel from the full-resolution height: colour and
     // opacity follow the depth (turquoise shelves, dark deep water).
@@ -117,7 +118,7 @@ void main() {
     vec3 v = normalize(-vRel);
     float fres = 0.02 + 0.98 * pow(1.0 - max(dot(up, v), 0.0), 5.0);
     vec3 hv = normalize(uSun + v);
-    float spec = pow(max(dot(up, hv), 0.0), 400.0) * 2.0 + pow(max(dot(up, hv), 0.0), 60.0) * 0.06;
+    float spec = pow(max(dot(up, hv), 0.0), 600.0) * 1.5;
     vec3 lit = water * (sunL * max(sunMu, 0.0) + sky * 2.0);
     col = mix(col, lit, opacity);
     col = mix(col, sky * 4.0 + sunL * 0.05, fres * 0.6) + sunL * spec * step(0.0, sunMu);

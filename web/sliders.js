@@ -38,13 +38,19 @@ export function sliderScale(k, max = k.max) {
     raw = (p) => lo + ((hi - lo) * p) / steps;
     pos = (v) => ((v - lo) / (hi - lo)) * steps;
   }
-  const toPos = (v) => Math.max(0, Math.min(steps, Math.round(pos(v))));
-  const defPos = toPos(k.def);
+  const near = (v) => Math.max(0, Math.min(steps, Math.round(pos(v))));
+  const defPos = near(k.def);
   const toValue = (p) => {
     const q = Math.max(0, Math.min(steps, Math.round(p)));
     if (q === defPos) return k.def;
     if (q === steps) return hi;
     return Math.min(hi, Math.max(lo, roundKnob(raw(q), k.kind)));
+  };
+  // Rounding can land a value one position off: prefer the neighbour that holds it exactly.
+  const toPos = (v) => {
+    const p = near(v);
+    for (const q of [p, p - 1, p + 1]) if (q >= 0 && q <= steps && toValue(q) === v) return q;
+    return p;
   };
   return { log, steps, toValue, toPos };
 }
