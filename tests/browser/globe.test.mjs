@@ -15,6 +15,12 @@ const SPACE = '20,10,14000000,0,0';
 /** Settle-time target of each descent from the space view, in headless software GL (issue 12). */
 const SETTLE_LIMIT_MS = 45000;
 const DESCENTS = [[10, 20, 3000], [-30, 100, 20000], [35.26, 45, 8000]];
+/** The page's default sub-solar point (web/url.js DEFAULT_SUN). */
+const DEFAULT_SUN = [15, 65];
+
+/** Standard views light their place with an afternoon sun (south-west of it), whatever the default. */
+const afternoonSun = (lat, lon) => page.evaluate(([a, b]) => window.ctDemo.setSun(a, b), [Math.max(-60, lat - 25), lon - 45]);
+const defaultSun = () => page.evaluate(([a, b]) => window.ctDemo.setSun(a, b), DEFAULT_SUN);
 const ADDRESS = /^\d+\/[0-9a-f]{16}\/(px|nx|py|ny|pz|nz)\/\d+\/\d+\/\d+$/;
 const BIOMES = ['water', 'sand', 'grass', 'forest', 'rock', 'snow', 'desert', 'tundra'];
 let server, context, page, profile;
@@ -152,6 +158,9 @@ test('the sun is fixed in the world: the antisolar point is night, the sub-solar
   assert.ok(moved < day * 0.6, `moving the sun 90 degrees darkens the old noon (${moved.toFixed(1)} vs ${day.toFixed(1)})`);
   assert.match(await page.evaluate(() => location.hash), /sun=/);
   await page.evaluate(([a, b]) => window.ctDemo.setSun(a, b), [sun.lat, sun.lon]);
+  // Back to the space view the next tests start from.
+  const [lat, lon, alt] = SPACE.split(',').map(Number);
+  await within(120000, page.evaluate(([a, b, c]) => window.ctDemo.goTo(a, b, c, { heading: 0, tilt: 0 }), [lat, lon, alt]), 'back to space');
   assert.equal(problems, []);
 });
 
@@ -242,6 +251,7 @@ test('goTo a coastal point at 2 km draws chunks at surface_lod (a standard view)
   assert.ok(coast, 'found a coast');
   const [lat, lon] = coast.sea;
   const heading = coast.land[1] > lon ? 90 : 270;
+  await afternoonSun(lat, lon);
   const s = await within(150000, page.evaluate(([a, b, h]) => window.ctDemo.goTo(a, b, 2000, { heading: h }), [lat, lon + (heading === 90 ? 0.6 : -0.6), heading]), 'goTo');
   assert.is(s.maxLodDrawn, SURFACE_LOD);
   assert.is(s.surfaceLod, SURFACE_LOD);
@@ -250,6 +260,7 @@ test('goTo a coastal point at 2 km draws chunks at surface_lod (a standard view)
   assert.ok(px.distinct >= 12, `distinct colours near the ground ${px.distinct}`);
   assert.ok(px.dark < 0.05, `no black holes near the ground (${px.dark})`);
   await picture('coast-2km.png');
+  await defaultSun();
   assert.equal(problems, []);
 });
 
@@ -268,17 +279,20 @@ test('mountains at 3 km and a lake shore (standard views)', async () => {
   });
   const [la, lo] = spots.top.at;
   // 3 km above the peak, a little south of it, looking north at it.
+  await afternoonSun(la, lo);
   await within(150000, page.evaluate(([a, b, h]) => window.ctDemo.goTo(a, b, h, { heading: 0, tilt: 75 }), [la - 0.15, lo, spots.top.h + 3000]), 'goTo mountains');
   const px = pixelStats(await page.evaluate(() => window.ctDemo.pixels(4)));
   assert.ok(px.distinct >= 12 && px.dark < 0.05, `mountain view has colours and no holes ${JSON.stringify(px)}`);
   await picture('mountains-3km.png');
   if (spots.lake) {
     const [a, b] = spots.lake.at;
+    await afternoonSun(a, b);
     await within(150000, page.evaluate(([x, y, h]) => window.ctDemo.goTo(x, y, h, { heading: 90, tilt: 65 }), [a, b - 0.1, spots.lake.h + 2500]), 'goTo lake');
     await picture('lake-shore.png');
   } else {
     console.warn('no lake next to land on the sample grid: lake-shore.png not taken');
   }
+  await defaultSun();
   assert.equal(problems, []);
 });
 
@@ -364,6 +378,7 @@ test('an alpine coast exaggerated 4x through the address bar streams down to sur
   assert.ok(spot && spot.top > 200, `found a coast with high land behind it: ${JSON.stringify(spot)}`);
   const gen = (await page.evaluate(() => window.ctDemo.stats())).generation;
   const [lat, lon] = [spot.sea[0], spot.sea[1] - 0.5];
+  await afternoonSun(lat, lon);
   const s = await within(180000, page.evaluate(async (h) => {
     await new Promise((res) => { window.addEventListener('hashchange', res, { once: true }); location.hash = h; });
     return window.ctDemo.settled();
@@ -381,6 +396,7 @@ test('an alpine coast exaggerated 4x through the address bar streams down to sur
   await page.evaluate(() => { document.getElementById('panel').style.visibility = 'hidden'; });
   await page.screenshot({ path: path.join(artifacts, 'surface.png') });
   await page.evaluate(() => { document.getElementById('panel').style.visibility = ''; });
+  await defaultSun();
   assert.equal(problems, []);
 });
 
