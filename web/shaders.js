@@ -14,6 +14,7 @@ uniform vec3 uSun; uniform float uR; uniform float uAtmoH; uniform float uEyeH;
 const vec3 BETA = vec3(0.05, 0.11, 0.26);     // zenith optical depth per colour (blue scatters most)
 const float SUN_I = 1.7;                       // sunlight scale, so a noon zenith sky is a mid blue
 const float TOP = 12.0;                        // atmosphere top in scale heights
+const float SKY_GAIN = 0.7;                    // single scattering overshoots without the light lost on the way out
 // Air mass along a ray with cosine mu against the local up (capped at the horizon's).
 float airmass(float mu) { return 1.0 / (max(mu, 0.0) + 0.028 * exp(-9.0 * max(mu, 0.0))); }
 // 0 in the night, 1 in daylight, a soft band around the terminator.
@@ -44,7 +45,7 @@ vec3 aerial(vec3 eye, vec3 eyeDir, float t, float hp, vec3 pUp, out vec3 tr) {
   }
   float od = meanDensity(max(ha, 0.0), max(hp, 0.0)) * (t - t0) / uAtmoH;
   tr = exp(-BETA * od);
-  vec3 light = sunlightAt(dot(pUp, uSun)) * phase(dot(eyeDir, uSun));
+  vec3 light = sunlightAt(dot(pUp, uSun)) * phase(dot(eyeDir, uSun)) * SKY_GAIN;
   return (1.0 - tr) * light;
 }
 `;
@@ -193,15 +194,19 @@ void main() {
     float hc = max(dc2mR2 / (dc + uR), 0.0);
     vec3 pUp = normalize(uEye + dir * max(-b, 0.0));
     float od;
-    if (uEyeH < TOP * uAtmoH && b >= 0.0) {
-      od = exp(-uEyeH / uAtmoH) * airmass(dot(eyeUp, dir));
+    if (uEyeH < TOP * uAtmoH) {
+      // Inside the air: the air mass above the eye along the ray, measured
+      // from the horizon's dip so that it grows smoothly down to the ground line.
+      float r = uR / (uR + uEyeH);
+      float dip = -sqrt(max(1.0 - r * r, 0.0));
+      od = exp(-uEyeH / uAtmoH) * airmass((dot(eyeUp, dir) - dip) / (1.0 - dip));
+      pUp = eyeUp;
     } else {
-      // Grazing path through the shell, about sqrt(2 pi R / H) columns at the
-      // closest point; only the part in front when the eye is inside the air.
-      float full = sqrt(6.2832 * uR / uAtmoH) * exp(-hc / uAtmoH);
-      od = uEyeH < TOP * uAtmoH ? full * 0.5 + exp(-uEyeH / uAtmoH) * 0.5 * sqrt(6.2832 * uR / uAtmoH) : full;
+      // From space: a grazing path through the shell, about sqrt(2 pi R / H)
+      // vertical columns at the ray's closest point.
+      od = sqrt(6.2832 * uR / uAtmoH) * exp(-hc / uAtmoH);
     }
-    vec3 light = sunlightAt(dot(pUp, uSun)) * phase(dot(dir, uSun));
+    vec3 light = sunlightAt(dot(pUp, uSun)) * phase(dot(dir, uSun)) * SKY_GAIN;
     col = (1.0 - exp(-BETA * od)) * light;
     vec3 tr = exp(-BETA * od);
     float star = step(0.9975, hash(floor(dir * 420.0)));
