@@ -9,7 +9,7 @@
 // request with `lakes: true` relies on that to add the lake surface of the
 // same chunk to the terrain reply.
 import {
-  MSG, ERR, CHUNK_FORMATS, protocolError, errorToWire, normalizeKey, transferablesOf,
+  MSG, ERR, CHUNK_FORMATS, SEA_LEVEL_CODE, protocolError, errorToWire, normalizeKey, transferablesOf,
 } from './protocol.js';
 import { reliefMap } from './relief.js';
 
@@ -22,9 +22,6 @@ function defaultDefer() {
   channel.port1.onmessage = () => { const fn = pending.shift(); if (fn) fn(); };
   return (fn) => { pending.push(fn); channel.port2.postMessage(0); };
 }
-
-/** Water code of a sample at 0 m: the sea (CT_SEA_LEVEL_CODE in ct.h). */
-const SEA_LEVEL_CODE = 32768;
 
 /** Build progress is posted at most this often per stage (fraction steps). */
 const PROGRESS_STEP = 0.01;
