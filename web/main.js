@@ -354,8 +354,10 @@ async function main() {
     reset: () => setPoseFromView(defaultPose(app.world.radiusM)),
     hover: (x, y) => { app.upkeep.cursorPx = { x, y }; app.upkeep.lastSample = 0; },
   });
-  window.addEventListener('hashchange', () => {
-    const h = parseHash(location.hash);
+  window.addEventListener('hashchange', (e) => {
+    // The event's own URL: the address-bar upkeep may have rewritten
+    // location.hash (replaceState) between the edit and this event.
+    const h = parseHash(new URL(e.newURL).hash);
     app.upkeep.hint.options = h.options;
     setPalette(h.options.palette || 'default');
     setExaggeration(h.options.exaggeration);
