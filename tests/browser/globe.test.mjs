@@ -353,7 +353,7 @@ test('a rebuild with another seed changes the generation and the picture', async
   assert.equal(problems, []);
 });
 
-test('an alpine coast exaggerated 4x through the address bar streams down to surface_lod (the README picture)', async () => {
+test('an alpine coast exaggerated 4x through the address bar streams down to surface_lod', async () => {
   // Another world through the address bar: alpine has taller land near its coasts.
   const old = (await page.evaluate(() => window.ctDemo.stats())).generation;
   await page.evaluate((h) => { location.hash = h; }, `preset=alpine&surface_lod=${SURFACE_LOD}&view=${SPACE}`);
@@ -392,7 +392,7 @@ test('an alpine coast exaggerated 4x through the address bar streams down to sur
   assert.ok(px.blue > 0.03 && px.land > 0.2, `sea ${px.blue} and land ${px.land} in view`);
   assert.ok(px.dark < 0.05, `no holes (${px.dark})`);
   await waitFor(() => /exaggeration=4/.test(location.hash), null, 5000, 'exaggeration in the address bar');
-  // The README picture shows the terrain and the HUD, not the panel.
+  // The picture shows the terrain and the HUD, not the panel.
   await page.evaluate(() => { document.getElementById('panel').style.visibility = 'hidden'; });
   await page.screenshot({ path: path.join(artifacts, 'surface.png') });
   await page.evaluate(() => { document.getElementById('panel').style.visibility = ''; });
