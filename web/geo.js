@@ -1,8 +1,11 @@
 // This module holds the page's pure geometry: vectors, the cube-face transforms of the core's addressing contract, latitude/longitude and chunk-key bounds (no DOM, no GL).
 
-/** Faces in core order; FACE_NAMES[f] is the "+X" style name. */
-export const FACE_NAMES = ['+X', '-X', '+Y', '-Y', '+Z', '-Z'];
-export const FACE_FILES = ['px', 'nx', 'py', 'ny', 'pz', 'nz'];
+import { FACE_NAMES, FACE_FILE_NAMES } from '../worker/protocol.js';
+
+/** Faces in core order; FACE_NAMES[f] is the "+X" style name (one list, the protocol's). */
+export { FACE_NAMES };
+/** Face names as the core spells them in addresses and file names ("px"). */
+export const FACE_FILES = FACE_FILE_NAMES;
 export const CHUNK_CORE = 256;
 
 export const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];

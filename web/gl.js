@@ -111,3 +111,24 @@ export function updatePaletteTexture(gl, t, rgb, width = 64) {
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
 }
+
+/**
+ * A size x size RGBA16F texture from 4 floats per texel (the relief map: half
+ * floats keep small normal leans and heights near sea level precise), bilinear.
+ */
+export function createReliefTexture(gl, data, size) {
+  const t = gl.createTexture();
+  gl.bindTexture(gl.TEXTURE_2D, t);
+  gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA16F, size, size, 0, gl.RGBA, gl.FLOAT, data);
+  // Mipmaps: from orbit a texel is smaller than a pixel, and sampling the
+  // full-resolution lean there would shade noise. WebGL2 makes them for
+  // half floats only where they are renderable (EXT_color_buffer_float).
+  const mips = !!gl.getExtension('EXT_color_buffer_float');
+  if (mips) gl.generateMipmap(gl.TEXTURE_2D);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, mips ? gl.LINEAR_MIPMAP_LINEAR : gl.LINEAR);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  return t;
+}

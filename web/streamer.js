@@ -1,6 +1,6 @@
 // This module streams chunk meshes for the view: it runs LOD selection each frame, sends the scheduler's picks to the worker pool, uploads arrivals (with the lake surfaces the worker adds from the same chunk) into the GPU tile cache, times geomorphs, and swaps meshes when the vertical exaggeration changes.
 import { selectTiles, tileId } from './lod.js';
-import { RequestScheduler } from './scheduler.js';
+import { RequestScheduler } from './tile_requests.js';
 import { TileCache } from './cache.js';
 import { prepareTerrain, prepareWater } from './tiledata.js';
 import { sampleSpacingM, parentKey, keyId } from './geo.js';
@@ -23,7 +23,8 @@ export class TileStreamer {
    * @param {object} o {pool, renderer, radiusM, surfaceLod, palette (lookup Map or null, only for
    *   meshes without paletteIndex), budgetBytes=256MB, maxInFlight, baseStride=4, minStride=1, tau=6,
    *   lakeMinLod=2 (tiles from this LOD on ask for lake surfaces), exaggeration=1 (vertical
-   *   exaggeration of the meshes: a display option, part of every mesh request and cache key), onError?}
+   *   exaggeration of the meshes: a display option, part of every mesh request and cache key),
+   *   relief=true (ask for each tile's full-resolution relief map), onError?}
    */
   constructor(o) {
     this.pool = o.pool;
@@ -35,6 +36,7 @@ export class TileStreamer {
     this.minStride = o.minStride ?? 1;
     this.tau = o.tau ?? 6;
     this.lakeMinLod = o.lakeMinLod ?? 2;
+    this.relief = o.relief ?? true;
     this.generation = o.generation;
     this.exaggeration = o.exaggeration ?? 1;
     this.fallback = null; // tiles of the previous exaggeration, drawn until the new ones cover the view
@@ -47,6 +49,7 @@ export class TileStreamer {
     this.prevCoarser = new Set();
     this.morphStart = new Map();
     this.frame = 0;
+    this.requested = 0; // mesh requests sent, for tests of cache reuse
     this.dead = false;
     this.last = { draw: [], want: [], maxLodDrawn: -1 };
   }
@@ -91,6 +94,12 @@ export class TileStreamer {
     // Meshes of every other exaggeration (the old one and any passed on the way) go.
     const suffix = `|x${this.exaggeration}`;
     for (const id of [...this.cache.entries.keys()]) if (!id.endsWith(suffix)) this.cache.remove(id);
+  }
+
+  /** Cancels every pending request (the world was replaced; the tiles stay until dispose). */
+  cancelAll() {
+    this._cancelAll();
+    this.dead = true;
   }
 
   _cancelAll() {
@@ -161,8 +170,8 @@ export class TileStreamer {
     const settled = sel.want.length === 0 && this.scheduler.size === 0 && !morphing && !this.fallback;
     this.lastTiles = tiles;
     // Until the new exaggeration covers the view, the previous picture stays.
-    if (this.fallback) return { tiles: this.fallback.tiles, settled: false, maxLodDrawn: -1, want: sel.want.length, exaggeration: this.fallback.exaggeration };
-    return { tiles, settled, maxLodDrawn: sel.maxLodDrawn, want: sel.want.length, exaggeration: this.exaggeration };
+    if (this.fallback) return { tiles: this.fallback.tiles, settled: false, complete: false, maxLodDrawn: -1, want: sel.want.length, exaggeration: this.fallback.exaggeration };
+    return { tiles, settled, complete: sel.complete, maxLodDrawn: sel.maxLodDrawn, want: sel.want.length, exaggeration: this.exaggeration };
   }
 
   _request(w) {
@@ -171,7 +180,10 @@ export class TileStreamer {
     // The worker meshes the lakes from the chunk it just generated: a mesh
     // build, not a second chunk, and null where the chunk has no lake.
     if (w.key.lod >= this.lakeMinLod) opts.lakes = true;
+    // The full-resolution relief map for per-pixel shading and shores.
+    if (this.relief) opts.relief = true;
     const p = this.pool.mesh(w.key, opts, { priority: w.priority });
+    this.requested++;
     this.pending.set(w.id, p.id);
     p.then((mesh) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);

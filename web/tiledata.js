@@ -54,13 +54,22 @@ export function prepareTerrain(mesh, o) {
       if (h > maxH) maxH = h;
     }
   }
+  // Skirt vertices carry their edge vertex's height: the page lays the sea
+  // surface at 0 m by height, and a skirt must stay that far below its edge.
+  for (let e = 0; e < 4; e++) {
+    for (let k = 0; k <= n; k++) {
+      const s = grid + e * row + k;
+      if (s >= vc) break;
+      posH[4 * s + 3] = posH[4 * edgeVertex(n, e, k) + 3];
+    }
+  }
   const morphs = vc >= grid && n >= 2;
   const morphH = morphs ? morphTargets(posH, n, vc) : posH.slice();
 
   const cols = mesh.colors;
   const pal = mesh.paletteIndex && mesh.paletteIndex.length === vc ? mesh.paletteIndex : palFromColors(cols, vc, o.palette);
   return { posH, morphH, normals: mesh.normals, pal, colors: cols, indices: mesh.indices, center: c,
-    vertexCount: vc, morphs, minH, maxH };
+    vertexCount: vc, morphs, minH, maxH, stride: o.stride, relief: mesh.relief ?? null };
 }
 
 /** Palette indices recovered from RGBA colours, or null if a colour is not in the lookup. */
@@ -73,6 +82,12 @@ function palFromColors(cols, vc, lookup) {
     pal[v] = i;
   }
   return pal;
+}
+
+/** Grid vertex under skirt vertex k of edge e (top, bottom, left, right) of an n x n grid. */
+function edgeVertex(n, e, k) {
+  const row = n + 1;
+  return e === 0 ? k : e === 1 ? n * row + k : e === 2 ? k * row : k * row + n;
 }
 
 /**
@@ -100,12 +115,11 @@ export function morphTargets(posH, n, vc) {
   }
   // Skirts: 4 edges of n+1 vertices (top, bottom, left, right), each hanging
   // below its edge vertex; keep the same offset under the morphed edge.
-  const edgeVertex = (e, k) => (e === 0 ? k : e === 1 ? n * row + k : e === 2 ? k * row : k * row + n);
   for (let e = 0; e < 4; e++) {
     for (let k = 0; k <= n; k++) {
       const s = grid + e * row + k;
       if (s >= vc) break;
-      const g = edgeVertex(e, k);
+      const g = edgeVertex(n, e, k);
       for (let q = 0; q < 4; q++) out[4 * s + q] = posH[4 * s + q] + out[4 * g + q] - posH[4 * g + q];
     }
   }

@@ -1,4 +1,5 @@
 // This module builds the page's DOM around the canvas: the world panel from the knob table (seed, preset, main knobs, Rebuild, progress) and the display options (palette, vertical exaggeration), the HUD, download buttons and readable error and warning banners.
+import { sliderScale } from './sliders.js';
 
 /** Knobs shown as sliders (the rest stay reachable through the URL). */
 export const MAIN_KNOBS = ['surface_lod', 'land_bias', 'continent_frequency', 'relief_amplitude_m', 'max_macro_slope',
@@ -44,26 +45,52 @@ export function showWarning(text) {
   w.hidden = false;
 }
 
-const fmt = (v, kind) => (kind === 'uint' ? String(Math.round(v)) : (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString()));
+/**
+ * A slider with a number field beside it; both show and hold the same value.
+ * @param {object} k knob-like {name, kind, min, max, def, doc}
+ * @param {object} o {value, sliderMax?, onInput(value), onChange?(value), id?}
+ * @returns {{row: HTMLElement, set(value): void, get(): number}}
+ */
+function numberControl(k, o) {
+  const scale = sliderScale(k, o.sliderMax ?? k.max);
+  const slider = el('input', { type: 'range', min: '0', max: String(scale.steps), step: '1', title: `${k.doc}${scale.log ? ' (log scale)' : ''}` });
+  const field = el('input', { type: 'number', min: String(k.min), max: String(k.max), step: k.kind === 'uint' ? '1' : 'any', class: 'num', title: k.doc });
+  if (o.id) { slider.id = o.id; field.id = `${o.id}-value`; }
+  let value = Number(o.value);
+  const show = () => { slider.value = String(scale.toPos(value)); field.value = String(value); };
+  show();
+  slider.addEventListener('input', () => { value = scale.toValue(Number(slider.value)); field.value = String(value); o.onInput(value); });
+  slider.addEventListener('change', () => o.onChange?.(value));
+  field.addEventListener('change', () => {
+    const v = Number(field.value);
+    // Typed values are kept as typed (within the range), the slider follows.
+    value = Number.isFinite(v) && field.value !== '' ? Math.min(k.max, Math.max(k.min, k.kind === 'uint' ? Math.round(v) : v)) : value;
+    show();
+    o.onInput(value);
+    o.onChange?.(value);
+  });
+  return {
+    row: el('label', { title: k.doc }, el('span', {}, k.name), slider, field),
+    set(v) { value = Number(v); show(); },
+    get: () => value,
+  };
+}
 
 /**
  * The world panel.
  * @param {object} o {knobs, presets, world:{preset,set}, palettes:string[], palette:string,
- *   exaggeration:number, exaggerationRange:[min,max], onRebuild(world), onPalette(name),
- *   onExaggeration(factor), onSnapshot(), onChunk(), onReset()}
+ *   resolvePreset(name) -> Promise<config>, exaggeration:number, exaggerationRange:[min,max],
+ *   sun:{lat,lon}, onSun({lat,lon}), onRebuild(world), onPalette(name), onExaggeration(factor),
+ *   onSnapshot(), onChunk(), onReset()}
  */
 export function buildPanel(o) {
   const panel = document.getElementById('panel');
   const byName = new Map(o.knobs.map((k) => [k.name, k]));
   const set = { ...o.world.set };
-  const inputs = new Map();
+  const controls = new Map();
 
   const preset = el('select', { id: 'preset' }, ...o.presets.map((p) => el('option', { value: p }, p)));
   preset.value = o.world.preset;
-  preset.addEventListener('change', () => {
-    // A preset resets every knob: keep only the seed and the finest LOD.
-    for (const k of Object.keys(set)) if (k !== 'seed' && k !== 'surface_lod') delete set[k];
-  });
   const seedKnob = byName.get('seed');
   const seed = el('input', { id: 'seed', type: 'number', min: '0', max: String(seedKnob?.max ?? 4294967295), step: '1' });
   seed.value = set.seed ?? String(seedKnob?.def ?? 42);
@@ -77,20 +104,32 @@ export function buildPanel(o) {
   for (const name of MAIN_KNOBS) {
     const k = byName.get(name);
     if (!k) continue;
-    const max = name === 'surface_lod' ? Math.min(k.max, 10) : k.max;
-    const step = k.kind === 'uint' ? 1 : (max - k.min) / 200;
-    const input = el('input', { type: 'range', min: String(k.min), max: String(max), step: String(step), title: k.doc });
-    const out = el('output', {});
-    input.value = set[name] ?? String(k.def);
-    out.textContent = fmt(Number(input.value), k.kind);
-    input.addEventListener('input', () => {
-      const v = k.kind === 'uint' ? String(Math.round(Number(input.value))) : String(Number(Number(input.value).toPrecision(4)));
-      set[name] = v;
-      out.textContent = fmt(Number(v), k.kind);
+    const c = numberControl(k, {
+      value: set[name] ?? k.def, sliderMax: name === 'surface_lod' ? Math.min(k.max, 10) : k.max, id: `knob-${name}`,
+      onInput: (v) => { set[name] = String(v); },
     });
-    inputs.set(name, { input, out, k });
-    rows.push(el('label', { title: k.doc }, el('span', {}, name), input, out));
+    controls.set(name, c);
+    rows.push(c.row);
   }
+  /** Every control to a config's values (a preset's, or the built world's). */
+  const showConfig = (config) => {
+    for (const [name, c] of controls) if (config[name] !== undefined) c.set(config[name]);
+    if (config.seed !== undefined) seed.value = String(config.seed);
+  };
+  preset.addEventListener('change', async () => {
+    // A preset resets every knob: keep only the seed and the finest LOD, and
+    // show the preset's own values in every control.
+    for (const k of Object.keys(set)) if (k !== 'seed' && k !== 'surface_lod') delete set[k];
+    const asked = preset.value;
+    try {
+      const config = await o.resolvePreset(asked);
+      if (preset.value !== asked) return;
+      showConfig({ ...config, seed: set.seed ?? config.seed, surface_lod: set.surface_lod ?? config.surface_lod });
+      preset.dataset.shown = asked;
+    } catch (e) {
+      console.warn('preset values unavailable:', e.message);
+    }
+  });
 
   const rebuild = el('button', { id: 'rebuild', type: 'button', class: 'primary', onclick: () => o.onRebuild({ preset: preset.value, set: { ...set } }) }, 'Rebuild');
   const progress = el('progress', { id: 'progress', max: '1', value: '0' });
@@ -98,17 +137,18 @@ export function buildPanel(o) {
   const palette = el('select', { id: 'palette' }, ...o.palettes.map((p) => el('option', { value: p }, p)));
   palette.value = o.palette;
   palette.addEventListener('change', () => o.onPalette(palette.value));
-  // Vertical exaggeration: a display option (new meshes, same world). The
-  // label follows the slider; the meshes are asked for when it is let go.
+  // Vertical exaggeration: a display option (new meshes, same world), asked
+  // for when the slider is let go or the field is changed.
   const [xLo, xHi] = o.exaggerationRange ?? [1, 10];
-  const vex = el('input', { id: 'exaggeration', type: 'range', min: String(xLo), max: String(xHi), step: '0.5',
-    title: 'vertical exaggeration of the terrain meshes (display only: the world does not change)' });
-  const vexOut = el('output', { for: 'exaggeration' });
-  const showVex = (v) => { vexOut.textContent = `${Number(v)}×`; };
-  vex.value = String(o.exaggeration ?? 1);
-  showVex(vex.value);
-  vex.addEventListener('input', () => showVex(vex.value));
-  vex.addEventListener('change', () => o.onExaggeration?.(Number(vex.value)));
+  const vex = numberControl({ name: 'exaggeration', kind: 'real', min: xLo, max: xHi, def: 1,
+    doc: 'vertical exaggeration of the terrain meshes (display only: the world does not change)' },
+  { value: o.exaggeration ?? 1, id: 'exaggeration', onInput: () => {}, onChange: (v) => o.onExaggeration?.(v) });
+  // The sun: the sub-solar point, fixed in the world.
+  const sun = { ...(o.sun ?? { lat: 0, lon: 0 }) };
+  const sunLat = numberControl({ name: 'sun latitude', kind: 'real', min: -90, max: 90, def: sun.lat, doc: 'latitude of the sub-solar point (degrees)' },
+    { value: sun.lat, id: 'sun-lat', onInput: (v) => { sun.lat = v; o.onSun?.({ ...sun }); } });
+  const sunLon = numberControl({ name: 'sun longitude', kind: 'real', min: -180, max: 180, def: sun.lon, doc: 'longitude of the sub-solar point (degrees): the time of day' },
+    { value: sun.lon, id: 'sun-lon', onInput: (v) => { sun.lon = v; o.onSun?.({ ...sun }); } });
 
   panel.replaceChildren(
     el('h1', {}, 'Cube-sphere planet'),
@@ -117,8 +157,9 @@ export function buildPanel(o) {
     ...rows,
     el('div', { class: 'row' }, rebuild, progress),
     stage,
+    el('h2', {}, 'display'),
     el('label', {}, el('span', {}, 'palette'), palette),
-    el('label', { title: vex.title }, el('span', {}, 'exaggeration'), vex, vexOut),
+    vex.row, sunLat.row, sunLon.row,
     el('div', { class: 'row' },
       el('button', { type: 'button', id: 'dl-chunk', onclick: () => o.onChunk() }, '.ctc under cursor'),
       el('button', { type: 'button', id: 'dl-world', onclick: () => o.onSnapshot() }, 'world snapshot')),
@@ -130,22 +171,15 @@ export function buildPanel(o) {
     /** Shows the built world's values (after a build returns its config). */
     setConfig(config, world) {
       preset.value = world.preset;
-      for (const [name, { input, out, k }] of inputs) {
-        if (config[name] === undefined) continue;
-        input.value = String(config[name]);
-        out.textContent = fmt(config[name], k.kind);
-      }
-      if (config.seed !== undefined) seed.value = String(config.seed);
+      showConfig(config);
     },
     setProgress(stageName, fraction) {
       progress.value = fraction;
       stage.textContent = stageName ? `${stageName} ${(fraction * 100).toFixed(0)}%` : '';
     },
     /** Shows an exaggeration set elsewhere (address bar, ctDemo). */
-    setExaggeration(v) {
-      vex.value = String(v);
-      showVex(v);
-    },
+    setExaggeration(v) { vex.set(v); },
+    setSun(s) { sun.lat = s.lat; sun.lon = s.lon; sunLat.set(s.lat); sunLon.set(s.lon); },
     setPalette(name) {
       palette.value = name;
     },
@@ -160,7 +194,8 @@ export function buildPanel(o) {
 export function updateHud(stats, cursor) {
   const hud = document.getElementById('hud');
   const lines = [
-    `frame ${stats.frameMs.toFixed(1)} ms · tiles ${stats.tilesDrawn} (lod ≤ ${stats.maxLodDrawn}) · ${stats.triangles.toLocaleString()} tris`,
+    `frame ${stats.frameMs.toFixed(0)} ms apart · draw ${stats.drawMs.toFixed(1)} ms · GPU ${stats.gpuMs === null || stats.gpuMs === undefined ? 'n/a' : `${stats.gpuMs.toFixed(1)} ms`}`,
+    `tiles ${stats.tilesDrawn} (lod ≤ ${stats.maxLodDrawn}) · ${stats.triangles.toLocaleString()} tris`,
     `in flight ${stats.inFlight} · cached ${stats.cached} (${(stats.cachedBytes / 1048576).toFixed(0)} MB)`,
     `generation ${stats.generation ?? '—'} · alt ${(stats.altitudeM / 1000).toFixed(stats.altitudeM < 1e4 ? 2 : 0)} km` +
       (stats.exaggeration && stats.exaggeration !== 1 ? ` · relief ${stats.exaggeration}×` : ''),

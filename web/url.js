@@ -1,7 +1,31 @@
 // This module reads and writes the page state carried in the address bar: the world card (preset and knob overrides), its expected generation, the view and display options (no DOM: strings in, strings out).
 
 /** Hash keys that are not knob overrides. */
-export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'stride', 'budget', 'exaggeration'];
+export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'stride', 'budget', 'exaggeration', 'sun'];
+
+/**
+ * Default sub-solar point (degrees): with the default view (20N 10E from
+ * space) the sun stands 55 degrees east of the centre, so the first picture
+ * holds day, the terminator and night.
+ */
+export const DEFAULT_SUN = Object.freeze({ lat: 15, lon: 65 });
+
+/**
+ * The sun option "LAT,LON" (the sub-solar point in degrees): latitude clamped
+ * to +-90, longitude wrapped to (-180, 180]; the default when unreadable.
+ */
+export function parseSun(text) {
+  const v = String(text ?? '').split(',').map((x) => Number.parseFloat(x));
+  if (v.length !== 2 || !v.every(Number.isFinite)) return { ...DEFAULT_SUN };
+  const lon = ((((v[1] + 180) % 360) + 360) % 360) - 180;
+  return { lat: Math.max(-90, Math.min(90, v[0])), lon: lon === -180 ? 180 : lon };
+}
+
+/** "LAT,LON" for the address bar, or undefined for the default sun. */
+export function formatSun(sun) {
+  if (sun.lat === DEFAULT_SUN.lat && sun.lon === DEFAULT_SUN.lon) return undefined;
+  return `${round(sun.lat, 2)},${round(sun.lon, 2)}`;
+}
 
 /** Range of the vertical exaggeration display option. */
 export const EXAGGERATION_RANGE = [1, 10];

@@ -69,13 +69,19 @@ export interface PoolMeshOptions extends MeshOptions {
    * the worker just generated, so it costs a mesh build, not a chunk).
    */
   lakes?: boolean;
+  /**
+   * With a terrain mesh: also send `relief`, 257 x 257 x 4 floats per chunk
+   * sample (the core's normal minus the sphere's up, then the real height in
+   * metres), from the same chunk meshed at stride 1 (worker/relief.js).
+   */
+  relief?: boolean;
 }
 
 /**
  * A mesh from the pool: `paletteIndex` (one byte per vertex) and the arrays
- * arrive in transferred buffers; `lakes` only when asked for.
+ * arrive in transferred buffers; `lakes` and `relief` only when asked for.
  */
-export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; lakes?: Mesh | null };
+export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; lakes?: Mesh | null; relief?: Float32Array };
 export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
 
 /** A pending request as shown to cancel() and reprioritize() callbacks. */

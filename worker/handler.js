@@ -9,8 +9,9 @@
 // request with `lakes: true` relies on that to add the lake surface of the
 // same chunk to the terrain reply.
 import {
-  MSG, ERR, CHUNK_FORMATS, protocolError, errorToWire, normalizeKey, transferablesOf,
+  MSG, ERR, CHUNK_FORMATS, SEA_LEVEL_CODE, protocolError, errorToWire, normalizeKey, transferablesOf,
 } from './protocol.js';
+import { reliefMap } from './relief.js';
 
 /** Runs fn in a later macrotask, letting incoming messages in between. */
 function defaultDefer() {
@@ -21,9 +22,6 @@ function defaultDefer() {
   channel.port1.onmessage = () => { const fn = pending.shift(); if (fn) fn(); };
   return (fn) => { pending.push(fn); channel.port2.postMessage(0); };
 }
-
-/** Water code of a sample at 0 m: the sea (CT_SEA_LEVEL_CODE in ct.h). */
-const SEA_LEVEL_CODE = 32768;
 
 /** Build progress is posted at most this often per stage (fraction steps). */
 const PROGRESS_STEP = 0.01;
@@ -105,10 +103,17 @@ export function createHandler(core, options = {}) {
       if (msg.options !== undefined && (msg.options === null || typeof msg.options !== 'object')) {
         throw protocolError(ERR.MESSAGE, 'mesh options must be an object');
       }
-      const { lakes, ...options } = msg.options || {};
+      const { lakes, relief, ...options } = msg.options || {};
       if (lakes !== undefined && typeof lakes !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option lakes must be a boolean');
+      if (relief !== undefined && typeof relief !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option relief must be a boolean');
       const result = { ...w.mesh(key, options), key, generation: w.generation };
       if (lakes && !options.water) result.lakes = lakeMesh(w, key, options);
+      // The same chunk (still in the world's buffer) meshed at full resolution:
+      // its normals match the neighbours' at the edges, so per-pixel shading is seamless.
+      if (relief && !options.water) {
+        const vex = options.verticalExaggeration ?? 1;
+        result.relief = reliefMap(w.mesh(key, { stride: 1, verticalExaggeration: vex }), w.config.radius_m, vex);
+      }
       return result;
     },
     [MSG.STATS]() {

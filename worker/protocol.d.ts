@@ -39,6 +39,8 @@ export type ChunkFormat = 'arrays' | 'ctc' | 'u16le';
 export declare const CHUNK_FORMATS: readonly ChunkFormat[];
 export declare const FACE_NAMES: readonly ['+X', '-X', '+Y', '-Y', '+Z', '-Z'];
 export declare const FACE_FILE_NAMES: readonly ['px', 'nx', 'py', 'ny', 'pz', 'nz'];
+/** Water code of a sample at 0 m: the sea (CT_SEA_LEVEL_CODE in ct.h). */
+export declare const SEA_LEVEL_CODE: 32768;
 
 /** A request: every one carries an id (number or string) and a type. */
 export interface Request {

@@ -54,6 +54,8 @@ export const CHUNK_FORMATS = Object.freeze(['arrays', 'ctc', 'u16le']);
 /** Face names accepted in keys; the index is the face number. */
 export const FACE_NAMES = Object.freeze(['+X', '-X', '+Y', '-Y', '+Z', '-Z']);
 export const FACE_FILE_NAMES = Object.freeze(['px', 'nx', 'py', 'ny', 'pz', 'nz']);
+/** Water code of a sample at 0 m: the sea (CT_SEA_LEVEL_CODE in ct.h). */
+export const SEA_LEVEL_CODE = 32768;
 const MAX_LOD = 16; // CT_MAX_LOD in core/include/ct.h
 
 /**

@@ -49,9 +49,14 @@ test('geomorph targets: even vertices stay, odd ones sit on the coarse edge or d
     else want = (f(i + 1, j - 1) + f(i - 1, j + 1)) / 2;
     assert.ok(Math.abs(got - want) < 1e-3, `morph h at ${i},${j}: ${got} vs ${want}`);
   }
-  // A skirt vertex keeps its 5 m drop under its morphed edge vertex (top edge k=1 is odd).
+  // A skirt vertex carries its edge vertex's height (the page lays the sea by
+  // height), before and after the morph (top edge k=1 is odd), while its
+  // position still hangs 5 m below the edge.
   const skirt = 4 * (row * row + 1) + 3, edge = 4 * 1 + 3;
-  assert.ok(Math.abs(t.morphH[skirt] - (t.morphH[edge] - 5)) < 1e-3);
+  assert.ok(Math.abs(t.posH[skirt] - t.posH[edge]) < 1e-3);
+  assert.ok(Math.abs(t.morphH[skirt] - t.morphH[edge]) < 1e-3);
+  const dist = (a, v) => Math.hypot(a[4 * v] + m.center[0], a[4 * v + 1] + m.center[1], a[4 * v + 2] + m.center[2]);
+  assert.ok(Math.abs(dist(t.posH, 1) - dist(t.posH, row * row + 1) - 5) < 1e-2, 'skirt drop');
   // A flat tile does not move at all.
   const flat = prepareTerrain(grid(4, () => 3), { radiusM: R, stride: 64 });
   for (let k = 0; k < flat.posH.length; k += 4) assert.ok(Math.abs(flat.morphH[k + 3] - flat.posH[k + 3]) < 1e-3);

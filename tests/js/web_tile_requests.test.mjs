@@ -1,7 +1,7 @@
-// Tests of web/scheduler.js, web/cache.js and web/url.js: request ordering, cancellation, back-off, the GPU budget and the address-bar state (including the exaggeration option).
+// Tests of web/tile_requests.js, web/cache.js and web/url.js: request ordering, cancellation, back-off, the GPU budget and the address-bar state (including the exaggeration option).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RequestScheduler } from '../../web/scheduler.js';
+import { RequestScheduler } from '../../web/tile_requests.js';
 import { TileCache } from '../../web/cache.js';
 import { parseHash, formatHash, sameWorld, parseExaggeration } from '../../web/url.js';
 

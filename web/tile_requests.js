@@ -1,4 +1,4 @@
-// This module decides which tile requests go to the worker pool: best priority first under an in-flight cap, cancelling requests the view stopped wanting, with a back-off for failures (no DOM, no GL, no pool: the caller starts and cancels).
+// This module (tile_requests.js: which chunk-mesh requests the page sends; the pool's worker/scheduler.js decides which worker runs them) decides which tile requests go to the worker pool: best priority first under an in-flight cap, cancelling requests the view stopped wanting, with a back-off for failures (no DOM, no GL, no pool: the caller starts and cancels).
 
 /**
  * Request scheduler. Each frame the caller passes the wanted tiles (sorted or

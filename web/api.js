@@ -1,0 +1,84 @@
+// This module is window.ctDemo, the page's automation surface: stats, camera jumps that resolve when the view is streamed, rebuilds, samples, the cursor readout, display options (exaggeration, palette, sun) and pixel readback for tests.
+import { paletteNames } from './palettes.js';
+import { latLonToDir } from './geo.js';
+
+/**
+ * @param {object} o {app, ready, effectivePose, setPoseFromView, setExaggeration, setSun, setPalette,
+ *   buildWorld, step} from main.js
+ */
+export function createApi(o) {
+  const { app } = o;
+  const api = {
+    ready: o.ready,
+    /** Frame and streaming numbers. */
+    stats() {
+      const st = app.world.streamer;
+      const s = st ? st.stats() : { tilesDrawn: 0, inFlight: 0, cached: 0, cachedBytes: 0, maxLodDrawn: -1 };
+      const f = app.frame.clock.stats();
+      return {
+        generation: app.world.generation, ...s, exaggeration: app.display.exaggeration,
+        frameMs: f.intervalMs, drawMs: f.drawMs, gpuMs: f.gpuMs, triangles: app.frame.triangles,
+        surfaceLod: app.world.config?.surface_lod, building: app.world.building, sun: { ...app.display.sun },
+        requested: st ? st.requested : 0, pose: app.camera.pose && o.effectivePose(),
+      };
+    },
+    /** Moves the camera (jump) and resolves with stats once nothing it wants is missing. */
+    goTo(latDeg, lonDeg, altitudeM, { heading, tilt } = {}) {
+      o.setPoseFromView({ lat: latDeg, lon: lonDeg, alt: altitudeM, heading: heading ?? app.camera.pose?.heading ?? 0, tilt: tilt ?? null });
+      return api.settled();
+    },
+    /** Resolves at the next frame with nothing left to stream. */
+    settled() {
+      app.frame.dirty = true;
+      return new Promise((res) => { app.frame.settledWaiters.push(res); });
+    },
+    /** Rebuilds with a world card ({preset, set}); resolves with the new generation once drawn. */
+    async rebuild(world) {
+      await o.buildWorld({ preset: world.preset ?? app.world.card.preset, set: { ...(world.set ?? {}) } });
+      await api.settled();
+      return app.world.generation;
+    },
+    /** Samples the world at [[latDeg, lonDeg], ...]: {heightM, waterM, hasWater, waterBody, biome} arrays. */
+    async sample(latLons) {
+      const r = await app.services.pool.sample(latLons.map(([la, lo]) => latLonToDir(la, lo)));
+      return { heightM: [...r.heightM], waterM: [...r.waterM], hasWater: [...r.hasWater], waterBody: [...(r.waterBody ?? [])], biome: [...r.biome] };
+    },
+    /** What the HUD shows under the cursor ({lat, lon, address, heightM, waterM, hasWater, biome}), or null. */
+    cursor() {
+      const c = app.upkeep.cursor;
+      return c && { ...c, key: { ...c.key } };
+    },
+    /** Vertical exaggeration (1..10) of the meshes; resolves with stats once the new meshes are drawn. */
+    setExaggeration(v) {
+      o.setExaggeration(v);
+      return api.settled();
+    },
+    /** Puts the sun over latDeg, lonDeg (the sub-solar point); lighting follows at the next frame. */
+    setSun(latDeg, lonDeg) {
+      o.setSun(latDeg, lonDeg);
+      return { ...app.display.sun };
+    },
+    /**
+     * Draws a frame now and reads it back (every step-th pixel, RGB), for
+     * automated checks: {width, height, step, rgb: number[]}.
+     */
+    pixels(step = 4) {
+      const gl = app.services.renderer.gl;
+      o.step(performance.now(), true);
+      const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+      const all = new Uint8Array(w * h * 4);
+      gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, all);
+      const rgb = [];
+      for (let y = h - 1; y >= 0; y -= step) {
+        for (let x = 0; x < w; x += step) {
+          const i = 4 * (y * w + x);
+          rgb.push(all[i], all[i + 1], all[i + 2]);
+        }
+      }
+      return { width: Math.ceil(w / step), height: Math.ceil(h / step), step, rgb };
+    },
+    setPalette: (name) => o.setPalette(name),
+    paletteNames,
+  };
+  return api;
+}

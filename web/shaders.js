@@ -1,0 +1,218 @@
+// This module holds the page's GLSL: the shared atmosphere model (a cheap single-scattering approximation), the terrain shader with per-pixel relief, water and shoreline, the lake shader and the full-screen sky.
+
+/**
+ * Atmosphere, in the units of one vertical air column (optical depth 1 straight
+ * up from sea level). Rayleigh only, exponential density with scale height
+ * uAtmoH, no multiple scattering: the sky takes the colour of sunlight that
+ * reached the scattering point (reddened by its own path through the air)
+ * times the share the path scattered. Good enough for a limb glow, a sky that
+ * darkens with altitude and a sunset band, and haze between the eye and the
+ * ground; each pixel pays a few exps, no loops.
+ */
+export const ATMOSPHERE = `
+uniform vec3 uSun; uniform float uR; uniform float uAtmoH; uniform float uEyeH;
+const vec3 BETA = vec3(0.05, 0.11, 0.26);     // zenith optical depth per colour (blue scatters most)
+const float SUN_I = 1.7;                       // sunlight scale, so a noon zenith sky is a mid blue
+const float TOP = 12.0;                        // atmosphere top in scale heights
+const float SKY_GAIN = 0.7;                    // single scattering overshoots without the light lost on the way out
+// Air mass along a ray with cosine mu against the local up (capped at the horizon's).
+float airmass(float mu) { return 1.0 / (max(mu, 0.0) + 0.028 * exp(-9.0 * max(mu, 0.0))); }
+// 0 in the night, 1 in daylight, a soft band around the terminator.
+float daylight(float sunMu) { return smoothstep(-0.16, 0.06, sunMu); }
+// Sunlight that reaches a point whose up has cosine sunMu with the sun.
+vec3 sunlightAt(float sunMu) { return exp(-BETA * airmass(sunMu)) * daylight(sunMu) * SUN_I; }
+// Mean density (sea level 1) along a straight stretch between heights ha and hb.
+float meanDensity(float ha, float hb) {
+  float d = hb - ha;
+  if (abs(d) < 1.0) return exp(-ha / uAtmoH);
+  return uAtmoH * (exp(-ha / uAtmoH) - exp(-hb / uAtmoH)) / d;
+}
+// Rayleigh phase, normalised to 1 on average.
+float phase(float cosA) { return 0.75 * (1.0 + cosA * cosA); }
+// Soft tone curve: bright skies and glints roll off instead of clipping.
+vec3 tone(vec3 c) { return c / (1.0 + 0.15 * c); }
+// Haze between the eye and a ground point: returns the in-scattered light and
+// sets tr to what survives of the ground colour. eyeDir: unit ray, t: distance,
+// hp: height of the point, pUp: its up.
+vec3 aerial(vec3 eye, vec3 eyeDir, float t, float hp, vec3 pUp, out vec3 tr) {
+  // Start where the ray enters the air (eyes in space see only the last part).
+  float top = TOP * uAtmoH, ha = uEyeH, t0 = 0.0;
+  if (ha > top) {
+    float b = dot(eye, eyeDir), rt = uR + top;
+    float c = (length(eye) - rt) * (length(eye) + rt);
+    t0 = clamp(-b - sqrt(max(b * b - c, 0.0)), 0.0, t);
+    ha = top;
+  }
+  float od = meanDensity(max(ha, 0.0), max(hp, 0.0)) * (t - t0) / uAtmoH;
+  tr = exp(-BETA * od);
+  vec3 light = sunlightAt(dot(pUp, uSun)) * phase(dot(eyeDir, uSun)) * SKY_GAIN;
+  return (1.0 - tr) * light;
+}
+`;
+
+export const TERRAIN_VS = `#version 300 es
+layout(location=0) in vec4 aPosH;
+layout(location=1) in vec4 aMorphH;
+layout(location=3) in uint aPal;
+layout(location=4) in vec4 aColor;
+uniform mat4 uViewProj;
+uniform vec3 uOffset;
+uniform float uMorph;
+uniform int uUsePalette;
+uniform sampler2D uPalette;
+uniform vec3 uEye;
+uniform int uRow; uniform int uGrid; uniform float uStride;
+out vec3 vRel; out float vH; out vec3 vColor; out vec2 vUv;
+void main() {
+  vec4 p = mix(aMorphH, aPosH, uMorph);
+  vRel = p.xyz + uOffset;
+  vH = p.w;
+  // Under the sea the terrain is drawn at sea level: one surface, so sea and
+  // bed never fight for a pixel; the fragment shader puts the water on it
+  // where the relief map says the ground is below 0 m.
+  if (p.w < 0.0) vRel -= normalize(uEye + vRel) * p.w;
+  int v = gl_VertexID, i, j;
+  if (v < uGrid) { i = v % uRow; j = v / uRow; }
+  else {
+    // Skirts: 4 edges (top, bottom, left, right) of uRow vertices each.
+    int e = (v - uGrid) / uRow, k = (v - uGrid) % uRow, n = uRow - 1;
+    i = e == 0 ? k : e == 1 ? k : e == 2 ? 0 : n;
+    j = e == 0 ? 0 : e == 1 ? n : k;
+  }
+  vUv = (vec2(float(i), float(j)) * uStride + 0.5) / 257.0;
+  int pal = int(aPal);
+  // Sea-bed vertices take the sand colour: the water is laid over them per pixel.
+  if (uUsePalette == 1 && pal < 5) pal += 5;
+  vColor = uUsePalette == 1 ? texelFetch(uPalette, ivec2(pal, 0), 0).rgb : aColor.rgb;
+  gl_Position = uViewProj * vec4(vRel, 1.0);
+}`;
+
+export const TERRAIN_FS = `#version 300 es
+precision highp float;
+in vec3 vRel; in float vH; in vec3 vColor; in vec2 vUv;
+uniform vec3 uEye; uniform vec3 uSea; uniform vec3 uShallow; uniform vec3 uRock;
+uniform float uExag; uniform float uRelief; uniform float uAlpha; uniform int uHasRelief;
+uniform sampler2D uReliefMap;
+${ATMOSPHERE}
+out vec4 outColor;
+void main() {
+  vec3 up = normalize(uEye + vRel);
+  vec4 rel = uHasRelief == 1 ? texture(uReliefMap, vUv) : vec4(0.0, 0.0, 0.0, vH / uExag);
+  float h = rel.w;                          // real metres, per pixel
+  // The relief map's lean, strengthened from far away so relief reads like a hillshade.
+  vec3 n = normalize(up + rel.xyz * uRelief);
+  float steep = 1.0 - dot(normalize(up + rel.xyz), up);
+  vec3 base = vColor;
+  // Rock on steep ground (the palette's rock shade), not on beaches or under water.
+  base = mix(base, uRock, smoothstep(0.09, 0.22, steep / max(uExag, 1.0)) * step(2.0, h));
+  float sunMu = dot(up, uSun);
+  vec3 sunL = sunlightAt(sunMu);
+  vec3 sky = vec3(0.05, 0.09, 0.16) * daylight(sunMu) + vec3(0.004, 0.005, 0.01);
+  // Ground albedo under full sun stays below white (snow must not clip).
+  vec3 col = base * (sunL * max(dot(n, uSun), 0.0) * 0.6 + sky);
+  if (h < 0.0) {
+    // Sea, decided per pixel from the full-resolution height: colour and
+    // opacity follow the depth (turquoise shelves, dark deep water).
+    float depth = -h;
+    vec3 water = mix(uShallow, uSea, 1.0 - exp(-depth / 25.0)) * mix(1.0, 0.45, 1.0 - exp(-depth / 900.0));
+    float opacity = 1.0 - exp(-depth / 3.0) * 0.7;
+    vec3 v = normalize(-vRel);
+    float fres = 0.02 + 0.98 * pow(1.0 - max(dot(up, v), 0.0), 5.0);
+    vec3 hv = normalize(uSun + v);
+    float spec = pow(max(dot(up, hv), 0.0), 600.0) * 1.5;
+    vec3 lit = water * (sunL * max(sunMu, 0.0) + sky * 2.0);
+    col = mix(col, lit, opacity);
+    col = mix(col, sky * 4.0 + sunL * 0.05, fres * 0.6) + sunL * spec * step(0.0, sunMu);
+  }
+  vec3 tr;
+  vec3 ins = aerial(uEye, normalize(vRel), length(vRel), max(h, 0.0) * uExag, up, tr);
+  outColor = vec4(tone(col * tr + ins), uAlpha);
+}`;
+
+export const LAKE_FS = `#version 300 es
+precision highp float;
+in vec3 vRel; in float vH; in vec3 vColor; in vec2 vUv;
+uniform vec3 uEye; uniform vec3 uSea; uniform vec3 uShallow; uniform float uExag; uniform float uAlpha;
+${ATMOSPHERE}
+out vec4 outColor;
+void main() {
+  vec3 up = normalize(uEye + vRel);
+  vec3 v = normalize(-vRel);
+  float sunMu = dot(up, uSun);
+  vec3 sunL = sunlightAt(sunMu);
+  vec3 sky = vec3(0.05, 0.09, 0.16) * daylight(sunMu) + vec3(0.004, 0.005, 0.01);
+  float fres = 0.02 + 0.98 * pow(1.0 - max(dot(up, v), 0.0), 5.0);
+  float spec = pow(max(dot(up, normalize(uSun + v)), 0.0), 240.0) * 3.0;
+  vec3 water = mix(uShallow, uSea, 0.7);
+  vec3 col = water * (sunL * max(sunMu, 0.0) + sky * 2.0);
+  col = mix(col, sky * 4.0, fres * 0.6) + sunL * spec * step(0.0, sunMu);
+  vec3 tr;
+  vec3 ins = aerial(uEye, v * -1.0, length(vRel), max(vH, 0.0), up, tr);
+  outColor = vec4(tone(col * tr + ins), uAlpha);
+}`;
+
+export const SCREEN_VS = `#version 300 es
+out vec2 vNdc;
+void main() {
+  vec2 p = vec2(float((gl_VertexID & 1) << 2) - 1.0, float((gl_VertexID & 2) << 1) - 1.0);
+  vNdc = p;
+  gl_Position = vec4(p, 0.0, 1.0);
+}`;
+
+/**
+ * The backdrop: space with stars, the sun, the limb glow seen from orbit and
+ * the sky seen from inside the air. Rays that hit the planet get the hazed
+ * sea colour, so a pixel the terrain misses never shows space.
+ */
+export const SKY_FS = `#version 300 es
+precision highp float;
+in vec2 vNdc;
+uniform vec3 uRight, uUp, uBack; uniform float uTanHalf, uAspect;
+uniform vec3 uEye; uniform float uC; uniform vec3 uSea;
+${ATMOSPHERE}
+out vec4 outColor;
+float hash(vec3 p) { p = fract(p * 0.3183099 + 0.1); p *= 17.0; return fract(p.x * p.y * p.z * (p.x + p.y + p.z)); }
+void main() {
+  vec3 dv = vec3(vNdc.x * uTanHalf * uAspect, vNdc.y * uTanHalf, -1.0);
+  vec3 dir = normalize(uRight * dv.x + uUp * dv.y + uBack * dv.z);
+  float b = dot(uEye, dir);
+  float disc = b * b - uC;
+  bool hits = disc >= 0.0 && (uC <= 0.0 || b < 0.0);
+  vec3 eyeUp = normalize(uEye);
+  vec3 col;
+  if (hits) {
+    float t = uC > 0.0 ? uC / (-b + sqrt(disc)) : -b + sqrt(disc);
+    vec3 pUp = normalize(uEye + dir * t);
+    float sunMu = dot(pUp, uSun);
+    vec3 tr;
+    vec3 ins = aerial(uEye, dir, t, 0.0, pUp, tr);
+    col = uSea * sunlightAt(sunMu) * max(sunMu, 0.0) * tr + ins;
+  } else {
+    // Height of the ray's closest approach (the eye itself when looking up).
+    float dc2mR2 = b < 0.0 ? uC - b * b : uC;
+    float dc = sqrt(max(dc2mR2 + uR * uR, 0.0));
+    float hc = max(dc2mR2 / (dc + uR), 0.0);
+    vec3 pUp = normalize(uEye + dir * max(-b, 0.0));
+    float od;
+    if (uEyeH < TOP * uAtmoH) {
+      // Inside the air: the air mass above the eye along the ray, measured
+      // from the horizon's dip so that it grows smoothly down to the ground line.
+      float r = uR / (uR + uEyeH);
+      float dip = -sqrt(max(1.0 - r * r, 0.0));
+      od = exp(-uEyeH / uAtmoH) * airmass((dot(eyeUp, dir) - dip) / (1.0 - dip));
+      pUp = eyeUp;
+    } else {
+      // From space: a grazing path through the shell, about sqrt(2 pi R / H)
+      // vertical columns at the ray's closest point.
+      od = sqrt(6.2832 * uR / uAtmoH) * exp(-hc / uAtmoH);
+    }
+    vec3 light = sunlightAt(dot(pUp, uSun)) * phase(dot(dir, uSun)) * SKY_GAIN;
+    col = (1.0 - exp(-BETA * od)) * light;
+    vec3 tr = exp(-BETA * od);
+    float star = step(0.9975, hash(floor(dir * 420.0)));
+    float cs = dot(dir, uSun);
+    col += tr * (vec3(star) * 0.7 * (1.0 - clamp(dot(col, vec3(3.0)), 0.0, 1.0)) + vec3(1.0, 0.95, 0.85) * smoothstep(0.99995, 0.99999, cs) * 8.0);
+    col += tr * vec3(1.0, 0.9, 0.7) * pow(max(cs, 0.0), 400.0) * 0.6 * (1.0 - exp(-od));
+  }
+  outColor = vec4(tone(col), 1.0);
+}`;

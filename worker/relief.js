@@ -1,0 +1,29 @@
+// This module turns a full-resolution (stride 1) chunk mesh into the page's per-pixel relief map: for each of the 257x257 samples, how far the core's terrain normal leans away from the sphere's up (x, y, z) and the real height in metres (w), so a renderer can shade and find shorelines per pixel on tiles of any mesh stride.
+
+/** Samples per edge of a chunk, core plus positive border (CT_CHUNK_EDGE). */
+export const RELIEF_EDGE = 257;
+
+/**
+ * Relief map of one chunk.
+ * @param {{positions: Float32Array, normals: Float32Array, center: number[]}} mesh the chunk meshed at
+ *   stride 1 (the first 257 x 257 vertices are the grid, row-major, as the core writes them)
+ * @param {number} radiusM sea-level radius
+ * @param {number} [exaggeration=1] vertical exaggeration the mesh was built with
+ * @returns {Float32Array} 257 x 257 x 4 floats: normal minus up (the lean stays small, so a
+ *   half-float texture keeps it precise) and the height above sea level in real metres
+ */
+export function reliefMap(mesh, radiusM, exaggeration = 1) {
+  const n = RELIEF_EDGE * RELIEF_EDGE;
+  if (!(mesh.positions.length >= 3 * n)) throw new RangeError('relief needs a stride-1 mesh of 257 x 257 vertices');
+  const P = mesh.positions, N = mesh.normals, c = mesh.center;
+  const out = new Float32Array(4 * n);
+  for (let v = 0; v < n; v++) {
+    const x = c[0] + P[3 * v], y = c[1] + P[3 * v + 1], z = c[2] + P[3 * v + 2];
+    const r = Math.sqrt(x * x + y * y + z * z);
+    out[4 * v] = N[3 * v] - x / r;
+    out[4 * v + 1] = N[3 * v + 1] - y / r;
+    out[4 * v + 2] = N[3 * v + 2] - z / r;
+    out[4 * v + 3] = (r - radiusM) / exaggeration;
+  }
+  return out;
+}
