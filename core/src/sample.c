@@ -323,9 +323,6 @@ static void ct__sample_coast(const ct_config *cfg, const double dir[3], ct__blen
 
 void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
 {
-    double dir[3], detail, jitter;
-void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
-{
     double dir[3], detail, jitter, slope = 0.0;
     ct__cell cell;
     ct__blend blend;

@@ -27,14 +27,14 @@ typedef struct no_effect {
 
 static const no_effect NO_EFFECT[] = {
     {"planet_id", "always: it names the body in addresses and the generation ID, never the terrain", {NULL}},
-    {"surface_lod", "always for terrain: it only sets the finest chunk LOD that may be addressed", {NULL}},
+    /* surface_lod is not listed: the sub-grid coast (coast.c) refines down to
+     * the finest sample spacing, so the finest LOD shapes the shore. */
     {"coast_frequency", "coast_noise = 0 (no coastline noise to set the frequency of)", {"coast_noise", "0.5", NULL}},
     {"coherence_frequency", "walk_coherence = 0 (IID increments only)", {"walk_coherence", "0.8", NULL}},
-    {"region_frequency", "region_strength = 0 (every profile neutral)", {"region_strength", "1", NULL}},
-    {"region_blend", "region_strength = 0", {"region_strength", "1", NULL}},
+    /* region_frequency, region_blend and the *_roughness knobs are not listed:
+     * the sub-grid coast reads the regions' roughness even at strength 0. */
 #define REGION_KNOB(p) \
     {#p "_height_scale", "region_strength = 0", {"region_strength", "1", NULL}}, \
-    {#p "_roughness", "region_strength = 0", {"region_strength", "1", NULL}}, \
     {#p "_ridge_scale", "region_strength = 0", {"region_strength", "1", NULL}}, \
     {#p "_delay_passes", "region_strength = 0", {"region_strength", "1", NULL}}
     REGION_KNOB(plains), REGION_KNOB(ridges), REGION_KNOB(broken), REGION_KNOB(basins)
