@@ -23,6 +23,19 @@ static int ct__lake_of(const int32_t *body_v, const ct__bodies *b, uint32_t w)
     return k > 0 && b->is_lake[k];
 }
 
+/* Neighbour k of v is a lake that no earlier neighbour of v belongs to: each
+ * (shore vertex, lake) pair is counted and listed once. */
+static int ct__new_lake_nbr(const ct__graph *g, const int32_t *body_v, const ct__bodies *b, uint32_t v, uint32_t k)
+{
+    uint32_t w = g->nbr[4u * (size_t)v + k], j;
+    if (w == CT__NONE || !ct__lake_of(body_v, b, w)) return 0;
+    for (j = 0; j < k; j++) {
+        uint32_t x = g->nbr[4u * (size_t)v + j];
+        if (x != CT__NONE && body_v[x] == body_v[w]) return 0;
+    }
+    return 1;
+}
+
 /* The reference rule (lake_own_levels = 0): shared shore vertices tie levels. */
 static ct_result ct__lake_levels_tied(const ct__graph *g, const int32_t *body_v, const ct__bodies *b,
                                       double s, double *level_b, double *pin_v, uint8_t *is_pin_v,
@@ -48,16 +61,11 @@ static ct_result ct__lake_levels_tied(const ct__graph *g, const int32_t *body_v,
         pin_v[v] = 0.0;
         if (body_v[v] >= 0) continue;
         for (k = 0; k < 4u; k++) {
-            uint32_t w = g->nbr[4u * (size_t)v + k], j;
-            int seen = 0;
+            uint32_t w = g->nbr[4u * (size_t)v + k];
             if (w == CT__NONE || body_v[w] < 0) continue;
             is_pin_v[v] = 1;
             if (!ct__lake_of(body_v, b, w)) continue;
-            for (j = 0; j < k; j++) {
-                uint32_t x = g->nbr[4u * (size_t)v + j];
-                if (x != CT__NONE && body_v[x] == body_v[w]) seen = 1;
-            }
-            if (!seen) off[body_v[w] + 1]++;
+            if (ct__new_lake_nbr(g, body_v, b, v, k)) off[body_v[w] + 1]++;
         }
     }
     for (k = 0; k < nb; k++) off[k + 1u] += off[k];
@@ -67,16 +75,11 @@ static ct_result ct__lake_levels_tied(const ct__graph *g, const int32_t *body_v,
         double key = 1e300;
         if (!is_pin_v[v]) continue;
         for (k = 0; k < 4u; k++) {
-            uint32_t w = g->nbr[4u * (size_t)v + k], j;
-            int seen = 0;
+            uint32_t w = g->nbr[4u * (size_t)v + k];
             if (w == CT__NONE || body_v[w] < 0) continue;
             if (level_b[body_v[w]] < key) key = level_b[body_v[w]];
             if (!ct__lake_of(body_v, b, w)) continue;
-            for (j = 0; j < k; j++) {
-                uint32_t x = g->nbr[4u * (size_t)v + j];
-                if (x != CT__NONE && body_v[x] == body_v[w]) seen = 1;
-            }
-            if (!seen) list[off[body_v[w]] + fill[body_v[w]]++] = v;
+            if (ct__new_lake_nbr(g, body_v, b, v, k)) list[off[body_v[w]] + fill[body_v[w]]++] = v;
         }
         if (!ct__heap_push(&hp, v, key)) goto oom;
     }
@@ -181,16 +184,11 @@ static ct_result ct__lake_levels_own(const ct__graph *g, const int32_t *body_v, 
             continue;
         }
         for (k = 0; k < 4u; k++) {
-            uint32_t w = g->nbr[4u * (size_t)v + k], j;
-            int seen = 0;
+            uint32_t w = g->nbr[4u * (size_t)v + k];
             if (w == CT__NONE || body_v[w] < 0) continue;
             is_pin_v[v] = 1;
             if (!ct__lake_of(body_v, b, w)) continue;
-            for (j = 0; j < k; j++) {
-                uint32_t x = g->nbr[4u * (size_t)v + j];
-                if (x != CT__NONE && body_v[x] == body_v[w]) seen = 1;
-            }
-            if (!seen) {
+            if (ct__new_lake_nbr(g, body_v, b, v, k)) {
                 off[body_v[w] + 1]++;
                 open_lakes[v]++;
             }
@@ -209,14 +207,9 @@ static ct_result ct__lake_levels_own(const ct__graph *g, const int32_t *body_v, 
         }
         if (!is_pin_v[v]) continue;
         for (k = 0; k < 4u; k++) {
-            uint32_t w = g->nbr[4u * (size_t)v + k], j;
-            int seen = 0;
+            uint32_t w = g->nbr[4u * (size_t)v + k];
             if (w == CT__NONE || !ct__lake_of(body_v, b, w)) continue;
-            for (j = 0; j < k; j++) {
-                uint32_t x = g->nbr[4u * (size_t)v + j];
-                if (x != CT__NONE && body_v[x] == body_v[w]) seen = 1;
-            }
-            if (!seen) list[off[body_v[w]] + fill[body_v[w]]++] = v;
+            if (ct__new_lake_nbr(g, body_v, b, v, k)) list[off[body_v[w]] + fill[body_v[w]]++] = v;
         }
     }
     /* Ocean and seas are fixed at 0 from the start: their water vertices

@@ -374,27 +374,6 @@ size_t ct__world_bytes(const ct_world *w)
                 2u * sizeof(double) + (w->belt_v ? sizeof(float) : 0u));
 }
 
-/* Lakes standing at least CT_ELEVATED_LAKE_M above sea level (only lakes
- * stand above 0 m; one body has one level). seen[] holds a flag per body.
- * Returns UINT32_MAX when out of memory. */
-static uint32_t ct__count_elevated_lakes(const ct_world *w)
-{
-    uint32_t v, count = 0, bodies = 0;
-    uint8_t *seen;
-    for (v = 0; v < w->vertex_count; v++)
-        if (w->body_v[v] >= 0 && (uint32_t)w->body_v[v] >= bodies) bodies = (uint32_t)w->body_v[v] + 1u;
-    seen = (uint8_t *)calloc((size_t)bodies + 1u, 1);
-    if (!seen) return UINT32_MAX;
-    for (v = 0; v < w->vertex_count; v++) {
-        int32_t c = w->body_v[v];
-        if (c <= 0 || seen[c] || !(w->water_level_v[v] >= CT_ELEVATED_LAKE_M)) continue;
-        seen[c] = 1;
-        count++;
-    }
-    free(seen);
-    return count;
-}
-
 ct_result ct__derive_sampling(ct_world *w, char *err, size_t errlen)
 {
     uint32_t n, V, f, i, j, head = 0, tail = 0, q;
@@ -486,11 +465,6 @@ ct_result ct__derive_sampling(ct_world *w, char *err, size_t errlen)
                             w->cfg.moisture_frequency, 4, 2.0, 0.5);
     free(w->moisture_v);
     w->moisture_v = moist;
-    w->stats.elevated_lakes = ct__count_elevated_lakes(w);
-    if (w->stats.elevated_lakes == UINT32_MAX) {
-        r = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory counting lakes");
-        goto done;
-    }
     r = ct__ranges_derive(w, err, errlen);
     goto done;
 bad:

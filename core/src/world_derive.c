@@ -35,7 +35,7 @@ static ct_result ct__derive_regions(ct_world *w, char *err, size_t errlen)
 static void ct__derive_stats(ct_world *w, const ct__graph *g)
 {
     ct_world_stats *s = &w->stats;
-    uint32_t V = w->vertex_count, v, land = 0, ocean = 0, bodies = 0, lakes = 0;
+    uint32_t V = w->vertex_count, v, land = 0, ocean = 0, bodies = 0, lakes = 0, elevated = 0;
     uint32_t *size;
     memset(s, 0, sizeof *s);
     s->macro_resolution = w->n;
@@ -60,10 +60,20 @@ static void ct__derive_stats(ct_world *w, const ct__graph *g)
             if (w->body_v[v] >= 0) size[w->body_v[v]]++;
         for (v = 1; v < bodies; v++)   /* body 0 is the ocean */
             if (w->cfg.mode != CT_MODE_NOISE && size[v] <= w->cfg.lake_max_vertices) lakes++;
+        /* Lakes standing at least CT_ELEVATED_LAKE_M above sea level: one
+         * body has one level, so each counts once (size[] doubles as the
+         * seen flag). Only lakes stand above 0 m. */
+        for (v = 0; v < V; v++) {
+            int32_t c = w->body_v[v];
+            if (c <= 0 || !size[c] || !(w->water_level_v[v] >= CT_ELEVATED_LAKE_M)) continue;
+            size[c] = 0;
+            elevated++;
+        }
         free(size);
     }
     s->water_bodies = bodies;
     s->lakes = lakes;
+    s->elevated_lakes = elevated;
     s->land_fraction = V ? (double)land / (double)V : 0.0;
     s->ocean_fraction = V ? (double)ocean / (double)V : 0.0;
     s->max_macro_slope_excess_m = ct__slope_excess(g, w->cfg.max_macro_slope, w->height_v);
