@@ -21,12 +21,12 @@ static const double ct__grad[12][3] = {
     {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}
 };
 
-static double ct__fade(double t)
+static inline double ct__fade(double t)
 {
     return t * t * t * (t * (t * 6.0 - 15.0) + 10.0);
 }
 
-static double ct__dot_grad(uint32_t h, double fx, double fy, double fz)
+static inline double ct__dot_grad(uint32_t h, double fx, double fy, double fz)
 {
     /* The multiply-shift maps the hash to 0..11 without division. */
     const double *g = ct__grad[(uint32_t)(((uint64_t)h * 12u) >> 32)];
@@ -42,7 +42,7 @@ typedef struct ct__cell {
     double x0f, y0f, z0f;
 } ct__cell;
 
-static void ct__cell_at(double x, double y, double z, ct__cell *c)
+static inline void ct__cell_at(double x, double y, double z, ct__cell *c)
 {
     c->x0f = floor(x); c->y0f = floor(y); c->z0f = floor(z);
     c->fx = x - c->x0f; c->fy = y - c->y0f; c->fz = z - c->z0f;
@@ -51,7 +51,7 @@ static void ct__cell_at(double x, double y, double z, ct__cell *c)
 
 /* Trilinear blend of the eight corner gradients; h[] is indexed by corner
  * bits (x | y << 1 | z << 2). Shared by both lattice hashes below. */
-static double ct__perlin_blend(const uint32_t h[8], const ct__cell *c)
+static inline double ct__perlin_blend(const uint32_t h[8], const ct__cell *c)
 {
     double fx = c->fx, fy = c->fy, fz = c->fz, u = c->u, v = c->v, w = c->w;
     double c000 = ct__dot_grad(h[0], fx, fy, fz);
@@ -71,7 +71,7 @@ static double ct__perlin_blend(const uint32_t h[8], const ct__cell *c)
 /* ct__hash32 (lowbias32) again, here where the compiler can inline it: the
  * world build's noise called it 15 times per sample out of line. hash.c's
  * copy stays the reference; tests/c/test_noise_exact.c holds them equal. */
-static uint32_t ct__mix32(uint32_t x)
+static inline uint32_t ct__mix32(uint32_t x)
 {
     x ^= x >> 16;
     x *= 0x7feb352du;
@@ -87,7 +87,7 @@ static uint32_t ct__mix32(uint32_t x)
  * mixes that the compiler can interleave or vectorise. Lattice coordinates
  * wrap modulo 2^32 through int64 -> uint32, which is well defined;
  * |coordinate| stays far below 2^53 for every knob range. */
-static void ct__corner_hashes(uint32_t seed, const ct__cell *c, uint32_t h[8])
+static inline void ct__corner_hashes(uint32_t seed, const ct__cell *c, uint32_t h[8])
 {
     uint32_t ix = (uint32_t)(int64_t)c->x0f, iy = (uint32_t)(int64_t)c->y0f, iz = (uint32_t)(int64_t)c->z0f;
     uint32_t hs = ct__mix32(seed + 0x9e3779b9u), hx[2], hxy[4], ky[2], kz[2];
@@ -300,20 +300,49 @@ double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
     return norm > 0.0 ? sum / norm : 0.0;
 }
 
+/* The corner hashes of one cell for four seeds, lane by lane: each stage is
+ * a loop of four independent mixes over the lanes, which clang turns into
+ * i32x4 multiplies in WebAssembly (simd128) and which keeps four dependency
+ * chains in flight natively. Per lane the integer operations are exactly
+ * ct__corner_hashes'; h[corner][lane]. */
+static void ct__corner_hashes_x4(const uint32_t seed[4], const ct__cell *c, uint32_t h[8][4])
+{
+    uint32_t ix = (uint32_t)(int64_t)c->x0f, iy = (uint32_t)(int64_t)c->y0f, iz = (uint32_t)(int64_t)c->z0f;
+    uint32_t hs[4], hx[2][4], hxy[4][4], ky[2], kz[2];
+    int i, l;
+    ky[0] = iy * 0x85ebca6bu; ky[1] = (iy + 1u) * 0x85ebca6bu;
+    kz[0] = iz * 0xc2b2ae35u; kz[1] = (iz + 1u) * 0xc2b2ae35u;
+    for (l = 0; l < 4; l++) hs[l] = ct__mix32(seed[l] + 0x9e3779b9u);
+    for (i = 0; i < 2; i++)
+        for (l = 0; l < 4; l++) hx[i][l] = ct__mix32(hs[l] ^ (ix + (uint32_t)i));
+    for (i = 0; i < 4; i++)
+        for (l = 0; l < 4; l++) hxy[i][l] = ct__mix32(hx[i & 1][l] ^ ky[i >> 1]);
+    for (i = 0; i < 8; i++)
+        for (l = 0; l < 4; l++) h[i][l] = ct__mix32(hxy[i & 3][l] ^ kz[i >> 2]);
+}
+
 void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double freq, int octaves,
                     double lacunarity, double gain, double *out)
 {
     double sum[CT__FBM_MULTI_MAX], norm = 0.0, amp = 1.0, f = freq;
-    int i, j;
+    int i, j, k;
     if (count > CT__FBM_MULTI_MAX) count = CT__FBM_MULTI_MAX;
     for (j = 0; j < count; j++) sum[j] = 0.0;
     for (i = 0; i < octaves; i++) {
         ct__cell c;
         ct__cell_at(p[0] * f, p[1] * f, p[2] * f, &c);   /* once for every seed */
-        for (j = 0; j < count; j++) {
-            uint32_t h[8];
-            ct__corner_hashes(seeds[j] + (uint32_t)i, &c, h);
-            sum[j] += amp * ct__perlin_blend(h, &c);
+        /* Seeds four at a time (a short last group hashes spare lanes it
+         * then ignores: cheaper than a scalar tail). */
+        for (j = 0; j < count; j += 4) {
+            uint32_t s4[4], h4[8][4];
+            int lanes = count - j < 4 ? count - j : 4, l;
+            for (l = 0; l < 4; l++) s4[l] = seeds[j + (l < lanes ? l : 0)] + (uint32_t)i;
+            ct__corner_hashes_x4(s4, &c, h4);
+            for (l = 0; l < lanes; l++) {
+                uint32_t h[8];
+                for (k = 0; k < 8; k++) h[k] = h4[k][l];
+                sum[j + l] += amp * ct__perlin_blend(h, &c);
+            }
         }
         norm += amp;
         amp *= gain;
