@@ -27,10 +27,11 @@ void ct__graph_free(ct__graph *g);
 
 /* ---------------------------------------------------------------- regions */
 /* Weights from an already domain-warped point (the build warps once per
- * vertex and shares it with the land mask). */
-void ct__region_weights_warped(const ct_config *cfg, const double pw[3], double w[4]);
+ * vertex and shares it with the land mask). memo (may be NULL): the lattice
+ * hashes of the previous point, for a loop over neighbouring vertices. */
+void ct__region_weights_warped(const ct_config *cfg, ct__fbm_memo *memo, const double pw[3], double w[4]);
 /* The continent domain warp shared by the land mask and the region fields. */
-void ct__continent_warp(const ct_config *cfg, const double dir[3], double pw[3]);
+void ct__continent_warp(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double pw[3]);
 
 /* ------------------------------------------------------------------- mask */
 /* Per-vertex effective region settings the later stages read. */

@@ -321,12 +321,44 @@ static void ct__corner_hashes_x4(const uint32_t seed[4], const ct__cell *c, uint
         for (l = 0; l < 4; l++) h[i][l] = ct__mix32(hxy[i & 3][l] ^ kz[i >> 2]);
 }
 
-void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double freq, int octaves,
-                    double lacunarity, double gain, double *out)
+/* One octave's lattice hashes for up to four seeds at one point: from the
+ * memo when the point lies in the cell (and seeds) the memo last saw, else
+ * hashed and remembered. The hashes are a pure function of (seeds, cell), so
+ * a hit gives the same integers as hashing again. */
+static const uint32_t (*ct__octave_hashes(ct__fbm_memo *memo, int octave, const uint32_t *seeds, int count,
+                                          uint32_t base, const ct__cell *c, uint32_t scratch[8][4]))[4]
+{
+    uint32_t s4[4];
+    int l;
+    struct ct__memo_octave *m = memo && octave < CT__MEMO_OCTAVES ? &memo->oct[octave] : NULL;
+    for (l = 0; l < 4; l++) s4[l] = seeds[l < count ? l : 0] + base;
+    if (m && m->valid && m->x0f == c->x0f && m->y0f == c->y0f && m->z0f == c->z0f &&
+        m->seed[0] == s4[0] && m->seed[1] == s4[1] && m->seed[2] == s4[2] && m->seed[3] == s4[3])
+        return (const uint32_t (*)[4])m->h;
+    if (m) {
+        m->valid = 1;
+        m->x0f = c->x0f; m->y0f = c->y0f; m->z0f = c->z0f;
+        for (l = 0; l < 4; l++) m->seed[l] = s4[l];
+        scratch = m->h;
+    }
+    if (count == 1) {
+        uint32_t h[8];
+        int k;
+        ct__corner_hashes(s4[0], c, h);
+        for (k = 0; k < 8; k++) scratch[k][0] = h[k];
+    } else {
+        ct__corner_hashes_x4(s4, c, scratch);
+    }
+    return (const uint32_t (*)[4])scratch;
+}
+
+void ct__fbm3_multi_memo(ct__fbm_memo *memo, const uint32_t *seeds, int count, const double p[3], double freq,
+                         int octaves, double lacunarity, double gain, double *out)
 {
     double sum[CT__FBM_MULTI_MAX], norm = 0.0, amp = 1.0, f = freq;
     int i, j, k;
     if (count > CT__FBM_MULTI_MAX) count = CT__FBM_MULTI_MAX;
+    if (count > 4) memo = NULL;   /* the memo holds four lanes */
     for (j = 0; j < count; j++) sum[j] = 0.0;
     for (i = 0; i < octaves; i++) {
         ct__cell c;
@@ -334,10 +366,10 @@ void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double 
         /* Seeds four at a time (a short last group hashes spare lanes it
          * then ignores: cheaper than a scalar tail). */
         for (j = 0; j < count; j += 4) {
-            uint32_t s4[4], h4[8][4];
+            uint32_t scratch[8][4];
+            const uint32_t (*h4)[4];
             int lanes = count - j < 4 ? count - j : 4, l;
-            for (l = 0; l < 4; l++) s4[l] = seeds[j + (l < lanes ? l : 0)] + (uint32_t)i;
-            ct__corner_hashes_x4(s4, &c, h4);
+            h4 = ct__octave_hashes(memo, i, seeds + j, lanes, (uint32_t)i, &c, scratch);
             for (l = 0; l < lanes; l++) {
                 uint32_t h[8];
                 for (k = 0; k < 8; k++) h[k] = h4[k][l];
@@ -349,6 +381,20 @@ void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double 
         f *= lacunarity;
     }
     for (j = 0; j < count; j++) out[j] = norm > 0.0 ? sum[j] / norm : 0.0;
+}
+
+void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double freq, int octaves,
+                    double lacunarity, double gain, double *out)
+{
+    ct__fbm3_multi_memo(NULL, seeds, count, p, freq, octaves, lacunarity, gain, out);
+}
+
+double ct__fbm3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], double freq, int octaves,
+                     double lacunarity, double gain)
+{
+    double out;
+    ct__fbm3_multi_memo(memo, &seed, 1, p, freq, octaves, lacunarity, gain, &out);
+    return out;
 }
 
 double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
@@ -369,12 +415,18 @@ double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
 
 void ct__warp3(uint32_t seed, const double p[3], double freq, double strength, double out[3])
 {
+    ct__warp3_memo(NULL, seed, p, freq, strength, out);
+}
+
+void ct__warp3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], double freq, double strength,
+                    double out[3])
+{
     /* Three decorrelated fields via distinct sub-seeds, at one point: they
      * share each octave's lattice cell. */
     uint32_t seeds[3];
     double wv[3];
     seeds[0] = ct__hash2(seed, 1u); seeds[1] = ct__hash2(seed, 2u); seeds[2] = ct__hash2(seed, 3u);
-    ct__fbm3_multi(seeds, 3, p, freq, 3, 2.0, 0.5, wv);
+    ct__fbm3_multi_memo(memo, seeds, 3, p, freq, 3, 2.0, 0.5, wv);
     out[0] = p[0] + strength * wv[0];
     out[1] = p[1] + strength * wv[1];
     out[2] = p[2] + strength * wv[2];
