@@ -178,35 +178,20 @@ static int ct__dijkstra(const ct__graph *g, double s, ct__heap *hp, double *out)
     return 1;
 }
 
-/* out[v] = min over seeds u of seed(u) + s d(u,v); seeds are the vertices with
- * is_seed[u], seed values negated when neg; CT__FAR where no seed reaches.
- * Returns 0 when out of memory. */
-static int ct__envelope(const ct__graph *g, double s, const uint8_t *is_seed, const double *h,
-                        int neg, ct__heap *hp, double *out)
-{
-    uint32_t V = g->V, v;
-    ct__heap_reset(hp);
-    for (v = 0; v < V; v++) out[v] = CT__FAR;
-    for (v = 0; v < V; v++)
-        if (is_seed[v] && !ct__heap_push(hp, v, neg ? -h[v] : h[v])) return 0;
-    return ct__dijkstra(g, s, hp, out);
-}
-
-/* The same with every vertex a seed. Most vertices cannot lower any
- * neighbour (seed + s len >= the neighbour's seed on every edge); queued, they
- * would pop having changed nothing, so only the others are queued, and every
- * vertex starts at its seed in best[] so that relaxations still compare with
- * it. The pops that remain come in the same order and make the same changes
- * as with every vertex queued (a vertex is lowered only from one with a
- * strictly smaller key), so out is bit for bit the full Dijkstra's: best[]
- * once the queue is empty. Queuing a third of the vertices or fewer made this
- * envelope, the build's largest heap, about twice as fast. */
-static int ct__envelope_all(const ct__graph *g, double s, const double *h, int neg,
-                            ct__heap *hp, double *out)
+/* Queues only the vertices whose key in best[] can lower a neighbour's
+ * (key + s len < the neighbour's best), settles the queue, and copies best[]
+ * to out (CT__FAR where nothing reached). Every other keyed vertex, queued,
+ * would pop having changed nothing; the pops that remain come in the same
+ * order and make the same changes as with every keyed vertex queued (a vertex
+ * is lowered only from one with a strictly smaller key, and a key once
+ * unable to lower a neighbour stays unable: best[] only decreases), so out is
+ * bit for bit the full Dijkstra's. Queuing a third of the vertices or fewer
+ * made the all-vertex envelope about twice as fast; the pin envelopes, whose
+ * seeds are every water vertex (mostly open ocean, all at one level), queued
+ * a heap of about 2/3 V at n = 256 before this. */
+static int ct__settle_keyed(const ct__graph *g, double s, ct__heap *hp, double *out)
 {
     uint32_t V = g->V, v, k;
-    ct__heap_reset(hp);
-    for (v = 0; v < V; v++) hp->best[v] = neg ? -h[v] : h[v];
     for (v = 0; v < V; v++) {
         const uint32_t *nbr = g->nbr + 4u * (size_t)v;
         const double *len = g->len_m + 4u * (size_t)v;
@@ -219,8 +204,31 @@ static int ct__envelope_all(const ct__graph *g, double s, const double *h, int n
         }
     }
     if (!ct__dijkstra(g, s, hp, out)) return 0;
-    for (v = 0; v < V; v++) out[v] = hp->best[v];
+    for (v = 0; v < V; v++) out[v] = hp->best[v] < HUGE_VAL ? hp->best[v] : CT__FAR;
     return 1;
+}
+
+/* out[v] = min over seeds u of seed(u) + s d(u,v); seeds are the vertices with
+ * is_seed[u], seed values negated when neg; CT__FAR where no seed reaches.
+ * Returns 0 when out of memory. */
+static int ct__envelope(const ct__graph *g, double s, const uint8_t *is_seed, const double *h,
+                        int neg, ct__heap *hp, double *out)
+{
+    uint32_t V = g->V, v;
+    ct__heap_reset(hp);   /* best[] = +inf: not a seed, not reached */
+    for (v = 0; v < V; v++)
+        if (is_seed[v]) hp->best[v] = neg ? -h[v] : h[v];
+    return ct__settle_keyed(g, s, hp, out);
+}
+
+/* The same with every vertex a seed. */
+static int ct__envelope_all(const ct__graph *g, double s, const double *h, int neg,
+                            ct__heap *hp, double *out)
+{
+    uint32_t V = g->V, v;
+    ct__heap_reset(hp);
+    for (v = 0; v < V; v++) hp->best[v] = neg ? -h[v] : h[v];
+    return ct__settle_keyed(g, s, hp, out);
 }
 
 ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_v, double *h,
