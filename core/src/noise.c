@@ -49,6 +49,10 @@ static inline void ct__cell_at(double x, double y, double z, ct__cell *c)
     c->u = ct__fade(c->fx); c->v = ct__fade(c->fy); c->w = ct__fade(c->fz);
 }
 
+/* The build's blend: ct__perlin_blend on two-lane vectors (defined below,
+ * after the vector types). */
+static double ct__blend_build(const uint32_t h[8], const ct__cell *c);
+
 /* Trilinear blend of the eight corner gradients; h[] is indexed by corner
  * bits (x | y << 1 | z << 2). Shared by both lattice hashes below. */
 static inline double ct__perlin_blend(const uint32_t h[8], const ct__cell *c)
@@ -106,7 +110,7 @@ double ct__noise3(uint32_t seed, double x, double y, double z)
     uint32_t h[8];
     ct__cell_at(x, y, z, &c);
     ct__corner_hashes(seed, &c, h);
-    return ct__perlin_blend(h, &c);
+    return ct__blend_build(h, &c);
 }
 
 /* Large primes per axis (as in FastNoiseLite): a corner's hash is the xor of
@@ -285,6 +289,59 @@ void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octave
     }
 }
 
+/* ------------------------------------------------ the build's vector blend
+ * ct__perlin_blend with the corners paired along z: the lanes hold (c000,
+ * c001), (c100, c101), (c010, c011), (c110, c111), so the x and y lerps run
+ * on both z layers at once and only the last lerp is scalar. The point's
+ * offsets are shared by both lanes; only the gradients differ, and
+ * ct__grad_pair holds them already paired (row 12 a + b: gx of a and b, gy,
+ * gz), three vector loads per pair instead of six scalar loads and packs.
+ * Each lane does ct__perlin_blend's operations in its order, so the result
+ * is bit for bit the same (tests/c/test_noise_exact.c). */
+#define CT__GR0 1, 1, 0
+#define CT__GR1 -1, 1, 0
+#define CT__GR2 1, -1, 0
+#define CT__GR3 -1, -1, 0
+#define CT__GR4 1, 0, 1
+#define CT__GR5 -1, 0, 1
+#define CT__GR6 1, 0, -1
+#define CT__GR7 -1, 0, -1
+#define CT__GR8 0, 1, 1
+#define CT__GR9 0, -1, 1
+#define CT__GR10 0, 1, -1
+#define CT__GR11 0, -1, -1
+#define CT__GP_IL(ax, ay, az, bx, by, bz) { ax, bx, ay, by, az, bz }
+#define CT__GP_ARGS(...) CT__GP_IL(__VA_ARGS__)
+#define CT__GP(a, b) CT__GP_ARGS(CT__GR##a, CT__GR##b)
+#define CT__GP_ROW(a) CT__GP(a, 0), CT__GP(a, 1), CT__GP(a, 2), CT__GP(a, 3), CT__GP(a, 4), CT__GP(a, 5), \
+                      CT__GP(a, 6), CT__GP(a, 7), CT__GP(a, 8), CT__GP(a, 9), CT__GP(a, 10), CT__GP(a, 11)
+static const double ct__grad_pair[144][6] = {
+    CT__GP_ROW(0), CT__GP_ROW(1), CT__GP_ROW(2), CT__GP_ROW(3), CT__GP_ROW(4), CT__GP_ROW(5),
+    CT__GP_ROW(6), CT__GP_ROW(7), CT__GP_ROW(8), CT__GP_ROW(9), CT__GP_ROW(10), CT__GP_ROW(11)
+};
+
+static ct__v2 ct__pair_dot(uint32_t ha, uint32_t hb, ct__v2 fx, ct__v2 fy, ct__v2 fz)
+{
+    const double *t = ct__grad_pair[12u * (uint32_t)(((uint64_t)ha * 12u) >> 32) +
+                                    (uint32_t)(((uint64_t)hb * 12u) >> 32)];
+    return CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(CT__V2(t[0], t[1]), fx), CT__V2_MUL(CT__V2(t[2], t[3]), fy)),
+                      CT__V2_MUL(CT__V2(t[4], t[5]), fz));
+}
+
+static double ct__blend_build(const uint32_t h[8], const ct__cell *c)
+{
+    double gx = c->fx - 1.0, gy = c->fy - 1.0;
+    ct__v2 x0 = CT__V2(c->fx, c->fx), x1 = CT__V2(gx, gx), y0 = CT__V2(c->fy, c->fy), y1 = CT__V2(gy, gy);
+    ct__v2 z = CT__V2(c->fz, c->fz - 1.0);
+    ct__v2 a = ct__pair_dot(h[0], h[4], x0, y0, z), b = ct__pair_dot(h[1], h[5], x1, y0, z);
+    ct__v2 cc = ct__pair_dot(h[2], h[6], x0, y1, z), d = ct__pair_dot(h[3], h[7], x1, y1, z);
+    ct__v2 u = CT__V2(c->u, c->u), v = CT__V2(c->v, c->v);
+    ct__v2 xa = ct__v2_lerp(a, b, u), xb = ct__v2_lerp(cc, d, u);   /* (x00, x01), (x10, x11) */
+    ct__v2 yy = ct__v2_lerp(xa, xb, v);                             /* (y0, y1) */
+    double ya = CT__V2_LO(yy), yb = CT__V2_HI(yy);
+    return ya + c->w * (yb - ya);
+}
+
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
                 double lacunarity, double gain)
 {
@@ -373,7 +430,7 @@ void ct__fbm3_multi_memo(ct__fbm_memo *memo, const uint32_t *seeds, int count, c
             for (l = 0; l < lanes; l++) {
                 uint32_t h[8];
                 for (k = 0; k < 8; k++) h[k] = h4[k][l];
-                sum[j + l] += amp * ct__perlin_blend(h, &c);
+                sum[j + l] += amp * ct__blend_build(h, &c);
             }
         }
         norm += amp;
