@@ -150,7 +150,8 @@ typedef struct ct__heap_item {
 } ct__heap_item;
 
 typedef struct ct__heap {
-    ct__heap_item *item;    /* [cap] heap-ordered pairs, count in use */
+    ct__heap_item *item;    /* [cap] heap-ordered pairs, count in use; &item[1] on a 64-byte line */
+    void *item_block;       /* the allocation item points into */
     size_t count, cap;
     double *best;           /* [V] lowest key pushed since the reset */
     uint8_t *done;          /* [V] 1 once popped */

@@ -81,12 +81,33 @@ static void ct__heap_pop_top(ct__heap *hp)
     if (i < n) ct__heap_up(hp, i, x);
 }
 
+/* The four children of node i are items 4i+1..4i+4 (64 bytes): with item 1
+ * on a 64-byte boundary each group is one cache line instead of straddling
+ * two, so a pop's walk down touches one line per level. Allocates cap items
+ * so aligned (plus slack); 0 when out of memory. */
+static int ct__heap_items(ct__heap *hp, size_t cap)
+{
+    unsigned char *block = (unsigned char *)malloc(sizeof(ct__heap_item) * (cap + 4u) + 64u), *first;
+    size_t skew;
+    if (!block) return 0;
+    /* item[1] at the first 64-byte boundary after block + sizeof item. */
+    skew = (size_t)(64u - ((uintptr_t)(block + sizeof(ct__heap_item)) & 63u)) & 63u;
+    first = block + skew;
+    if (hp->item && hp->count) memcpy(first, hp->item, sizeof(ct__heap_item) * hp->count);
+    free(hp->item_block);
+    hp->item_block = block;
+    hp->item = (ct__heap_item *)(void *)first;
+    hp->cap = cap;
+    return 1;
+}
+
 ct_result ct__heap_init(ct__heap *hp, uint32_t V)
 {
     hp->V = V;
     hp->count = 0;
-    hp->cap = V ? V : 1u;
-    hp->item = (ct__heap_item *)malloc(sizeof *hp->item * hp->cap);
+    hp->item = NULL;
+    hp->item_block = NULL;
+    (void)ct__heap_items(hp, V ? V : 1u);   /* item stays NULL when out of memory */
     hp->best = (double *)malloc(sizeof *hp->best * (size_t)(V ? V : 1u));
     hp->done = (uint8_t *)malloc((size_t)(V ? V : 1u));
     if (!hp->item || !hp->best || !hp->done) {
@@ -109,10 +130,11 @@ void ct__heap_reset(ct__heap *hp)
 void ct__heap_free(ct__heap *hp)
 {
     if (!hp) return;
-    free(hp->item);
+    free(hp->item_block);
     free(hp->best);
     free(hp->done);
     hp->item = NULL;
+    hp->item_block = NULL;
     hp->best = NULL;
     hp->done = NULL;
     hp->count = hp->cap = 0;
@@ -121,13 +143,7 @@ void ct__heap_free(ct__heap *hp)
 int ct__heap_queue_best(ct__heap *hp, uint32_t v)
 {
     ct__heap_item x;
-    if (hp->count == hp->cap) {
-        size_t cap = hp->cap * 2u;
-        ct__heap_item *g = (ct__heap_item *)realloc(hp->item, sizeof *g * cap);
-        if (!g) return 0;
-        hp->item = g;
-        hp->cap = cap;
-    }
+    if (hp->count == hp->cap && !ct__heap_items(hp, hp->cap * 2u)) return 0;
     x.key = ct__key_bits(hp->best[v]);
     x.v = v;
     hp->count++;
