@@ -173,8 +173,9 @@ uint32_t ct__heap_pop(ct__heap *hp, double *key)
     return CT__NONE;
 }
 
-/* Settles the queue: pops in (key, vertex) order and relaxes the edges. */
-static int ct__dijkstra(const ct__graph *g, double s, ct__heap *hp, double *out)
+/* Settles the queue: pops in (key, vertex) order and relaxes the edges.
+ * best[] ends as the result (a popped vertex's key is its best). */
+static int ct__dijkstra(const ct__graph *g, double s, ct__heap *hp)
 {
     for (;;) {
         double ku;
@@ -182,7 +183,6 @@ static int ct__dijkstra(const ct__graph *g, double s, ct__heap *hp, double *out)
         const uint32_t *nbr;
         const double *len;
         if (u == CT__NONE) break;
-        out[u] = ku;
         nbr = g->nbr + 4u * (size_t)u;
         len = g->len_m + 4u * (size_t)u;
         for (k = 0; k < 4u; k++) {
@@ -202,9 +202,9 @@ static int ct__dijkstra(const ct__graph *g, double s, ct__heap *hp, double *out)
  * is lowered only from one with a strictly smaller key, and a key once
  * unable to lower a neighbour stays unable: best[] only decreases), so out is
  * bit for bit the full Dijkstra's. Queuing a third of the vertices or fewer
- * made the all-vertex envelope about twice as fast; the pin envelopes, whose
- * seeds are every water vertex (mostly open ocean, all at one level), queued
- * a heap of about 2/3 V at n = 256 before this. */
+ * made the all-vertex envelope about twice as fast. (The pin envelopes gain
+ * nothing: their seeds are the shore vertices, 8196 at n = 256, and each has
+ * an unreached neighbour; one function serves all three.) */
 static int ct__settle_keyed(const ct__graph *g, double s, ct__heap *hp, double *out)
 {
     uint32_t V = g->V, v, k;
@@ -219,7 +219,7 @@ static int ct__settle_keyed(const ct__graph *g, double s, ct__heap *hp, double *
             }
         }
     }
-    if (!ct__dijkstra(g, s, hp, out)) return 0;
+    if (!ct__dijkstra(g, s, hp)) return 0;
     for (v = 0; v < V; v++) out[v] = hp->best[v] < HUGE_VAL ? hp->best[v] : CT__FAR;
     return 1;
 }
