@@ -175,6 +175,14 @@ int ct__heap_queue_best(ct__heap *hp, uint32_t v);
  * vertices exactly. Pins must be mutually feasible. s <= 0: no change. */
 ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_v, double *h,
                             char *err, size_t errlen);
+/* Each envelope first relaxes every edge in index order and back, up to this
+ * many times, and finishes with Dijkstra only if that did not settle it: the
+ * default worlds settle in 2-3 such pairs plus one that changes nothing
+ * (n = 64..256). Same result bit for bit either way (slope.c). */
+#define CT__SWEEP_PAIRS 6
+/* ct__slope_project with a chosen sweep budget (0: Dijkstra alone); tests. */
+ct_result ct__slope_project_sweeps(const ct__graph *g, double s, int max_pairs, const uint8_t *is_pin_v,
+                                   double *h, char *err, size_t errlen);
 /* Worst remaining edge violation max(0, |dh| - s*len), metres (0 if s <= 0). */
 double ct__slope_excess(const ct__graph *g, double s, const double *h);
 

@@ -1,8 +1,10 @@
 /* slope.c - projection of macro heights onto the slope constraints
  * |h[a] - h[b]| <= s * len(a,b) on every graph edge, keeping shore pins.
  *
- * Min-plus distance envelopes computed by Dijkstra with the vertex queue
- * below (a 4-ary heap of inline pairs; O(E log V) per envelope):
+ * Min-plus distance envelopes, computed by sweeps over the edges in index
+ * order and back until nothing changes (2-4 pairs in the default worlds,
+ * streaming through memory), finished by Dijkstra with the vertex queue below
+ * (a 4-ary heap of inline pairs; O(E log V)) when the sweeps do not settle:
  *   hi(v) = min over pins p of pin(p) + s d(p,v)   (the highest v may be)
  *   lo(v) = max over pins p of pin(p) - s d(p,v)   (the lowest v may be)
  * Each free vertex is clamped to [lo, hi]; then one lower envelope over all
@@ -194,32 +196,71 @@ static int ct__dijkstra(const ct__graph *g, double s, ct__heap *hp)
     return 1;
 }
 
-/* Queues only the vertices whose key in best[] can lower a neighbour's
- * (key + s len < the neighbour's best), settles the queue, and copies best[]
- * to out (CT__FAR where nothing reached). Every other keyed vertex, queued,
- * would pop having changed nothing; the pops that remain come in the same
- * order and make the same changes as with every keyed vertex queued (a vertex
- * is lowered only from one with a strictly smaller key, and a key once
- * unable to lower a neighbour stays unable: best[] only decreases), so out is
- * bit for bit the full Dijkstra's. Queuing a third of the vertices or fewer
- * made the all-vertex envelope about twice as fast. (The pin envelopes gain
- * nothing: their seeds are the shore vertices, 8196 at n = 256, and each has
- * an unreached neighbour; one function serves all three.) */
-static int ct__settle_keyed(const ct__graph *g, double s, ct__heap *hp, double *out)
+/* Relaxes every edge in index order, then in reverse, up to max_pairs
+ * times; returns 1 when a pair lowered nothing (best[] is then final).
+ * Sweeps stream through the graph, where Dijkstra's pops jump over the whole
+ * sphere and miss cache on almost every vertex (at n = 256 the envelopes
+ * were a quarter of the build). The result is the same, bit for bit: every
+ * best[] value is at any time the left-to-right sum along some path from a
+ * seed, and once no edge can lower its end, best[v] is at most every such
+ * path sum into v (by induction along the path, as fl(a + w) is monotone in
+ * a for w >= 0), so it is the minimum over paths, which is also what
+ * Dijkstra settles. Ties keep the first value (strict <), and the only
+ * zeros of the same value with two signs are seeds' own -0, kept by both. */
+static int ct__sweep(const ct__graph *g, double s, double *best, int max_pairs)
 {
-    uint32_t V = g->V, v, k;
-    for (v = 0; v < V; v++) {
-        const uint32_t *nbr = g->nbr + 4u * (size_t)v;
-        const double *len = g->len_m + 4u * (size_t)v;
-        double kv = hp->best[v];
-        for (k = 0; k < 4u; k++) {
-            if (nbr[k] != CT__NONE && kv + s * len[k] < hp->best[nbr[k]]) {
-                if (!ct__heap_queue_best(hp, v)) return 0;
-                break;
+    uint32_t V = g->V;
+    int pair;
+    for (pair = 0; pair < max_pairs; pair++) {
+        int changed = 0;
+        uint32_t i, k;
+        for (i = 0; i < 2u * V; i++) {
+            uint32_t u = i < V ? i : 2u * V - 1u - i;   /* forward, then backward */
+            const uint32_t *nbr = g->nbr + 4u * (size_t)u;
+            const double *len = g->len_m + 4u * (size_t)u;
+            double ku = best[u];
+            if (!(ku < HUGE_VAL)) continue;   /* not reached yet */
+            for (k = 0; k < 4u; k++) {
+                uint32_t b = nbr[k];
+                double key;
+                if (b == CT__NONE) continue;
+                key = ku + s * len[k];
+                if (key < best[b]) {
+                    best[b] = key;
+                    changed = 1;
+                }
             }
         }
+        if (!changed) return 1;
     }
-    if (!ct__dijkstra(g, s, hp)) return 0;
+    return 0;
+}
+
+/* Settles best[] (the seeds' keys, +inf elsewhere) and copies it to out
+ * (CT__FAR where nothing reached). First sweeps; if they did not settle,
+ * Dijkstra finishes from their state: it queues only the vertices whose key
+ * can lower a neighbour's (key + s len < the neighbour's best; every other
+ * vertex, queued, would pop having changed nothing, because a vertex is
+ * lowered only from one with a strictly smaller key and best[] only
+ * decreases), and each key it starts from is itself a path sum from a seed,
+ * so it settles to the same minimum over paths. */
+static int ct__settle_keyed(const ct__graph *g, double s, int max_pairs, ct__heap *hp, double *out)
+{
+    uint32_t V = g->V, v, k;
+    if (!ct__sweep(g, s, hp->best, max_pairs)) {
+        for (v = 0; v < V; v++) {
+            const uint32_t *nbr = g->nbr + 4u * (size_t)v;
+            const double *len = g->len_m + 4u * (size_t)v;
+            double kv = hp->best[v];
+            for (k = 0; k < 4u; k++) {
+                if (nbr[k] != CT__NONE && kv + s * len[k] < hp->best[nbr[k]]) {
+                    if (!ct__heap_queue_best(hp, v)) return 0;
+                    break;
+                }
+            }
+        }
+        if (!ct__dijkstra(g, s, hp)) return 0;
+    }
     for (v = 0; v < V; v++) out[v] = hp->best[v] < HUGE_VAL ? hp->best[v] : CT__FAR;
     return 1;
 }
@@ -227,28 +268,34 @@ static int ct__settle_keyed(const ct__graph *g, double s, ct__heap *hp, double *
 /* out[v] = min over seeds u of seed(u) + s d(u,v); seeds are the vertices with
  * is_seed[u], seed values negated when neg; CT__FAR where no seed reaches.
  * Returns 0 when out of memory. */
-static int ct__envelope(const ct__graph *g, double s, const uint8_t *is_seed, const double *h,
+static int ct__envelope(const ct__graph *g, double s, int max_pairs, const uint8_t *is_seed, const double *h,
                         int neg, ct__heap *hp, double *out)
 {
     uint32_t V = g->V, v;
     ct__heap_reset(hp);   /* best[] = +inf: not a seed, not reached */
     for (v = 0; v < V; v++)
         if (is_seed[v]) hp->best[v] = neg ? -h[v] : h[v];
-    return ct__settle_keyed(g, s, hp, out);
+    return ct__settle_keyed(g, s, max_pairs, hp, out);
 }
 
 /* The same with every vertex a seed. */
-static int ct__envelope_all(const ct__graph *g, double s, const double *h, int neg,
+static int ct__envelope_all(const ct__graph *g, double s, int max_pairs, const double *h, int neg,
                             ct__heap *hp, double *out)
 {
     uint32_t V = g->V, v;
     ct__heap_reset(hp);
     for (v = 0; v < V; v++) hp->best[v] = neg ? -h[v] : h[v];
-    return ct__settle_keyed(g, s, hp, out);
+    return ct__settle_keyed(g, s, max_pairs, hp, out);
 }
 
 ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_v, double *h,
                             char *err, size_t errlen)
+{
+    return ct__slope_project_sweeps(g, s, CT__SWEEP_PAIRS, is_pin_v, h, err, errlen);
+}
+
+ct_result ct__slope_project_sweeps(const ct__graph *g, double s, int max_pairs, const uint8_t *is_pin_v,
+                                   double *h, char *err, size_t errlen)
 {
     uint32_t V = g->V, v, pins = 0;
     double *hi = NULL, *lo = NULL;
@@ -262,8 +309,8 @@ ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_
     lo = (double *)malloc(sizeof *lo * (size_t)V);
     if (!hi || !lo) ok = 0;
     if (ok && pins > 0) {
-        ok = ct__envelope(g, s, is_pin_v, h, 0, &hp, hi) &&
-             ct__envelope(g, s, is_pin_v, h, 1, &hp, lo);   /* lo holds -lower bound */
+        ok = ct__envelope(g, s, max_pairs, is_pin_v, h, 0, &hp, hi) &&
+             ct__envelope(g, s, max_pairs, is_pin_v, h, 1, &hp, lo);   /* lo holds -lower bound */
         for (v = 0; v < V && ok; v++) {
             double top = hi[v], bottom = -lo[v];
             if (is_pin_v[v]) continue;
@@ -272,7 +319,7 @@ ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_
         }
     }
     /* Final lower envelope over every vertex; lo reused as the result. */
-    if (ok) ok = ct__envelope_all(g, s, h, 1, &hp, lo);
+    if (ok) ok = ct__envelope_all(g, s, max_pairs, h, 1, &hp, lo);
     for (v = 0; v < V && ok; v++)
         if (!is_pin_v[v]) h[v] = -lo[v];
     free(hi);
