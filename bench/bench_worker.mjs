@@ -11,6 +11,7 @@
 // pool ratio read beside the ceiling of the same minute says whether the pool
 // or the machine is the limit (the old bench timed the pool of 1, then the
 // pool of 2 a minute later, with no reference).
+import { performance } from 'node:perf_hooks';
 import { createPool } from '../worker/client.js';
 import { benchKey, summarize, nowMs, cpuMs } from './common.mjs';
 import { startNative } from './native_client.mjs';
@@ -73,13 +74,19 @@ async function openPool({ workers, log, trips }) {
   }
 }
 
-/** Chunks/s and process cores used of one batch of requests issued together. */
+/**
+ * Chunks/s, process cores used and the main thread's event-loop utilisation
+ * (the share of the batch it spent busy: replies, scheduling) of one batch of
+ * requests issued together.
+ */
 async function batch(run, chunks) {
   const c0 = cpuMs();
+  const e0 = performance.eventLoopUtilization();
   const t = nowMs();
   await run();
   const ms = nowMs() - t;
-  return { ms, chunks_per_s: chunks / ms * 1000, cores_used: (cpuMs() - c0) / ms };
+  const mainElu = performance.eventLoopUtilization(e0).utilization;
+  return { ms, chunks_per_s: chunks / ms * 1000, cores_used: (cpuMs() - c0) / ms, main_elu: mainElu };
 }
 
 /** The same chunk keys generated natively by one process, or split over two running at once. */
@@ -134,11 +141,14 @@ export async function benchWorker({ log = () => {}, quick = false, nativeBinary 
         throughput: {
           chunks: THROUGHPUT_CHUNKS, reps, ms: medianOf(g.map((x) => x.ms)),
           chunks_per_s: medianOf(g.map((x) => x.chunks_per_s)), cores_used: medianOf(g.map((x) => x.cores_used)),
-          raw: g,
+          main_elu: medianOf(g.map((x) => x.main_elu)), raw: g,
         },
       };
     });
-    for (const p of pools) log(`pool of ${p.workers}: ${p.throughput.chunks_per_s.toFixed(1)} chunks/s, cores used ${p.throughput.cores_used.toFixed(2)}`);
+    for (const p of pools) {
+      log(`pool of ${p.workers}: ${p.throughput.chunks_per_s.toFixed(1)} chunks/s, cores used ${p.throughput.cores_used.toFixed(2)}, ` +
+        `main thread busy ${p.throughput.main_elu.toFixed(2)}`);
+    }
     const scaling = { median: medianOf(ratios('pool1', 'pool2')), raw: ratios('pool1', 'pool2') };
     let ceiling = null;
     if (servers.length) {

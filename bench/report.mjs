@@ -113,11 +113,11 @@ export function table(r) {
   L.push('');
   L.push('Workers (node worker_threads, the pool a page uses)');
   L.push('');
-  L.push('| pool | mesh s1 round trip ms | chunk round trip ms | chunks/s | cores used |');
-  L.push('| ---: | ---: | ---: | ---: | ---: |');
+  L.push('| pool | mesh s1 round trip ms | chunk round trip ms | chunks/s | cores used | main thread busy |');
+  L.push('| ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const p of r.worker?.pools || []) {
     L.push(`| ${p.workers} | ${fmt(med(p.mesh_round_trip_ms.stride1))} | ${fmt(med(p.chunk_round_trip_ms))} | ` +
-      `${fmt(p.throughput.chunks_per_s, 1)} | ${fmt(p.throughput.cores_used)} |`);
+      `${fmt(p.throughput.chunks_per_s, 1)} | ${fmt(p.throughput.cores_used)} | ${fmt(p.throughput.main_elu)} |`);
   }
   if (r.worker?.scaling) {
     const c = r.worker.ceiling;
