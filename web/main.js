@@ -213,7 +213,7 @@ function render(view, s, now) {
   app.frame.triangles = renderer.draw({
     view, radiusM: app.world.radiusM, sun: latLonToDir(app.display.sun.lat, app.display.sun.lon), tiles: pic.tiles,
     width: canvas.width, height: canvas.height, exaggeration: pic.exaggeration, fade: pic.fade,
-    relief: reliefBoost(view.altitudeM),
+    relief: reliefBoost(view.altitudeM), holes: app.upkeep.hint.options.debug === 'holes',
   }).triangles;
   app.frame.clock.drew(now, performance.now() - t0, renderer.gpuMs());
 }
@@ -381,6 +381,7 @@ async function main() {
     setExaggeration(h.options.exaggeration);
     if (h.options.sun) setSun(...h.options.sun.split(','));
     if (h.view) setPoseFromView(h.view);
+    app.frame.dirty = true;
     if (!sameWorld(h.world, app.world.card)) buildWorld(h.world).catch(() => {});
   });
   requestAnimationFrame(loop);

@@ -1,8 +1,8 @@
-// This module streams chunk meshes for the view: it runs LOD selection each frame, sends the scheduler's picks to the worker pool, uploads arrivals (with the lake surfaces the worker adds from the same chunk) into the GPU tile cache, times geomorphs, and swaps meshes when the vertical exaggeration changes.
+// This module streams chunk meshes for the view: it runs LOD selection each frame, sends the scheduler's picks to the worker pool, uploads arrivals (with the relief and lake level maps the worker adds from the same chunk) into the GPU tile cache, times geomorphs, and swaps meshes when the vertical exaggeration changes.
 import { selectTiles, tileId } from './lod.js';
 import { RequestScheduler } from './tile_requests.js';
 import { TileCache } from './cache.js';
-import { prepareTerrain, prepareWater } from './tiledata.js';
+import { prepareTerrain } from './tiledata.js';
 import { sampleSpacingM, parentKey, keyId } from './geo.js';
 import { strideErrorsM, roughness } from './tile_error.js';
 
@@ -24,7 +24,7 @@ export class TileStreamer {
    * @param {object} o {pool, renderer, radiusM, surfaceLod, palette (lookup Map or null, only for
    *   meshes without paletteIndex), budgetBytes=256MB, maxInFlight, baseStride=4, minStride=1, tau=6,
    *   tauGeo=4 (geometric error in pixels that a surface_lod chunk may show, lod.js),
-   *   lakeMinLod=2 (tiles from this LOD on ask for lake surfaces), exaggeration=1 (vertical
+   *   lakeMinLod=2 (tiles from this LOD on ask for lake level maps), exaggeration=1 (vertical
    *   exaggeration of the meshes: a display option, part of every mesh request and cache key),
    *   relief=true (ask for each tile's full-resolution relief map), onError?}
    */
@@ -62,8 +62,7 @@ export class TileStreamer {
 
   _release(tile) {
     this.renderer.release(tile.gpu);
-    if (tile.water) this.renderer.release(tile.water);
-    tile.gpu = tile.water = null;
+    tile.gpu = null;
   }
 
   /** Cache key of a tile id: meshes differ by exaggeration, so the key includes it. */
@@ -165,7 +164,7 @@ export class TileStreamer {
         if (morph >= 1) this.morphStart.delete(t.id);
         else morphing = true;
       }
-      tiles.push({ gpu: c.gpu, water: c.water, center: c.center, morph, key: t.key, stride: t.stride, cacheId: this.cacheId(t.id) });
+      tiles.push({ gpu: c.gpu, center: c.center, morph, key: t.key, stride: t.stride, cacheId: this.cacheId(t.id) });
     }
     for (const id of this.morphStart.keys()) if (!drawn.has(id)) this.morphStart.delete(id);
     this.prevDrawn = drawn;
@@ -202,9 +201,10 @@ export class TileStreamer {
   _request(w) {
     const gen = this.generation, vex = this.exaggeration;
     const opts = { stride: w.stride, skirtDepthM: this.skirtM(w.key.lod, w.stride), verticalExaggeration: vex };
-    // The worker meshes the lakes from the chunk it just generated: a mesh
-    // build, not a second chunk, and null where the chunk has no lake.
-    if (w.key.lod >= this.lakeMinLod) opts.lakes = true;
+    // Lake levels per sample, from the chunk the worker has just generated
+    // (null where the chunk has no lake): the shader draws lakes on the
+    // terrain and decides their shores per pixel, like the sea's.
+    if (w.key.lod >= this.lakeMinLod) opts.lakeLevels = true;
     // The full-resolution relief map for per-pixel shading and shores.
     if (this.relief) opts.relief = true;
     const p = this.pool.mesh(w.key, opts, { priority: w.priority });
@@ -216,14 +216,12 @@ export class TileStreamer {
       this.scheduler.finished(w.id);
       const prep = prepareTerrain(mesh, { radiusM: this.radiusM, stride: w.stride, palette: this.palette });
       const gpu = this.renderer.uploadTerrain(prep);
-      const lakes = prepareWater(mesh.lakes, this.radiusM);
-      const water = lakes ? this.renderer.uploadWater(lakes) : null;
       if (mesh.relief && !this.tileInfo.has(keyId(w.key))) {
         const errors = strideErrorsM(mesh.relief, vex);
         this.tileInfo.set(keyId(w.key), { errors, k: roughness(errors, sampleSpacingM(this.radiusM, w.key.lod)) });
       }
-      const tile = { gpu, water, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
-      this.cache.add(this.cacheId(w.id), tile, gpu.bytes + (water ? water.bytes : 0), this.frame);
+      const tile = { gpu, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
+      this.cache.add(this.cacheId(w.id), tile, gpu.bytes, this.frame);
       this._topUp();
     }, (err) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);
