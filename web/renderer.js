@@ -28,6 +28,8 @@ export class Renderer {
     this.rockColor = [0.45, 0.42, 0.4];
     this.emptyVao = gl.createVertexArray();
     this.timer = new GpuTimer(gl);
+    /** Lakes come as level maps drawn on the terrain (streamer.js asks for lakeLevels). */
+    this.lakeLevels = true;
     // Meshes without palette indices leave location 3 disabled; its generic
     // value must then be an unsigned integer like the shader input.
     gl.vertexAttribI4ui(3, 0, 0, 0, 0);

@@ -2,7 +2,7 @@
 import { selectTiles, tileId } from './lod.js';
 import { RequestScheduler } from './tile_requests.js';
 import { TileCache } from './cache.js';
-import { prepareTerrain } from './tiledata.js';
+import { prepareTerrain, prepareWater } from './tiledata.js';
 import { sampleSpacingM, parentKey, keyId } from './geo.js';
 import { strideErrorsM, roughness } from './tile_error.js';
 
@@ -27,6 +27,9 @@ export class TileStreamer {
    *   lakeMinLod=2 (tiles from this LOD on ask for lake level maps), exaggeration=1 (vertical
    *   exaggeration of the meshes: a display option, part of every mesh request and cache key),
    *   relief=true (ask for each tile's full-resolution relief map), onError?}
+   *   The renderer adapter: uploadTerrain(prepared) and release(handle); lakes come either as
+   *   level maps on the terrain (renderer.lakeLevels true: the demo page, shores per pixel) or
+   *   as water meshes through uploadWater(prepared) (engines that draw lakes as surfaces).
    */
   constructor(o) {
     this.pool = o.pool;
@@ -62,7 +65,8 @@ export class TileStreamer {
 
   _release(tile) {
     this.renderer.release(tile.gpu);
-    tile.gpu = null;
+    if (tile.water) this.renderer.release(tile.water);
+    tile.gpu = tile.water = null;
   }
 
   /** Cache key of a tile id: meshes differ by exaggeration, so the key includes it. */
@@ -164,7 +168,7 @@ export class TileStreamer {
         if (morph >= 1) this.morphStart.delete(t.id);
         else morphing = true;
       }
-      tiles.push({ gpu: c.gpu, center: c.center, morph, key: t.key, stride: t.stride, cacheId: this.cacheId(t.id) });
+      tiles.push({ gpu: c.gpu, water: c.water, center: c.center, morph, key: t.key, stride: t.stride, cacheId: this.cacheId(t.id) });
     }
     for (const id of this.morphStart.keys()) if (!drawn.has(id)) this.morphStart.delete(id);
     this.prevDrawn = drawn;
@@ -201,10 +205,10 @@ export class TileStreamer {
   _request(w) {
     const gen = this.generation, vex = this.exaggeration;
     const opts = { stride: w.stride, skirtDepthM: this.skirtM(w.key.lod, w.stride), verticalExaggeration: vex };
-    // Lake levels per sample, from the chunk the worker has just generated
-    // (null where the chunk has no lake): the shader draws lakes on the
-    // terrain and decides their shores per pixel, like the sea's.
-    if (w.key.lod >= this.lakeMinLod) opts.lakeLevels = true;
+    // Lakes from the chunk the worker has just generated (null where it has
+    // none): level maps for a renderer that draws them on the terrain with
+    // shores per pixel, like the sea, else the water mesh.
+    if (w.key.lod >= this.lakeMinLod) opts[this.renderer.lakeLevels ? 'lakeLevels' : 'lakes'] = true;
     // The full-resolution relief map for per-pixel shading and shores.
     if (this.relief) opts.relief = true;
     const p = this.pool.mesh(w.key, opts, { priority: w.priority });
@@ -220,8 +224,10 @@ export class TileStreamer {
         const errors = strideErrorsM(mesh.relief, vex);
         this.tileInfo.set(keyId(w.key), { errors, k: roughness(errors, sampleSpacingM(this.radiusM, w.key.lod)) });
       }
-      const tile = { gpu, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
-      this.cache.add(this.cacheId(w.id), tile, gpu.bytes, this.frame);
+      const lakes = prepareWater(mesh.lakes, this.radiusM);
+      const water = lakes ? this.renderer.uploadWater(lakes) : null;
+      const tile = { gpu, water, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
+      this.cache.add(this.cacheId(w.id), tile, gpu.bytes + (water ? water.bytes : 0), this.frame);
       this._topUp();
     }, (err) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);

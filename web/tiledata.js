@@ -1,4 +1,4 @@
-// This module turns a worker mesh into the page's vertex data: heights above sea level in float64, geomorph targets from the coarser grid and the mesh's palette indices (no DOM, no GL).
+// This module turns a worker mesh into the page's vertex data: heights above sea level in float64, geomorph targets from the coarser grid, the mesh's palette indices, and lake-only water surfaces for renderers that draw lakes as meshes (no DOM, no GL).
 
 /** Map packed 0xRRGGBB -> palette index for 40 RGB entries (for meshes without paletteIndex). */
 export function paletteLookup(rgb) {
@@ -125,4 +125,34 @@ export function morphTargets(posH, n, vc) {
   }
   for (let v = grid + 4 * row; v < vc; v++) out.set(posH.subarray(4 * v, 4 * v + 4), 4 * v);
   return out;
+}
+
+/**
+ * The lake part of a water mesh: triangles at sea level are dropped (the sea
+ * is drawn as its own surface), the rest kept with heights. Null when empty.
+ * For renderers that draw lakes as meshes (examples/three); the demo page draws
+ * them on the terrain from lake level maps instead.
+ */
+export function prepareWater(mesh, radiusM, seaEpsM = 0.25) {
+  if (!mesh || !mesh.indexCount) return null;
+  const vc = mesh.vertexCount ?? mesh.positions.length / 3;
+  const P = mesh.positions, c = mesh.center;
+  const posH = new Float32Array(vc * 4);
+  const lake = new Uint8Array(vc);
+  for (let v = 0; v < vc; v++) {
+    const x = P[3 * v], y = P[3 * v + 1], z = P[3 * v + 2];
+    const X = c[0] + x, Y = c[1] + y, Z = c[2] + z;
+    const h = Math.sqrt(X * X + Y * Y + Z * Z) - radiusM;
+    posH[4 * v] = x; posH[4 * v + 1] = y; posH[4 * v + 2] = z; posH[4 * v + 3] = h;
+    lake[v] = Math.abs(h) > seaEpsM ? 1 : 0;
+  }
+  const I = mesh.indices;
+  const kept = new (I instanceof Uint32Array ? Uint32Array : Uint16Array)(I.length);
+  let m = 0;
+  for (let t = 0; t + 2 < I.length; t += 3) {
+    if (!(lake[I[t]] || lake[I[t + 1]] || lake[I[t + 2]])) continue;
+    kept[m++] = I[t]; kept[m++] = I[t + 1]; kept[m++] = I[t + 2];
+  }
+  if (m === 0) return null;
+  return { posH, normals: mesh.normals, indices: kept.slice(0, m), center: c, vertexCount: vc };
 }

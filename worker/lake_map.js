@@ -25,14 +25,16 @@ export function lakeLevelMap(chunk) {
     }
   }
   if (!any) return null;
-  // Spread onto neighbours without a level, one ring per pass (the highest
+  // Spread onto dry neighbours, one ring per pass (the highest
   // neighbour wins where two lakes meet; a shore between lakes is dry anyway).
   for (let pass = 0; pass < SPREAD; pass++) {
     const next = level.slice();
     for (let y = 0; y < E; y++) {
       for (let x = 0; x < E; x++) {
         const i = y * E + x;
-        if (level[i] !== NO_LAKE_M) continue;
+        // Only onto dry ground: a sea sample keeps the sea's own level (0 m in
+        // the shader), or a lake beside the sea would lift the sea bed to its level.
+        if (level[i] !== NO_LAKE_M || W[i] === SEA_LEVEL_CODE) continue;
         let best = NO_LAKE_M;
         for (let dy = -1; dy <= 1; dy++) {
           const yy = y + dy;

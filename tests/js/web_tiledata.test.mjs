@@ -1,7 +1,7 @@
 // Tests of web/tiledata.js: heights above sea level, geomorph targets on the coarse grid, palette indices (the mesh's or from colours); stride errors (web/tile_error.js) and lake level maps (worker/lake_map.js).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { prepareTerrain, morphTargets, parsePalette, paletteLookup } from '../../web/tiledata.js';
+import { prepareTerrain, morphTargets, prepareWater, parsePalette, paletteLookup } from '../../web/tiledata.js';
 import { strideErrorsM, roughness } from '../../web/tile_error.js';
 import { lakeLevelMap, NO_LAKE_M } from '../../worker/lake_map.js';
 import { SEA_LEVEL_CODE } from '../../worker/protocol.js';
@@ -94,6 +94,21 @@ test('parsePalette reads 40 lines and names the bad one', () => {
   assert.throws(() => parsePalette('ffffff'), /40 colours/);
 });
 
+test('water meshes keep lakes and drop the sea', () => {
+  const m = grid(2, (i) => (i === 2 ? 12 : 0), false);
+  const row = 3;
+  m.indices = new Uint16Array([0, 1, row, 1, row + 1, row, 1, 2, row + 1]);
+  m.indexCount = 9;
+  const w = prepareWater(m, R);
+  assert.equal([...w.indices], [1, 2, row + 1], 'only the triangle touching the 12 m lake');
+  const sea = grid(2, () => 0, false);
+  sea.indexCount = 3;
+  assert.is(prepareWater(sea, R), null);
+  assert.is(prepareWater({ indexCount: 0 }, R), null);
+  assert.is(prepareWater(undefined, R), null, 'a tile without lakes (mesh.lakes absent or null)');
+  assert.is(prepareWater(null, R), null);
+});
+
 const E = 257;
 /** A relief map (w = height) from a height function of the sample position. */
 const reliefOf = (f) => {
@@ -131,6 +146,9 @@ test('lake level map: lake samples carry their level, spread two samples onto th
   assert.is(m[105 * E + 112], 312, 'two samples out: spread');
   assert.is(m[105 * E + 113], NO_LAKE_M, 'three out: no lake');
   assert.is(m[5 * E + 5], NO_LAKE_M, 'the sea has no lake level');
+  // Sea right beside the lake: no level spreads onto it.
+  water[105 * E + 99] = SEA_LEVEL_CODE;
+  assert.is(lakeLevelMap({ water, heightQuantumM: q })[105 * E + 99], NO_LAKE_M, 'no lake level on the sea beside it');
 });
 
 test.run();
