@@ -19,11 +19,9 @@ const CROSSFADE_MS = 600;
 /** The old planet waits at most this long after the build for the new one to settle. */
 const CROSSFADE_WAIT_MS = 8000;
 /**
- * While only streaming changes the picture, draw at most this often, and
- * spend at most 1/STREAM_DRAW_SHARE of the time drawing: a software-GL frame
- * of a million triangles costs seconds on a busy 2-core machine, and drawing
- * every arrival there made a descent take 35 s instead of 8 s (the CPU is
- * better spent in the workers). On a GPU the 250 ms floor decides.
+ * While only streaming changes the picture, draw at most this often and at most 1/STREAM_DRAW_SHARE
+ * of the time: a software-GL frame of a million triangles costs seconds on a busy 2-core machine,
+ * and drawing every arrival made a descent take 35 s instead of 8 s. On a GPU the floor decides.
  */
 const STREAM_DRAW_MS = 250;
 const STREAM_DRAW_SHARE = 4;
