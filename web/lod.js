@@ -1,5 +1,5 @@
 // This module chooses which chunk meshes to draw and which to request: a quadtree per cube face refined by screen-space error, with frustum and horizon culling, drawing only ready tiles and never leaving holes (no DOM, no GL).
-import { keyBounds, keyId, childKeys, sampleSpacingM, angleBetween, sub, length, normalize } from './geo.js';
+import { keyBounds, keyId, childKeys, parentKey, sampleSpacingM, angleBetween, sub, length, normalize } from './geo.js';
 import { frustumPlanes, sphereInFrustum } from './camera.js';
 
 /** Text id of a tile: key plus mesh stride. */
@@ -8,16 +8,45 @@ export function tileId(key, stride) {
 }
 
 /**
- * Children of a tile in the virtual quadtree. Below surface_lod a tile splits
- * into its four child keys; at surface_lod it "splits" into the same chunk
- * meshed at half the stride, down to minStride, so the finest level gains
- * detail without a deeper LOD.
+ * Children of a tile in the quadtree: below surface_lod its four child keys;
+ * a tile at surface_lod has none (it gains detail through its mesh stride,
+ * chosen by surfaceStride, not through children).
  */
-export function tileChildren(tile, surfaceLod, baseStride, minStride) {
+export function tileChildren(tile, surfaceLod, baseStride) {
   if (tile.key.lod < surfaceLod) return childKeys(tile.key).map((key) => ({ key, stride: baseStride }));
-  if (tile.stride > minStride) return [{ key: tile.key, stride: tile.stride >> 1 }];
   return [];
 }
+
+/**
+ * Mesh stride for a chunk at surface_lod: the coarsest stride whose
+ * projected geometric error is within tolerance. With the chunk's own
+ * measured errors (tile_error.js) the test is error <= tauGeo pixels; without
+ * them the error is guessed as roughness x vertex spacing, where roughness
+ * comes from the nearest measured ancestor (flat sea: 0, so the coarsest
+ * stride) or is 1 when nothing is known (the vertex spacing itself, against
+ * tau: the rule used below surface_lod).
+ * @param {object} o {key, distPx (pixels per metre at the tile's nearest point), spacingM,
+ *   baseStride, minStride, tau, tauGeo, info: (key) => ({errors, k}|undefined)}
+ */
+export function surfaceStride(o) {
+  const own = o.info(o.key);
+  let k = 1, tol = o.tau;
+  if (!own) {
+    for (let a = parentKey(o.key); a; a = parentKey(a)) {
+      const i = o.info(a);
+      // Detail finer than the ancestor's samples is missing from its measure: a margin.
+      if (i) { k = Math.min(1, i.k * ROUGHNESS_MARGIN); tol = o.tauGeo; break; }
+    }
+  }
+  for (let s = o.baseStride; s > o.minStride; s >>= 1) {
+    const errM = own ? own.errors[s] : k * s * o.spacingM;
+    if (errM * o.distPx <= (own ? o.tauGeo : tol)) return s;
+  }
+  return o.minStride;
+}
+
+/** An ancestor's roughness misses detail below its own samples. */
+const ROUGHNESS_MARGIN = 1.5;
 
 /**
  * True when a bounding region is behind the planet's horizon: every point of
@@ -48,7 +77,12 @@ export function vertexSpacingPx(view, bounds, spacingM) {
  * @param {number} p.radiusM     planet radius
  * @param {number} p.surfaceLod  finest chunk LOD of the world
  * @param {(id:string)=>boolean} p.isReady  tile mesh is on the GPU
- * @param {number} [p.tau=6]     refine while a vertex spacing covers more pixels than this
+ * @param {number} [p.tau=6]     below surface_lod, refine while a vertex spacing covers more pixels than this
+ *   (the relief map's texels, a quarter of that at stride 4, keep shading and shores sharp)
+ * @param {number} [p.tauGeo=4]  at surface_lod, mesh at the coarsest stride whose geometric error
+ *   (p.tileInfo) covers at most this many pixels
+ * @param {(key:object)=>({errors:object, k:number}|undefined)} [p.tileInfo] measured stride
+ *   errors (metres) and roughness of a chunk whose mesh has arrived (any stride)
  * @param {number} [p.baseStride=4] mesh stride of tiles coarser than surface_lod
  * @param {number} [p.minStride=1]  finest stride at surface_lod
  * @param {number} [p.hMinM=-11000] [p.hMaxM=9000] terrain height range for bounds and culling
@@ -63,6 +97,8 @@ export function vertexSpacingPx(view, bounds, spacingM) {
 export function selectTiles(p) {
   const R = p.radiusM;
   const tau = p.tau ?? 6;
+  const tauGeo = p.tauGeo ?? 4;
+  const info = p.tileInfo ?? (() => undefined);
   const baseStride = p.baseStride ?? 4;
   const minStride = Math.min(baseStride, p.minStride ?? 1);
   const rMin = R + (p.hMinM ?? -11000), rMax = R + (p.hMaxM ?? 9000);
@@ -92,6 +128,33 @@ export function selectTiles(p) {
     out.want.push({ id: tile.id, key: tile.key, stride: tile.stride, priority });
   };
 
+  // A chunk at surface_lod: drawn at the stride its error asks for, or at any
+  // finer stride already here (it covers the same ground at least as well,
+  // and asking for a coarser copy would only cost a request).
+  const surfaceTile = (tile, bounds) => {
+    const distPx = vertexSpacingPx(view, bounds, 1);
+    const spacingM = sampleSpacingM(R, tile.key.lod);
+    const need = surfaceStride({ key: tile.key, distPx, spacingM, baseStride, minStride, tau, tauGeo, info });
+    for (let s = need; s >= minStride; s >>= 1) {
+      const id = tileId(tile.key, s);
+      if (p.isReady(id)) {
+        out.keep.push(id);
+        return [{ key: tile.key, stride: s, id, bounds }];
+      }
+    }
+    const t = { key: tile.key, stride: need, id: tileId(tile.key, need), bounds };
+    want(t, bounds);
+    // Until it arrives, a coarser copy of the same chunk covers it.
+    for (let s = need * 2; s <= baseStride; s *= 2) {
+      const id = tileId(tile.key, s);
+      if (p.isReady(id)) {
+        out.keep.push(id);
+        return [{ key: tile.key, stride: s, id, bounds }];
+      }
+    }
+    return null;
+  };
+
   // Returns the tiles that cover this node's visible area, or null if it
   // cannot be covered yet. readyDepth: LOD of the nearest ready ancestor (-1 none).
   const visit = (tile, readyDepth) => {
@@ -103,12 +166,13 @@ export function selectTiles(p) {
       out.culled++;
       return [];
     }
+    if (tile.key.lod >= p.surfaceLod) return surfaceTile(tile, bounds);
     tile.id = tile.id ?? tileId(tile.key, tile.stride);
     tile.bounds = bounds;
     const ready = p.isReady(tile.id);
     const spacing = sampleSpacingM(R, tile.key.lod) * tile.stride;
     const kids = out.visits < maxVisits && vertexSpacingPx(view, bounds, spacing) > tau
-      ? tileChildren(tile, p.surfaceLod, baseStride, minStride) : [];
+      ? tileChildren(tile, p.surfaceLod, baseStride) : [];
     if (kids.length === 0) {
       if (ready) {
         out.keep.push(tile.id);
@@ -119,7 +183,7 @@ export function selectTiles(p) {
     }
     // Refining. Ask for this level too when the nearest ready cover is two or
     // more levels up, so detail arrives level by level instead of all at once.
-    const level = tile.key.lod + Math.log2(baseStride / tile.stride);
+    const level = tile.key.lod;
     if (!ready && (readyDepth < 0 || level - readyDepth >= 2)) want(tile, bounds);
     if (ready) out.keep.push(tile.id);
     const depth = ready ? level : readyDepth;

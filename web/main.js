@@ -18,8 +18,13 @@ import { createApi } from './api.js';
 const CROSSFADE_MS = 600;
 /** The old planet waits at most this long after the build for the new one to settle. */
 const CROSSFADE_WAIT_MS = 8000;
-/** While only streaming changes the picture, draw at most this often (leaves the CPU to the workers). */
+/**
+ * While only streaming changes the picture, draw at most this often and at most 1/STREAM_DRAW_SHARE
+ * of the time: a software-GL frame of a million triangles costs seconds on a busy 2-core machine,
+ * and drawing every arrival made a descent take 35 s instead of 8 s. On a GPU the floor decides.
+ */
 const STREAM_DRAW_MS = 250;
+const STREAM_DRAW_SHARE = 4;
 
 const hint = parseHash(location.hash);
 /** The whole page state, grouped. */
@@ -33,7 +38,9 @@ const app = {
   /** Display options: they never change the world. */
   display: { palette: 'default', defaultRgb: null, paletteMap: null, exaggeration: parseExaggeration(hint.options.exaggeration), sun: parseSun(hint.options.sun) },
   /** The frame loop. */
-  frame: { dirty: true, lastDraw: 0, lastCached: 0, triangles: 0, clock: new FrameClock(), settledWaiters: [], lastSettled: false },
+  frame: { dirty: true, lastDraw: 0, lastCached: 0, triangles: 0, clock: new FrameClock(), settledWaiters: [], lastSettled: false,
+    /** ms from a drawn frame to the next animation frame: what a frame really costs (software GL: seconds) */
+    cost: 0, drewAt: null },
   /** Cursor, HUD and address-bar upkeep. */
   upkeep: { cursor: null, cursorPx: null, sampling: false, lastSample: 0, lastUrl: 0, lastHud: 0, hint },
 };
@@ -110,9 +117,11 @@ function makeStreamer(r) {
   return new TileStreamer({
     pool, renderer, radiusM: r.config.radius_m, surfaceLod: r.config.surface_lod,
     generation: r.generation, palette: app.display.paletteMap,
-    tau: Number(o.tau) || 10, baseStride: Number(o.stride) || 4,
+    tau: Number(o.tau) || 10, tauGeo: Number(o.geopx) || 4, baseStride: Number(o.stride) || 4,
     budgetBytes: (Number(o.budget) || 384) * 1048576, exaggeration: app.display.exaggeration,
-    maxInFlight: Math.max(2, (pool.stats().workers || 1) * 2),
+    // Enough queued in the pool to keep the workers busy while the main thread
+    // spends most of a second on one software-GL frame.
+    maxInFlight: Math.max(4, (pool.stats().workers || 1) * 4),
     onError: (e) => {
       app.world.errors++;
       console.warn('tile request failed:', e.message);
@@ -202,7 +211,7 @@ function render(view, s, now) {
   app.frame.triangles = renderer.draw({
     view, radiusM: app.world.radiusM, sun: latLonToDir(app.display.sun.lat, app.display.sun.lon), tiles: pic.tiles,
     width: canvas.width, height: canvas.height, exaggeration: pic.exaggeration, fade: pic.fade,
-    relief: reliefBoost(view.altitudeM),
+    relief: reliefBoost(view.altitudeM), holes: app.upkeep.hint.options.debug === 'holes',
   }).triangles;
   app.frame.clock.drew(now, performance.now() - t0, renderer.gpuMs());
 }
@@ -217,14 +226,21 @@ function step(now, force = false) {
   const view = computeView(pose, { radiusM: world.radiusM, width: canvas.width, height: canvas.height, groundM: app.camera.groundM, ...world.streamer.heightRange() });
   view.altitudeM = pose.alt - app.camera.groundM;
   const s = world.streamer.update(view, now);
-  // New tiles alone redraw at most every STREAM_DRAW_MS, and at once when streaming ends.
+  if (frame.drewAt !== null && !force) {
+    frame.cost = now - frame.drewAt;
+    frame.drewAt = null;
+  }
+  // New tiles alone redraw at most every STREAM_DRAW_MS (longer when frames are
+  // expensive), and at once when streaming ends.
   const stale = !s.settled || world.streamer.cache.size !== frame.lastCached || !!world.previous;
-  const draw = force || frame.dirty || (stale && (s.settled || now - frame.lastDraw >= STREAM_DRAW_MS));
+  const streamGap = Math.max(STREAM_DRAW_MS, STREAM_DRAW_SHARE * frame.cost);
+  const draw = force || frame.dirty || (stale && (s.settled || now - frame.lastDraw >= streamGap));
   if (draw) {
     render(view, s, now);
     frame.dirty = false;
     frame.lastDraw = now;
     frame.lastCached = world.streamer.cache.size;
+    if (!force) frame.drewAt = now;
   }
   // Settled also needs the ground under this pose (it sets the near plane and the tilt).
   frame.lastSettled = s.settled && !frame.dirty && world.streamer.cache.size === frame.lastCached && !world.building && !world.previous && s.tiles.length > 0 && app.camera.groundSeq === app.camera.poseSeq;
@@ -363,6 +379,7 @@ async function main() {
     setExaggeration(h.options.exaggeration);
     if (h.options.sun) setSun(...h.options.sun.split(','));
     if (h.view) setPoseFromView(h.view);
+    app.frame.dirty = true;
     if (!sameWorld(h.world, app.world.card)) buildWorld(h.world).catch(() => {});
   });
   requestAnimationFrame(loop);

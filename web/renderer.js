@@ -1,18 +1,26 @@
-// This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, and lake surfaces from water meshes; a rebuild's old planet can be faded out over the new one.
-import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture } from './gl.js';
+// This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
+import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture } from './gl.js';
 import { sub, length, normalize } from './geo.js';
-import { TERRAIN_VS, TERRAIN_FS, LAKE_FS, SCREEN_VS, SKY_FS } from './shaders.js';
+import { TERRAIN_VS, TERRAIN_FS, SCREEN_VS, SKY_FS } from './shaders.js';
 import { GpuTimer } from './gputimer.js';
+
+/** How far below sea level the hole check's sphere lies (more than a coarse tile's chord sags). */
+const HOLE_MARGIN_M = 1500;
 
 /** Scale height of the air in metres (drawn metres, like the eye's altitude). */
 const ATMO_H_M = 8000;
+
+/** Blinn-Phong exponent of the sun glint for an eye this high above sea level (metres). */
+export function glintSharpness(eyeHeightM) {
+  const t = Math.min(1, Math.max(0, Math.log10(Math.max(1, eyeHeightM) / 2000) / 3.5));
+  return 900 - 780 * t;
+}
 
 /** Renderer over a WebGL2 context. */
 export class Renderer {
   constructor(gl) {
     this.gl = gl;
     this.terrain = createProgram(gl, TERRAIN_VS, TERRAIN_FS, 'terrain');
-    this.lake = createProgram(gl, TERRAIN_VS, LAKE_FS, 'lake');
     this.sky = createProgram(gl, SCREEN_VS, SKY_FS, 'sky');
     this.palette = createPaletteTexture(gl, new Uint8Array(120));
     this.seaColor = [0.02, 0.08, 0.2];
@@ -20,8 +28,10 @@ export class Renderer {
     this.rockColor = [0.45, 0.42, 0.4];
     this.emptyVao = gl.createVertexArray();
     this.timer = new GpuTimer(gl);
-    // Meshes without palette indices (lakes) leave location 3 disabled; its
-    // generic value must then be an unsigned integer like the shader input.
+    /** Lakes come as level maps drawn on the terrain (streamer.js asks for lakeLevels). */
+    this.lakeLevels = true;
+    // Meshes without palette indices leave location 3 disabled; its generic
+    // value must then be an unsigned integer like the shader input.
     gl.vertexAttribI4ui(3, 0, 0, 0, 0);
   }
 
@@ -59,20 +69,16 @@ export class Renderer {
       m.relief = createReliefTexture(gl, t.relief, 257);
       m.bytes += 257 * 257 * 8;
     }
+    if (t.lakeLevels) {
+      m.lakes = createLakeTexture(gl, t.lakeLevels, 257);
+      m.bytes += 257 * 257 * 2;
+    }
     return m;
-  }
-
-  /** Uploads a lake surface (tiledata.prepareWater). */
-  uploadWater(w) {
-    const gl = this.gl;
-    return createMesh(gl, [
-      { loc: 0, data: w.posH, size: 4, type: gl.FLOAT },
-      { loc: 1, data: w.posH, size: 4, type: gl.FLOAT },
-    ], w.indices);
   }
 
   release(m) {
     if (m?.relief) this.gl.deleteTexture(m.relief);
+    if (m?.lakes) this.gl.deleteTexture(m.lakes);
     deleteMesh(this.gl, m);
   }
 
@@ -84,6 +90,10 @@ export class Renderer {
     gl.uniform1f(u.uR, f.radiusM);
     gl.uniform1f(u.uAtmoH, ATMO_H_M);
     gl.uniform1f(u.uEyeH, length(f.view.eye) - f.radiusM);
+    // Glint lobe: sharp on calm water near the eye, broad from orbit, where a
+    // pixel spans kilometres of waves (sun glitter) and the sphere's normal
+    // alone would make a pin-point.
+    if (u.uGlint) gl.uniform1f(u.uGlint, glintSharpness(length(f.view.eye) - f.radiusM));
     if (u.uSea) gl.uniform3fv(u.uSea, this.seaColor);
     if (u.uShallow) gl.uniform3fv(u.uShallow, this.shallowColor);
     if (u.uExag) gl.uniform1f(u.uExag, f.exaggeration || 1);
@@ -100,12 +110,17 @@ export class Renderer {
     gl.uniform1f(u.uTanHalf, Math.tan(view.fovy / 2));
     gl.uniform1f(u.uAspect, view.aspect);
     // |eye|^2 - R^2 in float64, so the hit distance keeps its precision near the sea.
-    gl.uniform1f(u.uC, (d - R) * (d + R));
+    // The hole check tests against a sphere HOLE_MARGIN_M lower: flat tiles are
+    // chords that dip below the sea-level sphere between vertices, and a ray
+    // grazing the horizon could pass between the two without any hole.
+    const r = f.holes ? R - HOLE_MARGIN_M : R;
+    gl.uniform1f(u.uC, (d - r) * (d + r));
+    gl.uniform1i(u.uHoles, f.holes ? 1 : 0);
     gl.bindVertexArray(this.emptyVao);
     gl.drawArrays(gl.TRIANGLES, 0, 3);
   }
 
-  /** Draws terrain tiles (nearest first) and then their lakes; returns the triangle count. */
+  /** Draws terrain tiles (nearest first), water included; returns the triangle count. */
   _tiles(f, tiles, alpha) {
     const gl = this.gl, view = f.view;
     const viewProj = Float32Array.from(view.viewProj);
@@ -121,7 +136,7 @@ export class Renderer {
     gl.bindTexture(gl.TEXTURE_2D, this.palette);
     gl.uniform1i(u.uPalette, 0);
     gl.uniform1i(u.uReliefMap, 1);
-    gl.activeTexture(gl.TEXTURE1);
+    gl.uniform1i(u.uLakeMap, 2);
     let triangles = 0;
     gl.enable(gl.CULL_FACE);
     for (const { t } of order) {
@@ -133,7 +148,11 @@ export class Renderer {
       gl.uniform1i(u.uGrid, m.row * m.row);
       gl.uniform1f(u.uStride, m.stride);
       gl.uniform1i(u.uHasRelief, m.relief ? 1 : 0);
+      gl.uniform1i(u.uHasLakes, m.lakes ? 1 : 0);
+      gl.activeTexture(gl.TEXTURE1);
       gl.bindTexture(gl.TEXTURE_2D, m.relief ?? null);
+      gl.activeTexture(gl.TEXTURE2);
+      gl.bindTexture(gl.TEXTURE_2D, m.lakes ?? null);
       gl.bindVertexArray(m.vao);
       gl.drawElements(gl.TRIANGLES, m.count, m.indexType, 0);
       triangles += m.count / 3;
@@ -141,36 +160,16 @@ export class Renderer {
     gl.disable(gl.CULL_FACE);
     gl.activeTexture(gl.TEXTURE0);
 
-    // Lakes at their own level, blended a little over their beds.
-    const lp = this.lake, lu = lp.u;
-    gl.useProgram(lp.program);
-    this._common(lu, f);
-    gl.uniformMatrix4fv(lu.uViewProj, false, viewProj);
-    gl.uniform1f(lu.uMorph, 1);
-    gl.uniform1i(lu.uUsePalette, 0);
-    gl.uniform1i(lu.uGrid, 0);
-    gl.uniform1i(lu.uRow, 1);
-    gl.uniform1f(lu.uAlpha, alpha * 0.92);
-    gl.enable(gl.BLEND);
-    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
-    gl.enable(gl.POLYGON_OFFSET_FILL);
-    gl.polygonOffset(-1, -2);
-    for (const { t } of order) {
-      if (!t.water) continue;
-      gl.uniform3fv(lu.uOffset, sub(t.center, view.eye));
-      gl.bindVertexArray(t.water.vao);
-      gl.drawElements(gl.TRIANGLES, t.water.count, t.water.indexType, 0);
-    }
-    gl.disable(gl.POLYGON_OFFSET_FILL);
-    if (alpha >= 1) gl.disable(gl.BLEND);
+    if (alpha < 1) gl.disable(gl.BLEND);
     return triangles;
   }
 
   /**
    * Draws one frame.
    * @param {object} f {view, radiusM, sun:number[3] (unit vector towards the sun, world frame),
-   *   tiles:[{gpu, water?, center, morph}], width, height, exaggeration=1 (of the meshes),
-   *   relief=1 (how much the relief map's lean is strengthened), fade?: {tiles, alpha, exaggeration}
+   *   tiles:[{gpu, center, morph}], width, height, exaggeration=1 (of the meshes),
+   *   relief=1 (how much the relief map's lean is strengthened), holes=false (debug: the ground
+   *   sphere magenta behind the terrain, no sky), fade?: {tiles, alpha, exaggeration}
    *   (an old planet drawn over this one with alpha, for a crossfade)}
    * @returns {{triangles: number}}
    */

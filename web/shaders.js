@@ -1,4 +1,4 @@
-// This module holds the page's GLSL: the shared atmosphere model (a cheap single-scattering approximation), the terrain shader with per-pixel relief, water and shoreline, the lake shader and the full-screen sky.
+// This module holds the page's GLSL: the shared atmosphere model (a cheap single-scattering approximation), the terrain shader with per-pixel relief, sea, lakes and shorelines, and the full-screen sky.
 
 /**
  * Atmosphere, in the units of one vertical air column (optical depth 1 straight
@@ -10,7 +10,7 @@
  * ground; each pixel pays a few exps, no loops.
  */
 export const ATMOSPHERE = `
-uniform vec3 uSun; uniform float uR; uniform float uAtmoH; uniform float uEyeH;
+uniform vec3 uSun; uniform float uR; uniform float uAtmoH; uniform float uEyeH; uniform float uGlint;
 const vec3 BETA = vec3(0.05, 0.11, 0.26);     // zenith optical depth per colour (blue scatters most)
 const float SUN_I = 1.7;                       // sunlight scale, so a noon zenith sky is a mid blue
 const float TOP = 12.0;                        // atmosphere top in scale heights
@@ -31,6 +31,19 @@ float meanDensity(float ha, float hb) {
 float phase(float cosA) { return 0.75 * (1.0 + cosA * cosA); }
 // Soft tone curve: bright skies and glints roll off instead of clipping.
 vec3 tone(vec3 c) { return c / (1.0 + 0.15 * c); }
+// Sun glint on water: a Blinn-Phong lobe normalised so its energy stays put
+// as it sharpens, weighted by Schlick's Fresnel at the half vector (2% of
+// the light at normal incidence, more at grazing angles), and capped below
+// the sun's own colour so it never clips to a white blob. up: surface
+// normal, v: towards the eye; 'sharp' is the lobe's exponent (calm water
+// near the eye, broader from orbit where one pixel averages many waves).
+vec3 glint(vec3 up, vec3 v, float sunMu, float sharp) {
+  vec3 hv = normalize(uSun + v);
+  float nh = max(dot(up, hv), 0.0);
+  float f = 0.02 + 0.98 * pow(1.0 - max(dot(v, hv), 0.0), 5.0);
+  float d = (sharp + 8.0) / 25.1 * pow(nh, sharp);
+  return sunlightAt(sunMu) * min(f * d * max(sunMu, 0.0), 0.55);
+}
 // Haze between the eye and a ground point: returns the in-scattered light and
 // sets tr to what survives of the ground colour. eyeDir: unit ray, t: distance,
 // hp: height of the point, pUp: its up.
@@ -62,15 +75,12 @@ uniform int uUsePalette;
 uniform sampler2D uPalette;
 uniform vec3 uEye;
 uniform int uRow; uniform int uGrid; uniform float uStride;
+uniform sampler2D uLakeMap; uniform int uHasLakes; uniform float uExag;
 out vec3 vRel; out float vH; out vec3 vColor; out vec2 vUv;
 void main() {
   vec4 p = mix(aMorphH, aPosH, uMorph);
   vRel = p.xyz + uOffset;
   vH = p.w;
-  // Under the sea the terrain is drawn at sea level: one surface, so sea and
-  // bed never fight for a pixel; the fragment shader puts the water on it
-  // where the relief map says the ground is below 0 m.
-  if (p.w < 0.0) vRel -= normalize(uEye + vRel) * p.w;
   int v = gl_VertexID, i, j;
   if (v < uGrid) { i = v % uRow; j = v / uRow; }
   else {
@@ -80,6 +90,13 @@ void main() {
     j = e == 0 ? 0 : e == 1 ? n : k;
   }
   vUv = (vec2(float(i), float(j)) * uStride + 0.5) / 257.0;
+  // Under the sea, and under a lake, the terrain is drawn at the water's
+  // level: one surface, so water and bed never fight for a pixel; the
+  // fragment shader puts the water on it where the relief map says the
+  // ground is below that level. Skirts move with their edge vertex.
+  float level = 0.0;
+  if (uHasLakes == 1) level = max(level, texelFetch(uLakeMap, ivec2(vec2(float(i), float(j)) * uStride), 0).r * uExag);
+  if (p.w < level) vRel += normalize(uEye + vRel) * (level - p.w);
   int pal = int(aPal);
   // Sea-bed vertices take the sand colour: the water is laid over them per pixel.
   if (uUsePalette == 1 && pal < 5) pal += 5;
@@ -89,65 +106,50 @@ void main() {
 
 export const TERRAIN_FS = `#version 300 es
 precision highp float;
+precision highp int;   // uHasLakes is shared with the vertex shader, whose ints are highp
 in vec3 vRel; in float vH; in vec3 vColor; in vec2 vUv;
 uniform vec3 uEye; uniform vec3 uSea; uniform vec3 uShallow; uniform vec3 uRock;
 uniform float uExag; uniform float uRelief; uniform float uAlpha; uniform int uHasRelief;
-uniform sampler2D uReliefMap;
+uniform sampler2D uReliefMap; uniform sampler2D uLakeMap; uniform int uHasLakes;
 ${ATMOSPHERE}
 out vec4 outColor;
 void main() {
   vec3 up = normalize(uEye + vRel);
   vec4 rel = uHasRelief == 1 ? texture(uReliefMap, vUv) : vec4(0.0, 0.0, 0.0, vH / uExag);
   float h = rel.w;                          // real metres, per pixel
+  // The water surface here: the sea at 0 m, or a lake's level where the lake
+  // map has one (spread past the shore, so the filtered level holds up to the
+  // line where the filtered ground rises above it: a per-pixel shoreline).
+  float level = 0.0;
+  if (uHasLakes == 1) level = max(level, texture(uLakeMap, vUv).r);
   // The relief map's lean, strengthened from far away so relief reads like a hillshade.
   vec3 n = normalize(up + rel.xyz * uRelief);
   float steep = 1.0 - dot(normalize(up + rel.xyz), up);
   vec3 base = vColor;
   // Rock on steep ground (the palette's rock shade), not on beaches or under water.
-  base = mix(base, uRock, smoothstep(0.09, 0.22, steep / max(uExag, 1.0)) * step(2.0, h));
+  base = mix(base, uRock, smoothstep(0.09, 0.22, steep / max(uExag, 1.0)) * step(level + 2.0, h));
   float sunMu = dot(up, uSun);
   vec3 sunL = sunlightAt(sunMu);
   vec3 sky = vec3(0.05, 0.09, 0.16) * daylight(sunMu) + vec3(0.004, 0.005, 0.01);
   // Ground albedo under full sun stays below white (snow must not clip).
   vec3 col = base * (sunL * max(dot(n, uSun), 0.0) * 0.6 + sky);
-  if (h < 0.0) {
-    // Sea, decided per pixel from the full-resolution height: colour and
+  if (h < level) {
+    // Water, decided per pixel from the full-resolution height: colour and
     // opacity follow the depth (turquoise shelves, dark deep water).
-    float depth = -h;
+    float depth = level - h;
     vec3 water = mix(uShallow, uSea, 1.0 - exp(-depth / 25.0)) * mix(1.0, 0.45, 1.0 - exp(-depth / 900.0));
     float opacity = 1.0 - exp(-depth / 3.0) * 0.7;
     vec3 v = normalize(-vRel);
     float fres = 0.02 + 0.98 * pow(1.0 - max(dot(up, v), 0.0), 5.0);
-    vec3 hv = normalize(uSun + v);
-    float spec = pow(max(dot(up, hv), 0.0), 600.0) * 1.5;
     vec3 lit = water * (sunL * max(sunMu, 0.0) + sky * 2.0);
     col = mix(col, lit, opacity);
-    col = mix(col, sky * 4.0 + sunL * 0.05, fres * 0.6) + sunL * spec * step(0.0, sunMu);
+    // Reflections and glint only where there is water to reflect: they fade
+    // in over the first metre of depth, so wet sand at the line stays sand.
+    float wet = smoothstep(0.0, 1.0, depth);
+    col = mix(col, sky * 4.0 + sunL * 0.05, fres * 0.6 * wet) + glint(up, v, sunMu, uGlint) * wet;
   }
   vec3 tr;
-  vec3 ins = aerial(uEye, normalize(vRel), length(vRel), max(h, 0.0) * uExag, up, tr);
-  outColor = vec4(tone(col * tr + ins), uAlpha);
-}`;
-
-export const LAKE_FS = `#version 300 es
-precision highp float;
-in vec3 vRel; in float vH; in vec3 vColor; in vec2 vUv;
-uniform vec3 uEye; uniform vec3 uSea; uniform vec3 uShallow; uniform float uExag; uniform float uAlpha;
-${ATMOSPHERE}
-out vec4 outColor;
-void main() {
-  vec3 up = normalize(uEye + vRel);
-  vec3 v = normalize(-vRel);
-  float sunMu = dot(up, uSun);
-  vec3 sunL = sunlightAt(sunMu);
-  vec3 sky = vec3(0.05, 0.09, 0.16) * daylight(sunMu) + vec3(0.004, 0.005, 0.01);
-  float fres = 0.02 + 0.98 * pow(1.0 - max(dot(up, v), 0.0), 5.0);
-  float spec = pow(max(dot(up, normalize(uSun + v)), 0.0), 240.0) * 3.0;
-  vec3 water = mix(uShallow, uSea, 0.7);
-  vec3 col = water * (sunL * max(sunMu, 0.0) + sky * 2.0);
-  col = mix(col, sky * 4.0, fres * 0.6) + sunL * spec * step(0.0, sunMu);
-  vec3 tr;
-  vec3 ins = aerial(uEye, v * -1.0, length(vRel), max(vH, 0.0), up, tr);
+  vec3 ins = aerial(uEye, normalize(vRel), length(vRel), max(h, level) * uExag, up, tr);
   outColor = vec4(tone(col * tr + ins), uAlpha);
 }`;
 
@@ -168,7 +170,7 @@ export const SKY_FS = `#version 300 es
 precision highp float;
 in vec2 vNdc;
 uniform vec3 uRight, uUp, uBack; uniform float uTanHalf, uAspect;
-uniform vec3 uEye; uniform float uC; uniform vec3 uSea;
+uniform vec3 uEye; uniform float uC; uniform vec3 uSea; uniform int uHoles;
 ${ATMOSPHERE}
 out vec4 outColor;
 float hash(vec3 p) { p = fract(p * 0.3183099 + 0.1); p *= 17.0; return fract(p.x * p.y * p.z * (p.x + p.y + p.z)); }
@@ -179,6 +181,10 @@ void main() {
   float disc = b * b - uC;
   bool hits = disc >= 0.0 && (uC <= 0.0 || b < 0.0);
   vec3 eyeUp = normalize(uEye);
+  // Hole check (debug=holes): rays that reach the ground sphere are magenta,
+  // a colour nothing else draws, the rest black; the terrain covers the magenta
+  // unless a pixel between tiles is missing.
+  if (uHoles == 1) { outColor = hits ? vec4(1.0, 0.0, 1.0, 1.0) : vec4(0.0, 0.0, 0.0, 1.0); return; }
   vec3 col;
   if (hits) {
     float t = uC > 0.0 ? uC / (-b + sqrt(disc)) : -b + sqrt(disc);

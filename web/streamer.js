@@ -1,9 +1,10 @@
-// This module streams chunk meshes for the view: it runs LOD selection each frame, sends the scheduler's picks to the worker pool, uploads arrivals (with the lake surfaces the worker adds from the same chunk) into the GPU tile cache, times geomorphs, and swaps meshes when the vertical exaggeration changes.
+// This module streams chunk meshes for the view: it runs LOD selection each frame, sends the scheduler's picks to the worker pool, uploads arrivals (with the relief and lake level maps the worker adds from the same chunk) into the GPU tile cache, times geomorphs, and swaps meshes when the vertical exaggeration changes.
 import { selectTiles, tileId } from './lod.js';
 import { RequestScheduler } from './tile_requests.js';
 import { TileCache } from './cache.js';
 import { prepareTerrain, prepareWater } from './tiledata.js';
 import { sampleSpacingM, parentKey, keyId } from './geo.js';
+import { strideErrorsM, roughness } from './tile_error.js';
 
 /** Terrain height range in metres (before exaggeration) that bounds and culling allow for. */
 export const HEIGHT_RANGE_M = [-11000, 9000];
@@ -22,9 +23,13 @@ export class TileStreamer {
   /**
    * @param {object} o {pool, renderer, radiusM, surfaceLod, palette (lookup Map or null, only for
    *   meshes without paletteIndex), budgetBytes=256MB, maxInFlight, baseStride=4, minStride=1, tau=6,
-   *   lakeMinLod=2 (tiles from this LOD on ask for lake surfaces), exaggeration=1 (vertical
+   *   tauGeo=4 (geometric error in pixels that a surface_lod chunk may show, lod.js),
+   *   lakeMinLod=2 (tiles from this LOD on ask for lake level maps), exaggeration=1 (vertical
    *   exaggeration of the meshes: a display option, part of every mesh request and cache key),
    *   relief=true (ask for each tile's full-resolution relief map), onError?}
+   *   The renderer adapter: uploadTerrain(prepared) and release(handle); lakes come either as
+   *   level maps on the terrain (renderer.lakeLevels true: the demo page, shores per pixel) or
+   *   as water meshes through uploadWater(prepared) (engines that draw lakes as surfaces).
    */
   constructor(o) {
     this.pool = o.pool;
@@ -35,6 +40,10 @@ export class TileStreamer {
     this.baseStride = o.baseStride ?? 4;
     this.minStride = o.minStride ?? 1;
     this.tau = o.tau ?? 6;
+    this.tauGeo = o.tauGeo ?? 4;
+    // keyId -> {errors (metres per stride), k (roughness)} of every chunk that
+    // arrived with a relief map: small, kept while the world and factor last.
+    this.tileInfo = new Map();
     this.lakeMinLod = o.lakeMinLod ?? 2;
     this.relief = o.relief ?? true;
     this.generation = o.generation;
@@ -67,6 +76,8 @@ export class TileStreamer {
 
   isReady = (id) => this.cache.has(this.cacheId(id));
 
+  _info = (key) => this.tileInfo.get(keyId(key));
+
   /** Height range of the drawn (exaggerated) terrain, for bounds, culling and the far plane. */
   heightRange() {
     return { hMinM: HEIGHT_RANGE_M[0] * this.exaggeration, hMaxM: HEIGHT_RANGE_M[1] * this.exaggeration };
@@ -84,6 +95,7 @@ export class TileStreamer {
     if (!this.fallback) this.fallback = { tiles: (this.lastTiles ?? []).map((t) => ({ ...t, morph: 1 })), exaggeration: this.exaggeration };
     this.exaggeration = v;
     this.boundsCache.clear();
+    this.tileInfo.clear();
     this.prevDrawn = new Set();
     this.prevCoarser = new Set();
     this.morphStart.clear();
@@ -123,7 +135,7 @@ export class TileStreamer {
     this.frame++;
     const sel = selectTiles({
       view, radiusM: this.radiusM, surfaceLod: this.surfaceLod, isReady: this.isReady,
-      tau: this.tau, baseStride: this.baseStride, minStride: this.minStride, boundsCache: this.boundsCache,
+      tau: this.tau, tauGeo: this.tauGeo, tileInfo: this._info, baseStride: this.baseStride, minStride: this.minStride, boundsCache: this.boundsCache,
       ...this.heightRange(),
     });
     this.last = sel;
@@ -131,13 +143,7 @@ export class TileStreamer {
     for (let f = 0; f < 6; f++) this.cache.touch([this.cacheId(tileId({ face: f, lod: 0, x: 0, y: 0 }, this.baseStride))], this.frame);
     if (this.fallback && sel.complete) this._dropFallback();
     if (this.fallback) this.cache.touch(this.fallback.tiles.map((t) => t.cacheId), this.frame);
-    const plan = this.scheduler.plan(sel.want, now);
-    for (const id of plan.cancel) {
-      const rid = this.pending.get(id);
-      this.pending.delete(id);
-      if (rid !== undefined) this.pool.cancel(rid);
-    }
-    for (const w of plan.start) this._request(w);
+    this._plan(sel.want, now);
     this.cache.evict(this.frame);
 
     // Geomorph: a tile that replaces coarser ones grows out of their surface;
@@ -174,12 +180,35 @@ export class TileStreamer {
     return { tiles, settled, complete: sel.complete, maxLodDrawn: sel.maxLodDrawn, want: sel.want.length, exaggeration: this.exaggeration };
   }
 
+  /** Starts the best wanted requests under the in-flight cap and cancels the unwanted ones. */
+  _plan(wants, now) {
+    const plan = this.scheduler.plan(wants, now);
+    for (const id of plan.cancel) {
+      const rid = this.pending.get(id);
+      this.pending.delete(id);
+      if (rid !== undefined) this.pool.cancel(rid);
+    }
+    for (const w of plan.start) this._request(w);
+  }
+
+  /**
+   * A reply arrived: hand the next wanted tile to the pool now, from the last
+   * frame's wants, instead of at the next frame. In software GL a frame takes
+   * most of a second, and requests sent only from frames left the workers idle
+   * for most of a descent.
+   */
+  _topUp() {
+    if (this.dead || this.fallback) return;
+    this._plan(this.last.want.filter((w) => !this.isReady(w.id)), performance.now());
+  }
+
   _request(w) {
     const gen = this.generation, vex = this.exaggeration;
     const opts = { stride: w.stride, skirtDepthM: this.skirtM(w.key.lod, w.stride), verticalExaggeration: vex };
-    // The worker meshes the lakes from the chunk it just generated: a mesh
-    // build, not a second chunk, and null where the chunk has no lake.
-    if (w.key.lod >= this.lakeMinLod) opts.lakes = true;
+    // Lakes from the chunk the worker has just generated (null where it has
+    // none): level maps for a renderer that draws them on the terrain with
+    // shores per pixel, like the sea, else the water mesh.
+    if (w.key.lod >= this.lakeMinLod) opts[this.renderer.lakeLevels ? 'lakeLevels' : 'lakes'] = true;
     // The full-resolution relief map for per-pixel shading and shores.
     if (this.relief) opts.relief = true;
     const p = this.pool.mesh(w.key, opts, { priority: w.priority });
@@ -191,10 +220,15 @@ export class TileStreamer {
       this.scheduler.finished(w.id);
       const prep = prepareTerrain(mesh, { radiusM: this.radiusM, stride: w.stride, palette: this.palette });
       const gpu = this.renderer.uploadTerrain(prep);
+      if (mesh.relief && !this.tileInfo.has(keyId(w.key))) {
+        const errors = strideErrorsM(mesh.relief, vex);
+        this.tileInfo.set(keyId(w.key), { errors, k: roughness(errors, sampleSpacingM(this.radiusM, w.key.lod)) });
+      }
       const lakes = prepareWater(mesh.lakes, this.radiusM);
       const water = lakes ? this.renderer.uploadWater(lakes) : null;
       const tile = { gpu, water, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
       this.cache.add(this.cacheId(w.id), tile, gpu.bytes + (water ? water.bytes : 0), this.frame);
+      this._topUp();
     }, (err) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);
       if (this.dead || vex !== this.exaggeration || (err && err.code === 'CT_ERR_CANCELLED')) return;

@@ -1,4 +1,4 @@
-// This module turns a worker mesh into the page's vertex data: heights above sea level in float64, geomorph targets from the coarser grid, the mesh's palette indices, and lake-only water surfaces (no DOM, no GL).
+// This module turns a worker mesh into the page's vertex data: heights above sea level in float64, geomorph targets from the coarser grid, the mesh's palette indices, and lake-only water surfaces for renderers that draw lakes as meshes (no DOM, no GL).
 
 /** Map packed 0xRRGGBB -> palette index for 40 RGB entries (for meshes without paletteIndex). */
 export function paletteLookup(rgb) {
@@ -69,7 +69,7 @@ export function prepareTerrain(mesh, o) {
   const cols = mesh.colors;
   const pal = mesh.paletteIndex && mesh.paletteIndex.length === vc ? mesh.paletteIndex : palFromColors(cols, vc, o.palette);
   return { posH, morphH, normals: mesh.normals, pal, colors: cols, indices: mesh.indices, center: c,
-    vertexCount: vc, morphs, minH, maxH, stride: o.stride, relief: mesh.relief ?? null };
+    vertexCount: vc, morphs, minH, maxH, stride: o.stride, relief: mesh.relief ?? null, lakeLevels: mesh.lakeLevels ?? null };
 }
 
 /** Palette indices recovered from RGBA colours, or null if a colour is not in the lookup. */
@@ -130,6 +130,8 @@ export function morphTargets(posH, n, vc) {
 /**
  * The lake part of a water mesh: triangles at sea level are dropped (the sea
  * is drawn as its own surface), the rest kept with heights. Null when empty.
+ * For renderers that draw lakes as meshes (examples/three); the demo page draws
+ * them on the terrain from lake level maps instead.
  */
 export function prepareWater(mesh, radiusM, seaEpsM = 0.25) {
   if (!mesh || !mesh.indexCount) return null;

@@ -1,7 +1,7 @@
 // This module reads and writes the page state carried in the address bar: the world card (preset and knob overrides), its expected generation, the view and display options (no DOM: strings in, strings out).
 
 /** Hash keys that are not knob overrides. */
-export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'stride', 'budget', 'exaggeration', 'sun'];
+export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'stride', 'budget', 'exaggeration', 'sun', 'debug'];
 
 /**
  * Default sub-solar point (degrees): with the default view (20N 10E from

@@ -75,13 +75,20 @@ export interface PoolMeshOptions extends MeshOptions {
    * metres), from the same chunk meshed at stride 1 (worker/relief.js).
    */
   relief?: boolean;
+  /**
+   * With a terrain mesh: also send `lakeLevels`, 257 x 257 floats, the level
+   * in metres of the lake over each sample, spread two samples onto the dry
+   * shore, -30000 elsewhere (worker/lake_map.js); null when the chunk has no
+   * lake. The page decides lake shores per pixel from it.
+   */
+  lakeLevels?: boolean;
 }
 
 /**
  * A mesh from the pool: `paletteIndex` (one byte per vertex) and the arrays
- * arrive in transferred buffers; `lakes` and `relief` only when asked for.
+ * arrive in transferred buffers; `lakes`, `relief` and `lakeLevels` only when asked for.
  */
-export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; lakes?: Mesh | null; relief?: Float32Array };
+export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; lakes?: Mesh | null; relief?: Float32Array; lakeLevels?: Float32Array | null };
 export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
 
 /** A pending request as shown to cancel() and reprioritize() callbacks. */

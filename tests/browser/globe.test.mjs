@@ -7,10 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
+import { loadCore } from '../../wasm/ct.mjs';
+import { sliderScale } from '../../web/sliders.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const artifacts = path.join(root, 'tests', 'artifacts');
-const SURFACE_LOD = 4;
+/** The world's default surface_lod: views near the ground must reach it. */
+const SURFACE_LOD = 6;
 const SPACE = '20,10,14000000,0,0';
 /** Settle-time target of each descent from the space view, in headless software GL (issue 12). */
 const SETTLE_LIMIT_MS = 45000;
@@ -107,6 +110,10 @@ test.before(async () => {
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
 });
 
+// Seconds per test on stderr: the suite runs minutes in software GL, and this says where.
+test.before.each((ctx) => { ctx.t0 = Date.now(); });
+test.after.each((ctx) => { process.stderr.write(`  [${((Date.now() - ctx.t0) / 1000).toFixed(1)} s] ${ctx.__test__}\n`); });
+
 test.after(async () => {
   await context?.close().catch(() => {});
   await server?.close();
@@ -167,7 +174,8 @@ test('the sun is fixed in the world: the antisolar point is night, the sub-solar
 test('the HUD reads out what is under the cursor', async () => {
   // Looking straight down at 20N 10E: the canvas centre is that point. By the
   // addressing contract its direction (0.925, 0.342, -0.163) lies on +X with
-  // u = -z/x = 0.176, v = -y/x = -0.370, so at LOD 4 it is chunk x 9, y 5.
+  // u = -z/x = 0.176, v = -y/x = -0.370, so at LOD 6 it is chunk
+  // x = floor((u + 1) / 2 * 64) = 37, y = floor((v + 1) / 2 * 64) = 20.
   const box = await page.locator('#view').boundingBox();
   await page.mouse.move(box.x + box.width / 2 - 20, box.y + box.height / 2);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -187,7 +195,7 @@ test('the HUD reads out what is under the cursor', async () => {
   const [, gen, face, lod, x, y] = address.split('/');
   const stats = await page.evaluate(() => window.ctDemo.stats());
   assert.is(gen, stats.generation);
-  assert.equal([face, lod, x, y], ['px', String(SURFACE_LOD), '9', '5']);
+  assert.equal([face, lod, x, y], ['px', String(SURFACE_LOD), '37', '20']);
   // Height, water and biome are the world's at that point.
   const s = await page.evaluate(([la, lo]) => window.ctDemo.sample([[la, lo]]), [hud.c.lat, hud.c.lon]);
   const hm = /^height (-?\d+) m · (dry|sea, surface -?\d+ m|lake, surface -?\d+ m) · biome (\w+)$/.exec(lines.find((l) => l.startsWith('height ')));
@@ -233,8 +241,43 @@ test('a palette switch recolours the globe without a rebuild or new meshes', asy
   assert.equal(problems, []);
 });
 
-test('goTo a coastal point at 2 km draws chunks at surface_lod (a standard view)', async () => {
-  // A land point above 150 m with sea a few degrees east or west of it.
+/** Share of water-coloured and land-coloured pixels in the lower part of a frame (the ground near the camera). */
+function groundShares(px, fromFrac = 0.35) {
+  let water = 0, land = 0, n = 0;
+  for (let y = Math.floor(px.height * fromFrac); y < px.height; y++) {
+    for (let x = 0; x < px.width; x++) {
+      const i = 3 * (y * px.width + x), r = px.rgb[i], g = px.rgb[i + 1], b = px.rgb[i + 2];
+      n++;
+      if (b > r + 25 && b + 10 >= g) water++;
+      else if (r >= b || g > b + 12) land++;
+    }
+  }
+  return { water: water / n, land: land / n };
+}
+
+/**
+ * Walks from a sea (or lake) sample towards a land sample in fine steps and
+ * returns the first dry point: the shoreline, to ~1 km.
+ */
+const findShore = (from, to, steps) => page.evaluate(async ([a, b, n]) => {
+  const pts = [];
+  for (let k = 0; k <= n; k++) pts.push([a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n]);
+  const r = await window.ctDemo.sample(pts);
+  for (let k = 1; k <= n; k++) if (!r.hasWater[k] && r.hasWater[k - 1]) return { at: pts[k], ground: r.heightM[k] };
+  return null;
+}, [from, to, steps]);
+
+/** The world sampled on a 1-degree grid from 60S to 60N: {pts, heightM, waterM, hasWater, waterBody}. */
+const worldGrid = () => page.evaluate(async () => {
+  const pts = [];
+  for (let la = -60; la <= 60; la += 1) for (let lo = -180; lo < 180; lo += 1) pts.push([la, lo]);
+  return { pts, ...(await window.ctDemo.sample(pts)) };
+});
+
+const groundAt = async (lat, lon) => (await page.evaluate(([a, b]) => window.ctDemo.sample([[a, b]]), [lat, lon])).heightM[0];
+
+test('a coast at 2 km: sea in front, the shoreline and land behind it (a standard view)', async () => {
+  // On a 1-degree grid, a land point above 150 m with ocean 2-3 degrees east or west.
   const coast = await page.evaluate(async () => {
     const pts = [];
     for (let k = 0; k <= 50; k += 1) for (const la of k ? [k, -k] : [0]) for (let lo = -180; lo < 180; lo += 1) pts.push([la, lo]);
@@ -243,55 +286,80 @@ test('goTo a coastal point at 2 km draws chunks at surface_lod (a standard view)
       if (r.hasWater[i] || r.heightM[i] < 150) continue;
       for (const d of [-2, 2, -3, 3]) {
         const j = i + d;
-        if (pts[j][0] === pts[i][0] && r.hasWater[j] && r.waterM[j] === 0) return { land: pts[i], sea: pts[j] };
+        if (pts[j][0] === pts[i][0] && r.hasWater[j] && r.waterBody[j] === 0) return { land: pts[i], sea: pts[j] };
       }
     }
     return null;
   });
   assert.ok(coast, 'found a coast');
-  const [lat, lon] = coast.sea;
-  const heading = coast.land[1] > lon ? 90 : 270;
+  // The shoreline between them, then the camera 8 km out to sea looking at it.
+  const shore = await findShore(coast.sea, coast.land, 300);
+  assert.ok(shore, 'found the shoreline');
+  const east = coast.land[1] > coast.sea[1];
+  const heading = east ? 90 : 270;
+  const [lat, lon] = [shore.at[0], shore.at[1] + (east ? -0.072 : 0.072)];
   await afternoonSun(lat, lon);
-  const s = await within(150000, page.evaluate(([a, b, h]) => window.ctDemo.goTo(a, b, 2000, { heading: h }), [lat, lon + (heading === 90 ? 0.6 : -0.6), heading]), 'goTo');
+  const s = await within(150000, page.evaluate(([a, b, h]) => window.ctDemo.goTo(a, b, 2000, { heading: h, tilt: 76 }), [lat, lon, heading]), 'goTo');
   assert.is(s.maxLodDrawn, SURFACE_LOD);
   assert.is(s.surfaceLod, SURFACE_LOD);
   assert.ok(s.tilesDrawn >= 1 && s.inFlight === 0, JSON.stringify(s));
-  const px = pixelStats(await page.evaluate(() => window.ctDemo.pixels(4)));
+  const all = await page.evaluate(() => window.ctDemo.pixels(4));
+  const px = pixelStats(all);
   assert.ok(px.distinct >= 12, `distinct colours near the ground ${px.distinct}`);
   assert.ok(px.dark < 0.05, `no black holes near the ground (${px.dark})`);
+  const g = groundShares(all);
+  assert.ok(g.water > 0.1 && g.land > 0.05, `both sea and land in the frame: ${JSON.stringify(g)}`);
   await picture('coast-2km.png');
   await defaultSun();
   assert.equal(problems, []);
 });
 
-test('mountains at 3 km and a lake shore (standard views)', async () => {
-  // The highest land and a lake next to land, from a fixed grid of samples.
-  const spots = await page.evaluate(async () => {
-    const pts = [];
-    for (let la = -60; la <= 60; la += 1) for (let lo = -180; lo < 180; lo += 1) pts.push([la, lo]);
-    const r = await window.ctDemo.sample(pts);
-    let top = -1, lake = -1;
-    for (let i = 0; i < pts.length; i++) {
-      if (!r.hasWater[i] && (top < 0 || r.heightM[i] > r.heightM[top])) top = i;
-      if (lake < 0 && r.hasWater[i] && r.waterBody[i] > 0 && i + 1 < pts.length && !r.hasWater[i + 1]) lake = i;
-    }
-    return { top: { at: pts[top], h: r.heightM[top] }, lake: lake < 0 ? null : { at: pts[lake], h: r.waterM[lake] } };
-  });
-  const [la, lo] = spots.top.at;
-  // 3 km above the peak, a little south of it, looking north at it.
-  await afternoonSun(la, lo);
-  await within(150000, page.evaluate(([a, b, h]) => window.ctDemo.goTo(a, b, h, { heading: 0, tilt: 75 }), [la - 0.15, lo, spots.top.h + 3000]), 'goTo mountains');
-  const px = pixelStats(await page.evaluate(() => window.ctDemo.pixels(4)));
+test('mountains 3 km above the ground, looking across the ranges into the haze (a standard view)', async () => {
+  // The highest land on a 1-degree grid.
+  const g = await worldGrid();
+  let t = -1;
+  for (let i = 0; i < g.pts.length; i++) if (!g.hasWater[i] && (t < 0 || g.heightM[i] > g.heightM[t])) t = i;
+  const top = { at: g.pts[t], h: g.heightM[t] };
+  assert.ok(top.h > 1500, `mountains found (${top.h} m)`);
+  // 35 km south of the peak, 3 km above the ground there, looking north just below the horizon.
+  const [la, lo] = [top.at[0] - 0.32, top.at[1]];
+  const ground = Math.max(0, await groundAt(la, lo));
+  await afternoonSun(top.at[0], top.at[1]);
+  const s = await within(150000, page.evaluate(([a, b, h]) => window.ctDemo.goTo(a, b, h, { heading: 0, tilt: 80 }), [la, lo, ground + 3000]), 'goTo mountains');
+  assert.is(s.maxLodDrawn, SURFACE_LOD);
+  assert.ok(Math.abs(s.pose.alt - ground - 3000) < 1, `3 km above the ground (${s.pose.alt} m, ground ${ground} m)`);
+  const all = await page.evaluate(() => window.ctDemo.pixels(4));
+  const px = pixelStats(all);
   assert.ok(px.distinct >= 12 && px.dark < 0.05, `mountain view has colours and no holes ${JSON.stringify(px)}`);
+  // Sky at the top: blue-ish air, not space.
+  const i = 3 * (2 * all.width + Math.floor(all.width / 3));
+  assert.ok(all.rgb[i + 2] > 40 && all.rgb[i + 2] > all.rgb[i] + 15, `blue sky at the top (${all.rgb.slice(i, i + 3)})`);
   await picture('mountains-3km.png');
-  if (spots.lake) {
-    const [a, b] = spots.lake.at;
-    await afternoonSun(a, b);
-    await within(150000, page.evaluate(([x, y, h]) => window.ctDemo.goTo(x, y, h, { heading: 90, tilt: 65 }), [a, b - 0.1, spots.lake.h + 2500]), 'goTo lake');
-    await picture('lake-shore.png');
-  } else {
-    console.warn('no lake next to land on the sample grid: lake-shore.png not taken');
+  await defaultSun();
+  assert.equal(problems, []);
+});
+
+test('an elevated lake and its shore (a standard view)', async () => {
+  // A lake at least 100 m above sea level with land next to it, on a 1-degree grid: the highest.
+  const g = await worldGrid();
+  let lake = null;
+  for (let i = 0; i < g.pts.length; i++) {
+    if (!(g.hasWater[i] && g.waterBody[i] > 0 && g.waterM[i] > 100)) continue;
+    for (const j of [i + 1, i - 1]) {
+      if (j >= 0 && j < g.pts.length && !g.hasWater[j] && g.pts[j][0] === g.pts[i][0] && (!lake || g.waterM[i] > lake.level)) lake = { lake: g.pts[i], land: g.pts[j], level: g.waterM[i] };
+    }
   }
+  assert.ok(lake, 'found an elevated lake next to land');
+  const shore = await findShore(lake.lake, lake.land, 300);
+  assert.ok(shore, 'found its shore');
+  // Over the lake 4 km from the shore, 700 m above the water, looking at the shore.
+  const east = lake.land[1] > lake.lake[1];
+  const [lat, lon] = [shore.at[0], shore.at[1] + (east ? -0.036 : 0.036)];
+  await afternoonSun(lat, lon);
+  await within(150000, page.evaluate(([x, y, h, hd]) => window.ctDemo.goTo(x, y, h, { heading: hd, tilt: 72 }), [lat, lon, lake.level + 700, east ? 90 : 270]), 'goTo lake');
+  const shares = groundShares(await page.evaluate(() => window.ctDemo.pixels(4)));
+  assert.ok(shares.water > 0.1 && shares.land > 0.05, `lake and shore in the frame: ${JSON.stringify(shares)}`);
+  await picture('lake-shore.png');
   await defaultSun();
   assert.equal(problems, []);
 });
@@ -308,9 +376,13 @@ test('the three descents settle within the target, and going back reuses the cac
     times.push({ to: [a, b, h], ms, tiles: s.tilesDrawn, maxLod: s.maxLodDrawn, triangles: s.triangles, requested: s.requested - asked });
     assert.is(s.inFlight, 0);
   }
-  await picture('corner-8km.png');
   const px = pixelStats(await page.evaluate(() => window.ctDemo.pixels(4)));
   assert.ok(px.dark < 0.05, `no holes at the cube corner (${px.dark})`);
+  // The picture with a low afternoon sun, which shows the relief (noon flattens it).
+  await afternoonSun(...DESCENTS[2]);
+  await page.evaluate(() => window.ctDemo.pixels(1));
+  await picture('corner-8km.png');
+  await defaultSun();
   // Back to the first descent's place: its tiles are still cached.
   const before = (await page.evaluate(() => window.ctDemo.stats())).requested;
   const t0 = Date.now();
@@ -331,12 +403,21 @@ test('a rebuild with another seed changes the generation and the picture', async
   // Through the panel, as a person would.
   await page.fill('#seed', '7');
   await page.click('#rebuild');
-  // Poll from Node (bounded) until the new world is built.
+  // Poll from Node (bounded) until the new world is built and drawn, reading a
+  // frame back each time: the old planet must stay on screen until the new one
+  // covers the view (no blank frame, no space-only frame, no swirl).
   let state;
+  const frames = [];
   for (let t = 0; t < 600; t++) {
-    state = await page.evaluate(() => ({ s: window.ctDemo.stats(), error: document.getElementById('error')?.textContent || null }));
-    if (state.error || (state.s.generation !== before.generation && !state.s.building)) break;
-    await new Promise((r) => setTimeout(r, 200));
+    state = await page.evaluate(() => ({ s: window.ctDemo.stats(), error: document.getElementById('error')?.textContent || null, px: window.ctDemo.pixels(8) }));
+    frames.push({ ...pixelStats(state.px), generation: state.s.generation, building: state.s.building });
+    if (state.error || (state.s.generation !== before.generation && !state.s.building && state.s.inFlight === 0)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(frames.length >= 3, `${frames.length} frames sampled during the rebuild`);
+  assert.ok(frames.some((f) => f.building), 'some frames were taken while the new world was building');
+  for (const [i, f] of frames.entries()) {
+    assert.ok(f.centreLum > 60 && f.distinct >= 12 && f.land > 0.01, `frame ${i} of the rebuild shows a planet: ${JSON.stringify(f)}`);
   }
   assert.is(state.error, null, 'no error banner');
   assert.is.not(state.s.generation, before.generation, `rebuilt: ${JSON.stringify(state.s)}`);
@@ -402,6 +483,72 @@ test('an alpine coast exaggerated 4x through the address bar streams down to sur
   await page.screenshot({ path: path.join(artifacts, 'surface.png') });
   await page.evaluate(() => { document.getElementById('panel').style.visibility = ''; });
   await defaultSun();
+  assert.equal(problems, []);
+});
+
+test('no single-pixel holes between tiles at any altitude, across a cube edge and at a corner (debug=holes)', async () => {
+  // With debug=holes the page draws no sky: rays that reach the ground sphere
+  // are magenta (a colour nothing else uses), the rest black, and the terrain
+  // is drawn over them. Any magenta pixel left is a hole between tiles.
+  const hash = await page.evaluate(() => location.hash);
+  // Same world, no exaggeration (the test before set 4x), the sky replaced by the check.
+  await page.evaluate((h) => { location.hash = `${h.replace(/&(debug|exaggeration)=[^&]*/g, '')}&debug=holes`; }, hash);
+  const views = [
+    [20, 10, 14000000, 0, 0], [0, 45, 3000000, 0, 0], [0, 45, 150000, 90, 55], [0, 45, 20000, 90, 70],
+    [35.26, 45, 8000, 30, 65], [44.9, 45.1, 900, 225, 80],
+  ];
+  const report = [];
+  for (const [lat, lon, alt, heading, tilt] of views) {
+    const t0 = Date.now();
+    await within(150000, page.evaluate(([a, b, c, h, t]) => window.ctDemo.goTo(a, b, c, { heading: h, tilt: t }), [lat, lon, alt, heading, tilt]), `goTo ${lat},${lon},${alt}`);
+    const ms = Date.now() - t0;
+    // Every pixel, counted in the page (sending the whole frame to Node took seconds per view).
+    const { holes, black } = await page.evaluate(() => {
+      const { rgb } = window.ctDemo.pixels(1);
+      let h = 0, b = 0;
+      for (let i = 0; i < rgb.length; i += 3) {
+        if (rgb[i] > 200 && rgb[i + 1] < 60 && rgb[i + 2] > 200) h++;
+        else if (rgb[i] + rgb[i + 1] + rgb[i + 2] === 0) b++;
+      }
+      return { holes: h, black: b };
+    });
+    report.push({ at: [lat, lon, alt], holes, black, ms });
+    if (holes) await page.screenshot({ path: path.join(artifacts, `holes-${lat}-${lon}-${alt}.png`) });
+  }
+  await page.evaluate((h) => { location.hash = h.replace(/&(debug|exaggeration)=[^&]*/g, ''); }, hash);
+  process.stderr.write(`  hole check: ${report.map((r) => `${r.at.join(',')} ${r.holes} holes, ${(r.ms / 1000).toFixed(1)} s`).join(' · ')}\n`);
+  // The check can see: from space the sky is black, not drawn.
+  assert.ok(report[0].black > 1000, `space is black in the hole check: ${JSON.stringify(report[0])}`);
+  for (const r of report) assert.is(r.holes, 0, `holes at ${r.at}: ${JSON.stringify(report)}`);
+  assert.equal(problems, []);
+});
+
+test('choosing a preset shows its values in every slider and number field, without a rebuild', async () => {
+  const core = await loadCore();
+  const knobs = new Map(core.knobs().map((k) => [k.name, k]));
+  const before = await page.evaluate(() => window.ctDemo.stats());
+  const original = await page.inputValue('#preset');
+  const shown = async () => page.evaluate(() => [...document.querySelectorAll('input[type=range][id^="knob-"]')].map((s) => ({
+    name: s.id.slice(5), pos: Number(s.value), field: Number(document.getElementById(`${s.id}-value`).value),
+  })));
+  const seen = {};
+  for (const name of ['archipelago', 'dry', original]) {
+    await page.selectOption('#preset', name);
+    await waitFor((n) => document.getElementById('preset').dataset.shown === n, name, 20000, `preset ${name} shown`);
+    const want = core.config({ preset: name });
+    const controls = await shown();
+    assert.ok(controls.length >= 8, `${controls.length} knob controls`);
+    for (const c of controls) {
+      // The seed and the finest LOD are the user's, kept across presets.
+      if (c.name === 'surface_lod' || c.name === 'seed') continue;
+      assert.is(c.field, want[c.name], `${name}: ${c.name} field shows the preset's value`);
+      assert.is(c.pos, sliderScale(knobs.get(c.name), c.name === 'surface_lod' ? 10 : undefined).toPos(want[c.name]), `${name}: ${c.name} slider sits at that value`);
+    }
+    seen[name] = Object.fromEntries(controls.map((c) => [c.name, c.field]));
+  }
+  assert.not.equal(seen.dry, seen.archipelago, 'presets differ in the controls');
+  const after = await page.evaluate(() => window.ctDemo.stats());
+  assert.is(after.generation, before.generation, 'choosing a preset does not rebuild');
   assert.equal(problems, []);
 });
 

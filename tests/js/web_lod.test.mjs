@@ -1,7 +1,7 @@
 // Tests of web/lod.js: quadtree selection by screen-space error, frustum and horizon culling, fallbacks without holes, request priorities.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { selectTiles, beyondHorizon, tileChildren, tileId } from '../../web/lod.js';
+import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride } from '../../web/lod.js';
 import { computeView, screenRay, raySphere, autoTilt } from '../../web/camera.js';
 import { keyAt, keyId, add, scale, normalize, latLonToDir } from '../../web/geo.js';
 
@@ -52,10 +52,45 @@ test('near the ground the tile under the camera is at surface_lod with the fines
   }
 });
 
-test('stride refinement happens only at surface_lod', () => {
-  assert.is(tileChildren({ key: { face: 0, lod: 3, x: 1, y: 1 }, stride: 4 }, 6, 4, 1).length, 4);
-  assert.equal(tileChildren({ key: { face: 0, lod: 6, x: 1, y: 1 }, stride: 4 }, 6, 4, 1), [{ key: { face: 0, lod: 6, x: 1, y: 1 }, stride: 2 }]);
-  assert.equal(tileChildren({ key: { face: 0, lod: 6, x: 1, y: 1 }, stride: 1 }, 6, 4, 1), []);
+test('the quadtree stops at surface_lod: finer detail there comes from the mesh stride', () => {
+  assert.is(tileChildren({ key: { face: 0, lod: 3, x: 1, y: 1 }, stride: 4 }, 6, 4).length, 4);
+  assert.equal(tileChildren({ key: { face: 0, lod: 6, x: 1, y: 1 }, stride: 4 }, 6, 4), []);
+});
+
+test('surfaceStride: measured error decides; without it an ancestor\'s roughness, else the vertex spacing', () => {
+  const key = { face: 0, lod: 6, x: 10, y: 20 };
+  const o = { key, spacingM: 778, baseStride: 4, minStride: 1, tau: 10, tauGeo: 4 };
+  // 100 m away at 520 px per metre of distance: 5.2 px per metre.
+  const distPx = 520 / 100;
+  const none = () => undefined;
+  assert.is(surfaceStride({ ...o, distPx, info: none }), 1, 'nothing known: the spacing rule, finest near the eye');
+  assert.is(surfaceStride({ ...o, distPx: 520 / 1e6, info: none }), 4, 'far away: coarsest');
+  const flat = { errors: { 1: 0, 2: 0, 4: 0, 8: 0 }, k: 0 };
+  assert.is(surfaceStride({ ...o, distPx, info: (k) => (k.lod === 6 ? flat : undefined) }), 4, 'a flat chunk stays coarse');
+  assert.is(surfaceStride({ ...o, distPx, info: (k) => (k.lod === 3 ? flat : undefined) }), 4, 'a flat ancestor: coarse');
+  const rough = { errors: { 1: 0, 2: 0.5, 4: 3, 8: 9 }, k: 0.002 };
+  // 3 m of error at stride 4 is 15.6 px here, 0.5 m at stride 2 is 2.6 px <= 4.
+  assert.is(surfaceStride({ ...o, distPx, info: (k) => (k.lod === 6 ? rough : undefined) }), 2);
+  assert.is(surfaceStride({ ...o, distPx: 520 / 1000, info: (k) => (k.lod === 6 ? rough : undefined) }), 4);
+});
+
+test('at surface_lod a finer ready stride is drawn instead of asking for a coarser one', () => {
+  const v = view(-33.9, 18.4, 1500);
+  const below = keyAt(latLonToDir(-33.9, 18.4), 6).key;
+  const flat = { errors: { 1: 0, 2: 0, 4: 0, 8: 0 }, k: 0 };
+  const fine = tileId(below, 1);
+  const s = selectTiles({ view: v, radiusM: R, surfaceLod: 6, isReady: all, tileInfo: () => flat });
+  const t = s.draw.find((x) => keyId(x.key) === keyId(below));
+  assert.is(t.stride, 4, 'flat ground: coarsest stride');
+  const s2 = selectTiles({ view: v, radiusM: R, surfaceLod: 6, tileInfo: () => flat,
+    isReady: (id) => (id.startsWith(`${keyId(below)}/`) ? id === fine : true) });
+  assert.is(s2.draw.find((x) => keyId(x.key) === keyId(below)).id, fine);
+  assert.not.ok(s2.want.some((w) => keyId(w.key) === keyId(below)), 'no request for the coarser copy');
+  // Nothing of the chunk ready: its parent covers it, and it is asked for at stride 4.
+  const s3 = selectTiles({ view: v, radiusM: R, surfaceLod: 6, tileInfo: () => flat,
+    isReady: (id) => !id.startsWith(`${keyId(below)}/`) });
+  assert.ok(s3.want.some((w) => w.id === tileId(below, 4)));
+  coverage(v, s3.draw);
 });
 
 test('nothing ready: nothing drawn, the visible LOD-0 faces are wanted first', () => {
@@ -85,8 +120,9 @@ test('partly ready children: the parent covers until all visible siblings are re
   const base = selectTiles({ view: v, radiusM: R, surfaceLod: 6, isReady: all });
   const deepest = base.draw.reduce((a, t) => (t.key.lod > a.key.lod ? t : a));
   const hidden = tileId(deepest.key, deepest.stride);
-  const s = selectTiles({ view: v, radiusM: R, surfaceLod: 6, isReady: (id) => id !== hidden });
-  assert.not.ok(s.draw.some((t) => t.id === hidden));
+  // No stride of that chunk is ready (another stride of the same chunk would cover it).
+  const s = selectTiles({ view: v, radiusM: R, surfaceLod: 6, isReady: (id) => !id.startsWith(`${keyId(deepest.key)}/`) });
+  assert.not.ok(s.draw.some((t) => keyId(t.key) === keyId(deepest.key)));
   assert.ok(s.want.some((w) => w.id === hidden));
   coverage(v, s.draw);
   assert.ok(s.draw.length <= base.draw.length);

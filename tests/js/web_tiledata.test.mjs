@@ -1,7 +1,10 @@
-// Tests of web/tiledata.js: heights above sea level, geomorph targets on the coarse grid, palette indices (the mesh's or from colours) and lake-only water meshes.
+// Tests of web/tiledata.js: heights above sea level, geomorph targets on the coarse grid, palette indices (the mesh's or from colours); stride errors (web/tile_error.js) and lake level maps (worker/lake_map.js).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { prepareTerrain, morphTargets, prepareWater, parsePalette, paletteLookup } from '../../web/tiledata.js';
+import { strideErrorsM, roughness } from '../../web/tile_error.js';
+import { lakeLevelMap, NO_LAKE_M } from '../../worker/lake_map.js';
+import { SEA_LEVEL_CODE } from '../../worker/protocol.js';
 
 const R = 1000;
 // A synthetic n x n grid (stride 256/n) on the +X side of a sphere: vertex
@@ -84,6 +87,13 @@ test('palette indices: the mesh paletteIndex as it is, else recovered from colou
   assert.is(prepareTerrain(m, { radiusM: R, stride: 128 }).pal, null, 'a short paletteIndex is not trusted');
 });
 
+test('parsePalette reads 40 lines and names the bad one', () => {
+  const good = Array.from({ length: 40 }, (_, i) => i.toString(16).padStart(6, '0')).join('\n');
+  assert.is(parsePalette(`# header\n${good}\n`).length, 120);
+  assert.throws(() => parsePalette(good.replace('000003', 'zz0003')), /line 4/);
+  assert.throws(() => parsePalette('ffffff'), /40 colours/);
+});
+
 test('water meshes keep lakes and drop the sea', () => {
   const m = grid(2, (i) => (i === 2 ? 12 : 0), false);
   const row = 3;
@@ -99,11 +109,46 @@ test('water meshes keep lakes and drop the sea', () => {
   assert.is(prepareWater(null, R), null);
 });
 
-test('parsePalette reads 40 lines and names the bad one', () => {
-  const good = Array.from({ length: 40 }, (_, i) => i.toString(16).padStart(6, '0')).join('\n');
-  assert.is(parsePalette(`# header\n${good}\n`).length, 120);
-  assert.throws(() => parsePalette(good.replace('000003', 'zz0003')), /line 4/);
-  assert.throws(() => parsePalette('ffffff'), /40 colours/);
+const E = 257;
+/** A relief map (w = height) from a height function of the sample position. */
+const reliefOf = (f) => {
+  const r = new Float32Array(E * E * 4);
+  for (let y = 0; y < E; y++) for (let x = 0; x < E; x++) r[4 * (y * E + x) + 3] = f(x, y);
+  return r;
+};
+
+test('stride errors: zero on a plane and under the sea, the bump at the finest stride that misses it', () => {
+  const plane = strideErrorsM(reliefOf((x, y) => 1000 + 3 * x - 2 * y));
+  for (const s of [1, 2, 4, 8]) assert.ok(plane[s] < 1e-3, `plane, stride ${s}: ${plane[s]}`);
+  // A 50 m spike on an odd sample: stride 1 meshes it, every coarser stride misses all of it.
+  const spike = strideErrorsM(reliefOf((x, y) => (x === 101 && y === 37 ? 50 : 0)));
+  assert.equal([spike[1], spike[2], spike[4], spike[8]], [0, 50, 50, 50]);
+  // The sea is drawn at 0 m: a deep bed counts as flat; exaggeration scales metres.
+  assert.is(strideErrorsM(reliefOf((x) => -4000 + 17 * Math.sin(x)))[4], 0);
+  assert.is(strideErrorsM(reliefOf((x, y) => (x === 101 && y === 37 ? 50 : 0)), 3)[2], 150);
+  // A smooth ramp sampled coarsely has a small error; roughness is error per metre of vertex spacing.
+  const hill = strideErrorsM(reliefOf((x) => 1000 * Math.sin(x / 40)));
+  assert.ok(hill[2] < hill[4] && hill[4] < hill[8], JSON.stringify(hill));
+  assert.ok(Math.abs(roughness(hill, 100) - Math.max(hill[2] / 200, hill[4] / 400, hill[8] / 800)) < 1e-12);
+});
+
+test('lake level map: lake samples carry their level, spread two samples onto the shore; null without a lake', () => {
+  const q = 0.5;
+  const water = new Uint16Array(E * E);
+  const code = (m) => 32768 + Math.round(m / q);
+  assert.is(lakeLevelMap({ water, heightQuantumM: q }), null, 'dry chunk');
+  water.fill(SEA_LEVEL_CODE, 0, E * 10);
+  assert.is(lakeLevelMap({ water, heightQuantumM: q }), null, 'sea only');
+  // A lake at 312 m on samples x 100..110, y 100..110.
+  for (let y = 100; y <= 110; y++) for (let x = 100; x <= 110; x++) water[y * E + x] = code(312);
+  const m = lakeLevelMap({ water, heightQuantumM: q });
+  assert.is(m[105 * E + 105], 312);
+  assert.is(m[105 * E + 112], 312, 'two samples out: spread');
+  assert.is(m[105 * E + 113], NO_LAKE_M, 'three out: no lake');
+  assert.is(m[5 * E + 5], NO_LAKE_M, 'the sea has no lake level');
+  // Sea right beside the lake: no level spreads onto it.
+  water[105 * E + 99] = SEA_LEVEL_CODE;
+  assert.is(lakeLevelMap({ water, heightQuantumM: q })[105 * E + 99], NO_LAKE_M, 'no lake level on the sea beside it');
 });
 
 test.run();
