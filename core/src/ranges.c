@@ -26,10 +26,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Belt noise: a domain warp this strong (unit-sphere units) bends the zero
- * lines of the belt fBm into arcs instead of blobs. */
-#define CT__BELT_WARP 0.3
-#define CT__BELT_WARP_FREQ 1.3
 /* Activity: below about -0.2 of this two-octave fBm a region has no belts. */
 #define CT__ACTIVITY_FREQ 0.8
 /* Ceiling factor: 0.35..1 of macro_ceiling_m between continents, plus 1.3x
@@ -51,6 +47,8 @@
  * ridges above and valleys below the macro surface. */
 #define CT__RIDGE_CENTRE 0.55
 
+static double ct__rnoise(uint32_t seed, double x, double y, double z, double d[3]);
+
 int ct__ranges_need_belts(const ct_config *cfg)
 {
     /* Walk mode uses neither the ceiling nor the ridges. */
@@ -62,15 +60,42 @@ int ct__ranges_on(const ct_config *cfg)
     return cfg->mode != CT_MODE_WALK && (cfg->range_height_m > 0.0 || cfg->hill_height_m > 0.0);
 }
 
-double ct__range_belt(const ct_config *cfg, const double dir[3])
+/* The belt field: a three-octave fBm of the derivative noise below, with its
+ * gradient. Belts lie along its zero lines (long sinuous curves), and fold
+ * crests along its level lines near zero, so they run with the belt; the
+ * gradient is rarely small there, which keeps folds free of the rings
+ * level lines form around extrema. */
+/* 1 + 1/2 + 1/4: the octave amplitudes sum to one, as in ct__fbm3, so
+ * range_belt_width keeps its meaning. */
+#define CT__BELT_NORM 1.75
+
+static double ct__belt_field(const ct_config *cfg, const double p[3], double grad[3])
+{
+    uint32_t seed = ct__hash2(ct__subseed(cfg->seed, CT_SALT_RANGE_BELT), 11u);
+    double f = cfg->range_belt_frequency, amp = 1.0 / CT__BELT_NORM, n = 0.0, d[3];
+    int o, k;
+    grad[0] = grad[1] = grad[2] = 0.0;
+    for (o = 0; o < 3; o++) {
+        n += amp * ct__rnoise(seed + (uint32_t)o, p[0] * f, p[1] * f, p[2] * f, d);
+        for (k = 0; k < 3; k++) grad[k] += amp * f * d[k];
+        amp *= 0.5;
+        f *= 2.0;
+    }
+    return n;
+}
+
+static double ct__belt_of_field(const ct_config *cfg, const double dir[3], double n)
 {
     uint32_t seed = ct__subseed(cfg->seed, CT_SALT_RANGE_BELT);
-    double p[3], n, belt, act;
-    ct__warp3(ct__hash2(seed, 7u), dir, CT__BELT_WARP_FREQ, CT__BELT_WARP, p);
-    n = ct__fbm3(seed, p, cfg->range_belt_frequency, 3, 2.0, 0.5);
-    belt = ct__smoothstep(cfg->range_belt_width, 0.0, fabs(n));
-    act = ct__smoothstep(-0.2, 0.1, ct__fbm3(ct__hash2(seed, 9u), dir, CT__ACTIVITY_FREQ, 2, 2.0, 0.5));
+    double belt = ct__smoothstep(cfg->range_belt_width, 0.0, fabs(n));
+    double act = ct__smoothstep(-0.2, 0.1, ct__fbm3(ct__hash2(seed, 9u), dir, CT__ACTIVITY_FREQ, 2, 2.0, 0.5));
     return belt * act;
+}
+
+double ct__range_belt(const ct_config *cfg, const double dir[3])
+{
+    double g[3];
+    return ct__belt_of_field(cfg, dir, ct__belt_field(cfg, dir, g));
 }
 
 ct_result ct__ranges_derive(ct_world *w, char *err, size_t errlen)
@@ -181,16 +206,93 @@ static double ct__ridge_octave(uint32_t seed, const double p[3], double f, doubl
     return r * r;
 }
 
+/* ------------------------------------------------ folds: crests along the belt */
+
+/* Crests sit on every 1/K-th level line of the belt field, so they run
+ * parallel to each other and to the belt, like the folded chains of a
+ * collision belt, instead of the closed cells of isotropic ridged noise.
+ * Spacing is 1 / (K |grad n|) on the unit sphere; with |grad n| about
+ * CT__FOLD_GRAD range_belt_frequency (the median in belts) this puts crests about
+ * CT__FOLD_SPACING ridge spacings apart. */
+#define CT__FOLD_GRAD 0.85
+#define CT__FOLD_SPACING 1.3
+/* Where |grad n| falls below these shares of its typical size, level lines
+ * bend into rings; the folds fade out there and isotropic ridges take over. */
+#define CT__FOLD_FADE_LO 0.2
+#define CT__FOLD_FADE_HI 0.5
+/* A jitter noise of about 100 km (this multiple of the ridge spacing), this
+ * strong in crest periods, breaks crests into offset segments, and the same
+ * noise raises and lowers them along their length (peaks and passes). */
+#define CT__FOLD_JITTER_CRESTS 6.0
+#define CT__FOLD_JITTER 0.35
+#define CT__FOLD_PEAKS 0.6
+#define CT__FOLD_GAP 0.35
+/* The isotropic ridges bend the crests by up to this many crest periods:
+ * crests wander around spurs instead of running as smooth arcs. */
+#define CT__FOLD_WOBBLE 0.6
+/* Share of the isotropic ridged value kept on top of the folds: spurs and
+ * saddles along the crests. */
+#define CT__FOLD_DETAIL 0.3
+
+/* Fold value in [0.1, 1.0] (valley floors a little under, crests above the
+ * ridged sum's usual 0.3..0.9) and its gradient d[3]; *fade receives how
+ * much the folds can be trusted here. */
+static double ct__fold(const ct_config *cfg, const double p[3], double rv, const double rd[3], double d[3],
+                       double *fade)
+{
+    uint32_t seed = ct__subseed(cfg->seed, CT_SALT_RANGE_FOLD);
+    double dn[3], dj[3], n, j, gl, x, k, fj, w, sgn, hm, dhm, t, pw;
+    int i;
+    n = ct__belt_field(cfg, p, dn);
+    /* Only the tangent part of grad n sets the crest spacing on the sphere. */
+    x = dn[0] * p[0] + dn[1] * p[1] + dn[2] * p[2];
+    gl = sqrt((dn[0] - x * p[0]) * (dn[0] - x * p[0]) + (dn[1] - x * p[1]) * (dn[1] - x * p[1])
+              + (dn[2] - x * p[2]) * (dn[2] - x * p[2])) / (CT__FOLD_GRAD * cfg->range_belt_frequency);
+    *fade = ct__smoothstep(CT__FOLD_FADE_LO, CT__FOLD_FADE_HI, gl);
+    k = cfg->ridge_frequency / (CT__FOLD_SPACING * CT__FOLD_GRAD * cfg->range_belt_frequency);
+    fj = cfg->ridge_frequency / CT__FOLD_JITTER_CRESTS;
+    j = ct__rnoise(seed, p[0] * fj, p[1] * fj, p[2] * fj, dj);
+    /* Phase in crest periods; w is 1 on a crest and 0 mid-valley. */
+    x = k * n + CT__FOLD_JITTER * j + CT__FOLD_WOBBLE * (rv - CT__RIDGE_CENTRE);
+    x -= floor(x);
+    w = fabs(2.0 * x - 1.0);
+    sgn = x < 0.5 ? -2.0 : 2.0;
+    /* A triangle profile: sharp crests and V-shaped valleys. hm: crests rise to peaks and
+     * sink to passes and gaps along their length, so they end and restart
+     * en echelon instead of running like corrugations. */
+    pw = w;
+    t = (j + CT__FOLD_GAP) / (2.0 * CT__FOLD_GAP);
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    hm = 1.0 - CT__FOLD_PEAKS + CT__FOLD_PEAKS * t * t * (3.0 - 2.0 * t);
+    dhm = CT__FOLD_PEAKS * 6.0 * t * (1.0 - t) / (2.0 * CT__FOLD_GAP) * fj;
+    for (i = 0; i < 3; i++)
+        d[i] = 0.9 * (sgn * (k * dn[i] + CT__FOLD_JITTER * fj * dj[i] + CT__FOLD_WOBBLE * rd[i]) * hm
+                      + pw * dhm * dj[i]);
+    return 0.1 + 0.9 * pw * hm;
+}
+
 /* Ridged multifractal in about [0,1] with its gradient on the unit sphere's
  * ambient coordinates: (R0 + W S) / norm, W = floor + (1-floor) R0 and
  * S = sum of the finer octaves at gain 0.5. */
-static double ct__ridged(const ct_config *cfg, const double p[3], double d[3])
+static double ct__ridged(const ct_config *cfg, const double p[3], double fold_m, double d[3])
 {
     uint32_t seed = ct__subseed(cfg->seed, CT_SALT_RANGE);
-    double d0[3], di[3], ds[3] = {0.0, 0.0, 0.0}, r0, s = 0.0, amp = 1.0, norm = 1.0, f, wgt;
+    double d0[3], d0r[3], di[3], ds[3] = {0.0, 0.0, 0.0}, r0, s = 0.0, amp = 1.0, norm = 1.0, f, wgt;
     int oct = (int)cfg->ridge_octaves, i, k;
     f = cfg->ridge_frequency;
     r0 = ct__ridge_octave(seed, p, f, d0);
+    /* The finer octaves gather on the isotropic first octave's crests (spurs
+     * along and across the folds), whether or not the folds replace it. */
+    wgt = CT__RIDGE_FLOOR + (1.0 - CT__RIDGE_FLOOR) * r0;
+    for (k = 0; k < 3; k++) d0r[k] = d0[k];
+    if (fold_m > 0.0) {
+        /* In belts the first octave turns into folds. The weight m is
+         * treated as constant in the gradient. */
+        double df[3], fade, fv = ct__fold(cfg, p, r0, d0, df, &fade), m = fold_m * fade;
+        for (k = 0; k < 3; k++)
+            d0[k] = (1.0 - m) * d0[k] + m * ((1.0 - CT__FOLD_DETAIL) * df[k] + CT__FOLD_DETAIL * d0[k]);
+        r0 = (1.0 - m) * r0 + m * ((1.0 - CT__FOLD_DETAIL) * fv + CT__FOLD_DETAIL * r0);
+    }
     for (i = 1; i < oct; i++) {
         double ri;
         amp *= 0.5;
@@ -200,22 +302,26 @@ static double ct__ridged(const ct_config *cfg, const double p[3], double d[3])
         for (k = 0; k < 3; k++) ds[k] += amp * di[k];
         norm += amp;
     }
-    wgt = CT__RIDGE_FLOOR + (1.0 - CT__RIDGE_FLOOR) * r0;
     for (k = 0; k < 3; k++)
-        d[k] = (d0[k] * (1.0 + (1.0 - CT__RIDGE_FLOOR) * s) + wgt * ds[k]) / norm;
+        d[k] = (d0r[k] * (1.0 + (1.0 - CT__RIDGE_FLOOR) * s) + (d0[k] - d0r[k]) + wgt * ds[k]) / norm;
     return (r0 + wgt * s) / norm;
 }
+
+
 
 double ct__ranges_at(const ct_config *cfg, const double dir[3], double belt, double above_m,
                      double grad[3])
 {
-    double a = above_m, amp, val, d[3], delta, slope_k, dot;
+    double a = above_m, amp, val, d[3], delta, slope_k, dot, fold_m;
     int k;
     if (grad) grad[0] = grad[1] = grad[2] = 0.0;
     if (!ct__ranges_on(cfg) || !(a > 0.0)) return 0.0;
     amp = cfg->range_height_m * belt + cfg->hill_height_m * a / (a + CT__HILL_HALF_M);
     if (!(amp > 0.0)) return 0.0;
-    val = ct__ridged(cfg, dir, d);
+    /* Folds take the belt's share of the amplitude; hills and the belt's
+     * fringe keep the isotropic ridges. */
+    fold_m = cfg->range_folds > 0.0 && belt > 0.0 ? cfg->range_folds * cfg->range_height_m * belt / amp : 0.0;
+    val = ct__ridged(cfg, dir, fold_m, d);
     delta = amp * (val - CT__RIDGE_CENTRE);
     slope_k = amp / cfg->radius_m;
     if (delta > 0.0) {
