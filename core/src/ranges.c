@@ -60,14 +60,14 @@ int ct__ranges_on(const ct_config *cfg)
     return cfg->mode != CT_MODE_WALK && (cfg->range_height_m > 0.0 || cfg->hill_height_m > 0.0);
 }
 
-/* The belt field: a three-octave fBm of the derivative noise below, with its
+/* The belt field: a two-octave fBm of the derivative noise below, with its
  * gradient. Belts lie along its zero lines (long sinuous curves), and fold
  * crests along its level lines near zero, so they run with the belt; the
  * gradient is rarely small there, which keeps folds free of the rings
  * level lines form around extrema. */
-/* 1 + 1/2 + 1/4: the octave amplitudes sum to one, as in ct__fbm3, so
+/* 1 + 1/2: the octave amplitudes sum to one, as in ct__fbm3, so
  * range_belt_width keeps its meaning. */
-#define CT__BELT_NORM 1.75
+#define CT__BELT_NORM 1.5
 
 static double ct__belt_field(const ct_config *cfg, const double p[3], double grad[3])
 {
@@ -75,7 +75,7 @@ static double ct__belt_field(const ct_config *cfg, const double p[3], double gra
     double f = cfg->range_belt_frequency, amp = 1.0 / CT__BELT_NORM, n = 0.0, d[3];
     int o, k;
     grad[0] = grad[1] = grad[2] = 0.0;
-    for (o = 0; o < 3; o++) {
+    for (o = 0; o < 2; o++) {
         n += amp * ct__rnoise(seed + (uint32_t)o, p[0] * f, p[1] * f, p[2] * f, d);
         for (k = 0; k < 3; k++) grad[k] += amp * f * d[k];
         amp *= 0.5;
@@ -229,10 +229,10 @@ static double ct__ridge_octave(uint32_t seed, const double p[3], double f, doubl
 #define CT__FOLD_GAP 0.35
 /* The isotropic ridges bend the crests by up to this many crest periods:
  * crests wander around spurs instead of running as smooth arcs. */
-#define CT__FOLD_WOBBLE 0.6
+#define CT__FOLD_WOBBLE 0.35
 /* Share of the isotropic ridged value kept on top of the folds: spurs and
  * saddles along the crests. */
-#define CT__FOLD_DETAIL 0.3
+#define CT__FOLD_DETAIL 0.2
 
 /* Fold value in [0.1, 1.0] (valley floors a little under, crests above the
  * ridged sum's usual 0.3..0.9) and its gradient d[3]; *fade receives how
