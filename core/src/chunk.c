@@ -1,7 +1,8 @@
 /* chunk.c - 257x257 chunk generation at any LOD, the u16 height encoding,
  * chunk digests and logical chunk addresses.
  *
- * Every sample is ct__sample_dir at ct__sample_direction(face, lod, gx, gy):
+ * Every sample is ct__sample_dir (through a sampler that caches the macro
+ * cell) at ct__sample_direction(face, lod, gx, gy):
  * the direction depends only on the global sample position, so borders
  * shared with a neighbour (also across cube edges) and coarse samples that
  * coincide with fine ones are the same bits. No allocation here. */
@@ -51,6 +52,7 @@ ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
     int64_t gx0, gy0;
     int i, j;
     ct_result r;
+    ct__sampler sp;
 
     if (!world || !chunk) return ct__fail(err, errlen, CT_ERR_NULL, "world or chunk is NULL");
     r = ct_key_validate(key, err, errlen);
@@ -64,6 +66,7 @@ ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
     chunk->generation = world->generation;
     chunk->height_quantum_m = q;
     digest = CT_FNV1A64_INIT;   /* records, then the header (ct__chunk_digest_finish) */
+    ct__sampler_init(&sp, world, 0);   /* chunks do not store the mask */
     gx0 = (int64_t)key.x * CT_CHUNK_CORE;
     gy0 = (int64_t)key.y * CT_CHUNK_CORE;
     for (j = 0; j < CT_CHUNK_EDGE; j++) {
@@ -75,7 +78,7 @@ ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
             uint16_t hc, wc = CT_NO_WATER_CODE;
             uint8_t rec[6];
             ct__sample_direction(key.face, key.lod, gx0 + i, gy0 + j, dir);
-            ct__sample_dir(world, dir, 0, &s);
+            ct__sampler_run(&sp, dir, 0, &s);
             hc = ct_height_encode(s.height_m, q, &ch);
             if (s.has_water) {
                 wc = ct_height_encode(s.water_m, q, &cw);
