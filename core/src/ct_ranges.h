@@ -34,5 +34,13 @@ int ct__ranges_on(const ct_config *cfg);
  * (i,j+1) (i+1,j+1)), corner heights h[0..3], at (s,t). */
 void ct__macro_gradient(const double *d[4], const double h[4], double s, double t, double radius_m,
                         double grad[3]);
+/* ct__macro_gradient in two steps: what depends on the cell's corner
+ * directions only (once per cell), then the height gradient at (s,t). */
+typedef struct ct__macro_grad_prep {
+    double es[3], et[3], a11, a12, a22, det;
+} ct__macro_grad_prep;
+void ct__macro_gradient_prepare(const double *d[4], double radius_m, ct__macro_grad_prep *p);
+void ct__macro_gradient_at(const ct__macro_grad_prep *p, const double h[4], double s, double t, double grad[3]);
+
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "ct_internal.h"
 #include "ct_coast.h"
+#include "ct_ranges.h"
 
 /* Sampling without validation. need_moisture = 0 lets chunk generation skip
  * the moisture noise on water samples (their biome does not read it); every
@@ -23,7 +24,7 @@ typedef struct ct__corners {
     double h[4], level[4], own[4], mask[4], shore[4], moist[4], belt[4];
     double rw[4][CT_REGION_COUNT];
     int pin[4];              /* shore pin (land next to water) */
-    const double *dir[4];    /* unit directions (dir_v) */
+    ct__macro_grad_prep grad; /* the cell's part of the macro gradient */
 } ct__corners;
 
 /* A sampler: ct__sample_dir for many directions, with what is constant per
@@ -34,7 +35,7 @@ typedef struct ct__corners {
 typedef struct ct__sampler {
     const ct_world *w;
     ct__corners cell;
-    int want_mask, own_levels, coast_on, ranges_on;
+    int want_mask, own_levels, coast_on, ranges_on, want_slope;
     uint32_t detail_seed;
     ct__coast_prep coast;
 } ct__sampler;

@@ -239,27 +239,40 @@ double ct__ranges_at(const ct_config *cfg, const double dir[3], double belt, dou
     return delta;
 }
 
-void ct__macro_gradient(const double *d[4], const double h[4], double s, double t, double radius_m,
-                        double grad[3])
+void ct__macro_gradient_prepare(const double *d[4], double radius_m, ct__macro_grad_prep *p)
 {
-    double es[3], et[3], a11 = 0.0, a12 = 0.0, a22 = 0.0, hs, ht, det, b1, b2;
     int k;
+    p->a11 = p->a12 = p->a22 = 0.0;
     for (k = 0; k < 3; k++) {
-        es[k] = (d[1][k] - d[0][k]) * radius_m;
-        et[k] = (d[2][k] - d[0][k]) * radius_m;
-        a11 += es[k] * es[k];
-        a12 += es[k] * et[k];
-        a22 += et[k] * et[k];
+        p->es[k] = (d[1][k] - d[0][k]) * radius_m;
+        p->et[k] = (d[2][k] - d[0][k]) * radius_m;
+        p->a11 += p->es[k] * p->es[k];
+        p->a12 += p->es[k] * p->et[k];
+        p->a22 += p->et[k] * p->et[k];
     }
+    p->det = p->a11 * p->a22 - p->a12 * p->a12;
+}
+
+void ct__macro_gradient_at(const ct__macro_grad_prep *p, const double h[4], double s, double t, double grad[3])
+{
+    double hs, ht, b1, b2;
+    int k;
     /* Bilinear derivatives along the cell's two edge directions. */
     hs = (1.0 - t) * (h[1] - h[0]) + t * (h[3] - h[2]);
     ht = (1.0 - s) * (h[2] - h[0]) + s * (h[3] - h[1]);
-    det = a11 * a22 - a12 * a12;
-    if (!(det > 0.0)) {
+    if (!(p->det > 0.0)) {
         grad[0] = grad[1] = grad[2] = 0.0;
         return;
     }
-    b1 = (a22 * hs - a12 * ht) / det;
-    b2 = (a11 * ht - a12 * hs) / det;
-    for (k = 0; k < 3; k++) grad[k] = b1 * es[k] + b2 * et[k];
+    b1 = (p->a22 * hs - p->a12 * ht) / p->det;
+    b2 = (p->a11 * ht - p->a12 * hs) / p->det;
+    for (k = 0; k < 3; k++) grad[k] = b1 * p->es[k] + b2 * p->et[k];
+}
+
+void ct__macro_gradient(const double *d[4], const double h[4], double s, double t, double radius_m,
+                        double grad[3])
+{
+    ct__macro_grad_prep p;
+    ct__macro_gradient_prepare(d, radius_m, &p);
+    ct__macro_gradient_at(&p, h, s, t, grad);
 }

@@ -130,8 +130,9 @@ static void ct__sample_canonical(const double dir_in[3], double dir[3])
  * sample lies: its corners' indices, bodies, split and field values, read
  * (and widened to double, which is exact) once per cell instead of once per
  * sample. A chunk at surface_lod spans one or a few cells. */
-static void ct__corners_load(const ct_world *w, int face, uint32_t i, uint32_t j, ct__corners *k)
+static void ct__corners_load(const ct_world *w, int want_slope, int face, uint32_t i, uint32_t j, ct__corners *k)
 {
+    const double *dir[4];
     uint32_t n = w->n;
     int q, r;
     k->face = face;
@@ -153,8 +154,9 @@ static void ct__corners_load(const ct_world *w, int face, uint32_t i, uint32_t j
         k->moist[q] = w->moisture_v ? w->moisture_v[v] : 0.0;
         k->belt[q] = w->belt_v ? (double)w->belt_v[v] : 0.0;
         for (r = 0; r < CT_REGION_COUNT; r++) k->rw[q][r] = (double)w->region_w_v[4u * v + (uint32_t)r];
-        k->dir[q] = &w->dir_v[3u * (size_t)v];
+        dir[q] = &w->dir_v[3u * (size_t)v];
     }
+    if (want_slope) ct__macro_gradient_prepare(dir, w->cfg.radius_m, &k->grad);
     k->split = ct__cell_split(k->body);
     k->any_wet = k->body[0] >= 0 || k->body[1] >= 0 || k->body[2] >= 0 || k->body[3] >= 0;
 }
@@ -176,7 +178,7 @@ static void ct__sample_cell(ct__sampler *sp, const double dir[3], ct__cell *c)
     if (j >= n) j = n - 1u;
     c->s = gx - (double)i;
     c->t = gy - (double)j;
-    if (sp->cell.face != face || sp->cell.i != i || sp->cell.j != j) ct__corners_load(w, face, i, j, &sp->cell);
+    if (sp->cell.face != face || sp->cell.i != i || sp->cell.j != j) ct__corners_load(w, sp->want_slope, face, i, j, &sp->cell);
     c->k = &sp->cell;
 }
 
@@ -283,32 +285,33 @@ static double ct__sample_detail(const ct__sampler *sp, const ct__cell *c, const 
     return detail;
 }
 
-/* Ranges (ranges.c): ridges and valleys on land, added to the detail, and
- * the slope (m per m) of macro + ranges when the biome rules use it. Both are
- * exactly 0 with the layer off. The slope uses the bilinear gradient of the
- * cell even in split cells: a pure function of the direction either way. */
-static double ct__sample_ranges(const ct_world *w, const ct__cell *c, const ct__blend *b, const double dir[3],
-                                double *slope)
+/* Ranges (ranges.c): ridges and valleys on land, added to the detail, and,
+ * when the biome rules use the slope, the ranges' part of its gradient in
+ * g[3] (ct__sample_slope adds the macro part). Both are exactly 0 with the
+ * layer off. */
+static double ct__sample_ranges(const ct__sampler *sp, const ct__blend *b, const double dir[3], double g[3])
 {
-    const ct_config *cfg = &w->cfg;
-    double g[3], gm[3], r;
-    const double *d[4];
+    const ct_config *cfg = &sp->w->cfg;
+    return ct__ranges_at(cfg, dir, b->belt, b->above, sp->want_slope ? g : NULL);
+}
+
+/* The slope (m per m) of macro + ranges: the ranges' gradient g plus the
+ * bilinear gradient of the cell, even in split cells (a pure function of the
+ * direction either way). Only land samples read it (biome.c). */
+static double ct__sample_slope(const ct__cell *c, const double g[3])
+{
+    double gm[3], t[3];
     int k;
-    *slope = 0.0;
-    if (!(cfg->rock_slope > 0.0)) return ct__ranges_at(cfg, dir, b->belt, b->above, NULL);
-    r = ct__ranges_at(cfg, dir, b->belt, b->above, g);
-    for (k = 0; k < 4; k++) d[k] = c->k->dir[k];
-    ct__macro_gradient(d, c->k->h, c->s, c->t, cfg->radius_m, gm);
-    for (k = 0; k < 3; k++) g[k] += gm[k];
-    *slope = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-    return r;
+    ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gm);
+    for (k = 0; k < 3; k++) t[k] = g[k] + gm[k];
+    return sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
 }
 
 /* Classification: water or land, moisture, biome and palette entry. */
-static void ct__sample_classify(const ct_world *w, const ct__cell *c, const ct__blend *b, const double dir[3],
-                                double detail, double jitter, double slope, int need_moisture, ct_sample *out)
+static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
+                                double detail, double jitter, const double g[3], int need_moisture, ct_sample *out)
 {
-    const ct_config *cfg = &w->cfg;
+    const ct_config *cfg = &sp->w->cfg;
     ct__biome_in bi;
     int shade;
     out->height_m = b->bed + detail;
@@ -334,7 +337,7 @@ static void ct__sample_classify(const ct_world *w, const ct__cell *c, const ct__
     bi.moisture = out->moisture;
     bi.latitude2 = dir[1] * dir[1];
     bi.jitter = jitter;
-    bi.slope = slope;
+    bi.slope = sp->want_slope && !out->has_water ? ct__sample_slope(c, g) : 0.0;
     out->biome = ct__biome_classify(cfg, &bi, &shade);
     out->material = ct__biome_material(out->biome);
     out->palette_index = out->biome * CT_SHADES_PER_BIOME + shade;
@@ -381,14 +384,15 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     sp->want_mask = want_mask;
     sp->own_levels = cfg->lake_own_levels != 0;
     sp->coast_on = ct__coast_on(cfg);
-    sp->ranges_on = ct__ranges_on(cfg) || cfg->rock_slope > 0.0;
+    sp->want_slope = cfg->rock_slope > 0.0;
+    sp->ranges_on = ct__ranges_on(cfg) || sp->want_slope;
     sp->detail_seed = ct__subseed(cfg->seed, CT_SALT_DETAIL);
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
 }
 
 void ct__sampler_run(ct__sampler *sp, const double dir_in[3], int need_moisture, ct_sample *out)
 {
-    double dir[3], detail, jitter, slope = 0.0;
+    double dir[3], detail, jitter, g[3] = {0.0, 0.0, 0.0};
     ct__cell cell;
     ct__blend blend;
     ct__sample_canonical(dir_in, dir);
@@ -396,8 +400,8 @@ void ct__sampler_run(ct__sampler *sp, const double dir_in[3], int need_moisture,
     ct__sample_blend(sp, &cell, &blend);
     if (sp->coast_on) ct__sample_coast(sp, &cell, dir, &blend);
     detail = ct__sample_detail(sp, &cell, &blend, dir, &jitter);
-    if (sp->ranges_on) detail += ct__sample_ranges(sp->w, &cell, &blend, dir, &slope);
-    ct__sample_classify(sp->w, &cell, &blend, dir, detail, jitter, slope, need_moisture, out);
+    if (sp->ranges_on) detail += ct__sample_ranges(sp, &blend, dir, g);
+    ct__sample_classify(sp, &cell, &blend, dir, detail, jitter, g, need_moisture, out);
 }
 
 void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
