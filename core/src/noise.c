@@ -244,6 +244,12 @@ static void ct__fast_lane(uint32_t seed, double x, double y, double z, double f[
     h[6] = ct__corner_fast(seed, x0, y1, z1); h[7] = ct__corner_fast(seed, x1, y1, z1);
 }
 
+/* NOTE: a simd128 lattice (f64x2.floor, i32x4 cell coordinates and corner
+ * hashes, gradients chosen with lane masks) was tried and measured in node:
+ * 0.98-1.02x of the scalar fBm, against 0.83-0.86x for this scalar-lattice
+ * version; with the vector hashes but the gradient table per lane, 0.83-0.86x
+ * too. V8's lowering of the lattice ops cost what they saved, so the lattice
+ * stays scalar (docs/benchmarks.md). */
 void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4])
 {
     int pair;
@@ -260,29 +266,37 @@ void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4])
     }
 }
 
-void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octaves, double lacunarity,
-                      double gain, int coarse_octaves, double out[4], double coarse[4])
+void ct__fbm3_fast_x4n(uint32_t seed, const double p[12], double freq, const int octaves[4], double lacunarity,
+                       double gain, int coarse_octaves, double out[4], double coarse[4])
 {
     double sum[4] = {0.0, 0.0, 0.0, 0.0}, csum[4] = {0.0, 0.0, 0.0, 0.0};
-    double norm = 0.0, cnorm = 0.0, amp = 1.0, f = freq;
-    int i, k, run = octaves > coarse_octaves ? octaves : coarse_octaves;
+    double norm[4] = {0.0, 0.0, 0.0, 0.0}, cnorm = 0.0, amp = 1.0, f = freq;
+    int i, k, run = coarse_octaves;
+    for (k = 0; k < 4; k++)
+        if (octaves[k] > run) run = octaves[k];
     for (i = 0; i < run; i++) {
         double q[12], n[4];
         for (k = 0; k < 12; k++) q[k] = p[k] * f;
         ct__noise3_fast_x4(seed + (uint32_t)i, q, n);
         for (k = 0; k < 4; k++) {
-            if (i < octaves) sum[k] += amp * n[k];
+            if (i < octaves[k]) { sum[k] += amp * n[k]; norm[k] += amp; }
             if (i < coarse_octaves) csum[k] += amp * n[k];
         }
-        if (i < octaves) norm += amp;
         if (i < coarse_octaves) cnorm += amp;
         amp *= gain;
         f *= lacunarity;
     }
     for (k = 0; k < 4; k++) {
         if (coarse) coarse[k] = cnorm > 0.0 ? csum[k] / cnorm : 0.0;
-        out[k] = norm > 0.0 ? sum[k] / norm : 0.0;
+        out[k] = norm[k] > 0.0 ? sum[k] / norm[k] : 0.0;
     }
+}
+
+void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octaves, double lacunarity,
+                      double gain, int coarse_octaves, double out[4], double coarse[4])
+{
+    const int oct[4] = {octaves, octaves, octaves, octaves};
+    ct__fbm3_fast_x4n(seed, p, freq, oct, lacunarity, gain, coarse_octaves, out, coarse);
 }
 
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
