@@ -4,7 +4,11 @@
 // world, and prints per-class B/A ratios (min and median of per-rep ratios).
 //
 //   node bench/compare_wasm.mjs A.wasm B.wasm [--loader-a X/ct.mjs] [--loader-b Y/ct.mjs]
-//        [--keys 4] [--reps 5] [--preset balanced] [--scan 80] [--json out.json]
+//        [--keys 4] [--reps 5] [--preset balanced] [--scan 80] [--json out.json] [--mesh]
+//
+// --mesh also times world.mesh (strides 1, 2, 4, on the chunk each World
+// holds, so mesh build plus the copy out of WebAssembly memory) on the land
+// keys, interleaved the same way, and checks that both give the same digest.
 //
 // Each build is loaded through a loader (wasm/ct.mjs of this tree unless
 // --loader-* names another tree's, for a build whose exports differ). Keys
@@ -20,7 +24,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { benchKey, summarize, nowMs } from './common.mjs';
 
 function parseArgs(argv) {
-  const o = { files: [], keys: 4, reps: 5, preset: 'balanced', scan: 80, loaderA: null, loaderB: null, json: null };
+  const o = { files: [], keys: 4, reps: 5, preset: 'balanced', scan: 80, loaderA: null, loaderB: null, json: null,
+    mesh: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--keys') o.keys = Number(argv[++i]);
@@ -30,6 +35,7 @@ function parseArgs(argv) {
     else if (a === '--loader-a') o.loaderA = argv[++i];
     else if (a === '--loader-b') o.loaderB = argv[++i];
     else if (a === '--json') o.json = argv[++i];
+    else if (a === '--mesh') o.mesh = true;
     else o.files.push(a);
   }
   if (o.files.length !== 2) {
@@ -93,6 +99,28 @@ async function main() {
     out.classes[cls] = { keys: want[cls], a_ms: sa, b_ms: sb, b_over_a: sr, b_over_a_of_minima: sb.min / sa.min };
     console.log(`| ${cls} | ${n} x ${o.reps} | ${f(sa.median)} [${f(sa.min)}] | ${f(sb.median)} [${f(sb.min)}] | ` +
       `${sr.min.toFixed(2)} | ${sr.median.toFixed(2)} |`);
+  }
+  if (o.mesh) {
+    console.log('\n| mesh stride | reps | A ms median [min] | B ms median [min] | B/A min | B/A median | digests equal |');
+    console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    out.mesh = [];
+    const keys = want.land.length ? want.land : Object.values(want).flat();
+    for (const stride of [1, 2, 4]) {
+      const a = [], b = [], r = [];
+      let same = 0;
+      for (let i = 0; i < 3 * o.reps; i++) {
+        const key = keys[i % keys.length];
+        worldA.chunk(key); worldB.chunk(key);
+        const run = (w) => { const t = nowMs(); const m = w.mesh(key, { stride, digest: true }); return [nowMs() - t, m.digest]; };
+        let x, y;
+        if (i % 2 === 0) { x = run(worldA); y = run(worldB); } else { y = run(worldB); x = run(worldA); }
+        a.push(x[0]); b.push(y[0]); r.push(y[0] / x[0]); same += x[1] === y[1];
+      }
+      const sa = summarize(a), sb = summarize(b), sr = summarize(r);
+      out.mesh.push({ stride, a_ms: sa, b_ms: sb, b_over_a: sr, digests_equal: `${same}/${a.length}` });
+      console.log(`| ${stride} | ${a.length} | ${f(sa.median)} [${f(sa.min)}] | ${f(sb.median)} [${f(sb.min)}] | ` +
+        `${sr.min.toFixed(2)} | ${sr.median.toFixed(2)} | ${same}/${a.length} |`);
+    }
   }
   if (o.json) writeFileSync(o.json, JSON.stringify(out, null, 1));
   worldA.free(); worldB.free();
