@@ -1,7 +1,7 @@
 /* sample.c - point samples of the frozen field, in four named steps:
  * cell lookup (ct__sample_cell: the macro cell under a direction), interpolation
  * (ct__sample_blend: the four corners with shoreline-aware triangle splits),
- * detail (ct__sample_detail: globally addressed fine noise on land) and
+ * detail (ct__detail_amp / ct__detail_finish: globally addressed fine noise on land) and
  * classification (ct__sample_classify: water, moisture, biome, palette). ct_world_sample and ct_chunk_generate both end in ct__sample_dir, so
  * the space view and every chunk at every LOD agree bit for bit: the value at
  * a direction never depends on who asked. */
@@ -163,7 +163,7 @@ static void ct__corners_load(const ct_world *w, int want_slope, int face, uint32
 
 /* Cell lookup: the same face coordinate the chunk grid uses, scaled to n.
  * The corners come from the sampler's cache when the cell is the last one. */
-static void ct__sample_cell(ct__sampler *sp, const double dir[3], ct__cell *c)
+static void ct__sample_cell(ct__sampler *sp, ct__corners *slot, const double dir[3], ct__cell *c)
 {
     const ct_world *w = sp->w;
     uint32_t n = w->n, i, j;
@@ -178,8 +178,8 @@ static void ct__sample_cell(ct__sampler *sp, const double dir[3], ct__cell *c)
     if (j >= n) j = n - 1u;
     c->s = gx - (double)i;
     c->t = gy - (double)j;
-    if (sp->cell.face != face || sp->cell.i != i || sp->cell.j != j) ct__corners_load(w, sp->want_slope, face, i, j, &sp->cell);
-    c->k = &sp->cell;
+    if (slot->face != face || slot->i != i || slot->j != j) ct__corners_load(w, sp->want_slope, face, i, j, slot);
+    c->k = slot;
 }
 
 /* Interpolation: the corners weighted by the shoreline-aware split. The
@@ -250,13 +250,14 @@ static void ct__blend_regions(const ct__cell *c, const ct__blend *b, double rw[C
  * Its weight |a| / (|a| + 2 amp) keeps |detail| < |a| / 2, where a is the
  * height above the shore reference: the sign of a (land or water) never
  * flips, so the noise cannot invent a coastline, and it fades to zero at the
- * shore. *jitter gets the shading jitter from the loop's first octaves. */
-static double ct__sample_detail(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
-                                double *jitter)
+ * shore. In two halves around the fBm, so that a row runs it four samples at
+ * a time: ct__detail_amp gives the amplitude and the octaves to run,
+ * ct__detail_finish the detail from the fBm, and *jitter the shading jitter
+ * from the loop's first octaves. */
+static double ct__detail_amp(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, int *octaves_run)
 {
     const ct_config *cfg = &sp->w->cfg;
-    double amp, nz, coarse, detail = 0.0, roughness = 1.0;
-    int octaves_run;
+    double amp, roughness = 1.0;
     /* At region_strength 0 the effective roughness is 1 + 0 (r - 1) = 1
      * exactly, so the region weights are not needed. */
     if (cfg->region_strength != 0.0) {
@@ -273,9 +274,14 @@ static double ct__sample_detail(const ct__sampler *sp, const ct__cell *c, const 
     /* Detail is land relief (the knob's contract): the sea and lake beds
      * keep the macro field. One loop gives the detail octaves and, from its
      * first two, the shading jitter; elsewhere only those two run. */
-    octaves_run = (amp > 0.0 && b->above > 0.0) ? (int)cfg->detail_octaves : 0;
-    nz = ct__fbm3_fast(sp->detail_seed, dir, cfg->detail_frequency,
-                       octaves_run, 2.0, cfg->detail_gain, CT__JITTER_OCTAVES, &coarse);
+    *octaves_run = (amp > 0.0 && b->above > 0.0) ? (int)cfg->detail_octaves : 0;
+    return amp;
+}
+
+static double ct__detail_finish(const ct__blend *b, double amp, int octaves_run, double nz, double coarse,
+                                double *jitter)
+{
+    double detail = 0.0;
     if (octaves_run > 0) {
         double a = fabs(b->above);
         nz = ct__clamp(CT__DETAIL_SPREAD * nz, -1.0, 1.0);
@@ -379,8 +385,9 @@ static void ct__sample_coast(const ct__sampler *sp, const ct__cell *c, const dou
 void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
 {
     const ct_config *cfg = &w->cfg;
+    int k;
     sp->w = w;
-    sp->cell.face = -1;   /* no cell cached yet */
+    for (k = 0; k < CT__SAMPLER_SLOTS; k++) sp->cell[k].face = -1;   /* no cell cached yet */
     sp->want_mask = want_mask;
     sp->own_levels = cfg->lake_own_levels != 0;
     sp->coast_on = ct__coast_on(cfg);
@@ -390,18 +397,63 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
 }
 
-void ct__sampler_run(ct__sampler *sp, const double dir_in[3], int need_moisture, ct_sample *out)
-{
-    double dir[3], detail, jitter, g[3] = {0.0, 0.0, 0.0};
+/* One sample between the stages before and after the detail fBm. */
+typedef struct ct__pending {
+    double dir[3];
     ct__cell cell;
     ct__blend blend;
-    ct__sample_canonical(dir_in, dir);
-    ct__sample_cell(sp, dir, &cell);
-    ct__sample_blend(sp, &cell, &blend);
-    if (sp->coast_on) ct__sample_coast(sp, &cell, dir, &blend);
-    detail = ct__sample_detail(sp, &cell, &blend, dir, &jitter);
-    if (sp->ranges_on) detail += ct__sample_ranges(sp, &blend, dir, g);
-    ct__sample_classify(sp, &cell, &blend, dir, detail, jitter, g, need_moisture, out);
+    double amp;
+    int octaves;
+} ct__pending;
+
+/* Up to the fBm: canonical direction, cell (cached in slot), blend, coast,
+ * detail amplitude. */
+static void ct__sample_front(ct__sampler *sp, ct__corners *slot, const double dir_in[3], ct__pending *q)
+{
+    ct__sample_canonical(dir_in, q->dir);
+    ct__sample_cell(sp, slot, q->dir, &q->cell);
+    ct__sample_blend(sp, &q->cell, &q->blend);
+    if (sp->coast_on) ct__sample_coast(sp, &q->cell, q->dir, &q->blend);
+    q->amp = ct__detail_amp(sp, &q->cell, &q->blend, &q->octaves);
+}
+
+/* After the fBm (nz, coarse): detail, ranges, classification. */
+static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double nz, double coarse, int need_moisture,
+                            ct_sample *out)
+{
+    double detail, jitter, g[3] = {0.0, 0.0, 0.0};
+    detail = ct__detail_finish(&q->blend, q->amp, q->octaves, nz, coarse, &jitter);
+    if (sp->ranges_on) detail += ct__sample_ranges(sp, &q->blend, q->dir, g);
+    ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, out);
+}
+
+void ct__sampler_run(ct__sampler *sp, const double dir_in[3], int need_moisture, ct_sample *out)
+{
+    const ct_config *cfg = &sp->w->cfg;
+    ct__pending q;
+    double nz, coarse;
+    ct__sample_front(sp, &sp->cell[CT__SAMPLER_SLOTS - 1], dir_in, &q);
+    nz = ct__fbm3_fast(sp->detail_seed, q.dir, cfg->detail_frequency, q.octaves, 2.0, cfg->detail_gain,
+                       CT__JITTER_OCTAVES, &coarse);
+    ct__sample_back(sp, &q, nz, coarse, need_moisture, out);
+}
+
+void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moisture, ct_sample out[4])
+{
+    const ct_config *cfg = &sp->w->cfg;
+    ct__pending q[4];
+    double p[12], nz[4], coarse[4];
+    int octaves[4], k;
+    for (k = 0; k < 4; k++) {
+        ct__sample_front(sp, &sp->cell[k], dir_in + 3 * k, &q[k]);
+        p[3 * k] = q[k].dir[0];
+        p[3 * k + 1] = q[k].dir[1];
+        p[3 * k + 2] = q[k].dir[2];
+        octaves[k] = q[k].octaves;
+    }
+    ct__fbm3_fast_x4n(sp->detail_seed, p, cfg->detail_frequency, octaves, 2.0, cfg->detail_gain,
+                      CT__JITTER_OCTAVES, nz, coarse);
+    for (k = 0; k < 4; k++) ct__sample_back(sp, &q[k], nz[k], coarse[k], need_moisture, &out[k]);
 }
 
 void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
