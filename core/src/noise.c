@@ -8,11 +8,7 @@
 
 #include <math.h>
 
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "ct_v2.h"
 
 /* The 12 edge midpoints of a cube (Perlin's improved-noise gradients). */
 static const double ct__grad[12][3] = {
@@ -164,36 +160,6 @@ double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
  * Each lane does the same IEEE operations in the same order as the scalar
  * path, with no fusing (-ffp-contract=off), so results are bit-identical;
  * tests/c/test_noise_exact.c and tests/js/noise_simd.test.mjs check it. */
-#if defined(__wasm_simd128__)
-typedef v128_t ct__v2;
-#define CT__V2(a, b) wasm_f64x2_make(a, b)
-#define CT__V2_ADD wasm_f64x2_add
-#define CT__V2_SUB wasm_f64x2_sub
-#define CT__V2_MUL wasm_f64x2_mul
-#define CT__V2_LO(v) wasm_f64x2_extract_lane(v, 0)
-#define CT__V2_HI(v) wasm_f64x2_extract_lane(v, 1)
-#elif defined(__SSE2__)
-typedef __m128d ct__v2;
-#define CT__V2(a, b) _mm_set_pd(b, a)
-#define CT__V2_ADD _mm_add_pd
-#define CT__V2_SUB _mm_sub_pd
-#define CT__V2_MUL _mm_mul_pd
-#define CT__V2_LO(v) _mm_cvtsd_f64(v)
-#define CT__V2_HI(v) _mm_cvtsd_f64(_mm_unpackhi_pd(v, v))
-#else
-typedef struct ct__v2 { double l, h; } ct__v2;
-static ct__v2 ct__v2_make(double a, double b) { ct__v2 r; r.l = a; r.h = b; return r; }
-static ct__v2 ct__v2_add(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l + b.l, a.h + b.h); }
-static ct__v2 ct__v2_sub(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l - b.l, a.h - b.h); }
-static ct__v2 ct__v2_mul(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l * b.l, a.h * b.h); }
-#define CT__V2 ct__v2_make
-#define CT__V2_ADD ct__v2_add
-#define CT__V2_SUB ct__v2_sub
-#define CT__V2_MUL ct__v2_mul
-#define CT__V2_LO(v) ((v).l)
-#define CT__V2_HI(v) ((v).h)
-#endif
-
 static ct__v2 ct__v2_fade(ct__v2 t)
 {
     /* t * t * t * (t * (t * 6 - 15) + 10), left to right as in ct__fade. */

@@ -442,7 +442,7 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
 {
     const ct_config *cfg = &sp->w->cfg;
     ct__pending q[4];
-    double p[12], nz[4], coarse[4];
+    double p[12], nz[4], coarse[4], detail[4], jitter[4], belt[4], above[4], ranges[4], g[12] = {0.0};
     int octaves[4], k;
     for (k = 0; k < 4; k++) {
         ct__sample_front(sp, &sp->cell[k], dir_in + 3 * k, &q[k]);
@@ -453,7 +453,18 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     }
     ct__fbm3_fast_x4n(sp->detail_seed, p, cfg->detail_frequency, octaves, 2.0, cfg->detail_gain,
                       CT__JITTER_OCTAVES, nz, coarse);
-    for (k = 0; k < 4; k++) ct__sample_back(sp, &q[k], nz[k], coarse[k], need_moisture, &out[k]);
+    for (k = 0; k < 4; k++) {
+        detail[k] = ct__detail_finish(&q[k].blend, q[k].amp, q[k].octaves, nz[k], coarse[k], &jitter[k]);
+        belt[k] = q[k].blend.belt;
+        above[k] = q[k].blend.above;
+    }
+    /* ct__sample_ranges for the four lanes, the ridged noise two at a time. */
+    if (sp->ranges_on) ct__ranges_at_x4(cfg, p, belt, above, ranges, sp->want_slope ? g : NULL);
+    for (k = 0; k < 4; k++) {
+        if (sp->ranges_on) detail[k] += ranges[k];
+        ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
+                            &out[k]);
+    }
 }
 
 void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
