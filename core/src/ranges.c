@@ -180,7 +180,7 @@ static void ct__rnoise_x2(uint32_t seed, const double pa[3], const double pb[3],
 {
     const double *ga[8], *gb[8];
     const double *pt[2];
-    ct__v2 f[3], o[3], c[8], one = CT__V2(1.0, 1.0), u, v, w, du, dv, dw, k1, k2, k3, k4, k5, k6, k7, r, dd[3];
+    ct__v2 f[3], o[3], c[8], gv[8][3], one = CT__V2(1.0, 1.0), u, v, w, du, dv, dw, k1, k2, k3, k4, k5, k6, k7, r, dd[3];
     double fl[2][3];
     int lane, k;
     pt[0] = pa;
@@ -205,8 +205,10 @@ static void ct__rnoise_x2(uint32_t seed, const double pa[3], const double pb[3],
     /* Corner k uses f or f - 1 per axis by its bits (x | y << 1 | z << 2). */
     for (k = 0; k < 8; k++) {
         ct__v2 ox = (k & 1) ? o[0] : f[0], oy = (k & 2) ? o[1] : f[1], oz = (k & 4) ? o[2] : f[2];
-        c[k] = CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(CT__V2(ga[k][0], gb[k][0]), ox), CT__V2_MUL(CT__V2(ga[k][1], gb[k][1]), oy)),
-                          CT__V2_MUL(CT__V2(ga[k][2], gb[k][2]), oz));
+        gv[k][0] = CT__V2(ga[k][0], gb[k][0]);
+        gv[k][1] = CT__V2(ga[k][1], gb[k][1]);
+        gv[k][2] = CT__V2(ga[k][2], gb[k][2]);
+        c[k] = CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(gv[k][0], ox), CT__V2_MUL(gv[k][1], oy)), CT__V2_MUL(gv[k][2], oz));
     }
     {
         ct__v2 six = CT__V2(6.0, 6.0), fifteen = CT__V2(15.0, 15.0), ten = CT__V2(10.0, 10.0), thirty = CT__V2(30.0, 30.0);
@@ -231,7 +233,7 @@ static void ct__rnoise_x2(uint32_t seed, const double pa[3], const double pb[3],
     k7 = CT__V2_ADD(CT__V2_SUB(CT__V2_SUB(CT__V2_ADD(CT__V2_SUB(CT__V2_ADD(CT__V2_ADD(k7, c[1]), c[2]), c[3]), c[4]),
                                            c[5]), c[6]), c[7]);
     for (k = 0; k < 3; k++) {
-#define CT__GC(q) CT__V2(ga[q][k], gb[q][k])
+#define CT__GC(q) gv[q][k]
 #define CT__LERP(a, b, t) CT__V2_ADD(a, CT__V2_MUL(t, CT__V2_SUB(b, a)))
         ct__v2 g0 = CT__GC(0), g2 = CT__GC(2), g4 = CT__GC(4), g6 = CT__GC(6);
         ct__v2 a00 = CT__LERP(g0, CT__GC(1), u), a10 = CT__LERP(g2, CT__GC(3), u);
