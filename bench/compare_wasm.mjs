@@ -1,23 +1,25 @@
-// compare_wasm.mjs - This module times chunk generation of two ct.wasm builds
-// (say the code before the issue-11 layers and today's) in ONE Node process,
-// interleaved rep by rep, on land, sea and mixed (shore) keys of the default
-// world, and prints per-class B/A ratios (min and median of per-rep ratios).
+// compare_wasm.mjs - This module times chunk generation of two or more ct.wasm
+// builds (say the code before the issue-11 layers, today's, and a change) in
+// ONE Node process, interleaved rep by rep, on land, sea and mixed (shore)
+// keys of the default world, and prints per-class ratios to the first build
+// A (min and median of per-rep ratios).
 //
-//   node bench/compare_wasm.mjs A.wasm B.wasm [--loader-a X/ct.mjs] [--loader-b Y/ct.mjs]
+//   node bench/compare_wasm.mjs A.wasm B.wasm [C.wasm ...] [--loader-a X/ct.mjs] [--loader-b Y/ct.mjs]
 //        [--keys 4] [--reps 5] [--preset balanced] [--scan 80] [--json out.json] [--mesh]
 //
 // --mesh also times world.mesh (strides 1, 2, 4, on the chunk each World
 // holds, so mesh build plus the copy out of WebAssembly memory) on the land
 // keys, interleaved the same way, and checks that both give the same digest.
 //
-// Each build is loaded through a loader (wasm/ct.mjs of this tree unless
-// --loader-* names another tree's, for a build whose exports differ). Keys
-// come from benchKey() and are sorted by the fraction of dry samples in B's
-// world: land >= 95% dry, sea <= 5%, mixed otherwise. Only the generation
-// call is timed (the World's chunk cache is bypassed; nothing is copied out).
-// Per rep and key, A and B run back to back, the order alternating, so load
-// from other programs lands on both alike; the ratio of each adjacent pair is
-// B/A, and a class's figure is the min and median of those ratios.
+// A is loaded through --loader-a, every other build through --loader-b
+// (default for both: wasm/ct.mjs of this tree; name another tree's for a
+// build whose exports differ). Keys come from benchKey() and are sorted by
+// the fraction of dry samples in B's world: land >= 95% dry, sea <= 5%, mixed
+// otherwise. Only the generation call is timed (the World's chunk cache is
+// bypassed; nothing is copied out). Per rep and key, the builds run back to
+// back, the starting build rotating, so load from other programs lands on
+// all alike; each ratio X/A is of the same rep's timings, and a class's
+// figure is the min and median of those ratios.
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -38,8 +40,8 @@ function parseArgs(argv) {
     else if (a === '--mesh') o.mesh = true;
     else o.files.push(a);
   }
-  if (o.files.length !== 2) {
-    console.error('usage: node bench/compare_wasm.mjs A.wasm B.wasm [--loader-a X/ct.mjs] [--loader-b Y/ct.mjs] ' +
+  if (o.files.length < 2) {
+    console.error('usage: node bench/compare_wasm.mjs A.wasm B.wasm [C.wasm ...] [--loader-a X/ct.mjs] [--loader-b Y/ct.mjs] ' +
       '[--keys N] [--reps N] [--preset P] [--scan N] [--json out.json]');
     process.exit(2);
   }
@@ -65,65 +67,74 @@ const classify = (f) => (f >= 0.95 ? 'land' : f <= 0.05 ? 'sea' : 'mixed');
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  const [coreA, coreB] = [await load(o.files[0], o.loaderA), await load(o.files[1], o.loaderB)];
-  const worldA = coreA.buildWorld({ preset: o.preset }), worldB = coreB.buildWorld({ preset: o.preset });
-  const lod = worldB.config.surface_lod;
+  const names = o.files.map((f, i) => String.fromCharCode(65 + i));
+  const cores = [];
+  for (const [i, f] of o.files.entries()) cores.push(await load(f, i === 0 ? o.loaderA : o.loaderB));
+  const worlds = cores.map((c) => c.buildWorld({ preset: o.preset }));
+  const N = worlds.length, lod = worlds[1].config.surface_lod;
   const want = { land: [], sea: [], mixed: [] };
   let scanned = 0;
   for (let i = 0; i < o.scan && Object.values(want).some((l) => l.length < o.keys); i++, scanned++) {
-    const key = benchKey(i, lod), cls = classify(dryFraction(worldB.chunk(key)));
+    const key = benchKey(i, lod), cls = classify(dryFraction(worlds[1].chunk(key)));
     if (want[cls].length < o.keys) want[cls].push(key);
   }
-  // Warm both (JIT of the loaders, first-touch of chunk buffers).
-  for (const k of Object.values(want).flat().slice(0, 3)) { generate(worldA, k); generate(worldB, k); }
+  // Warm every build (JIT of the loaders, first touch of chunk buffers).
+  for (const k of Object.values(want).flat().slice(0, 3)) for (const w of worlds) generate(w, k);
   const order = Object.entries(want).flatMap(([cls, keys]) => keys.map((key) => ({ cls, key })));
-  const per = { land: { a: [], b: [], r: [] }, sea: { a: [], b: [], r: [] }, mixed: { a: [], b: [], r: [] } };
+  const per = {};
+  for (const cls of Object.keys(want)) per[cls] = { t: worlds.map(() => []), r: worlds.map(() => []) };
   for (let r = 0; r < o.reps; r++) {
     order.forEach(({ cls, key }, k) => {
-      let a, b;
-      if ((r + k) % 2 === 0) { a = generate(worldA, key); b = generate(worldB, key); }
-      else { b = generate(worldB, key); a = generate(worldA, key); }
-      per[cls].a.push(a); per[cls].b.push(b); per[cls].r.push(b / a);
+      const t = new Array(N);
+      for (let j = 0; j < N; j++) { const b = (j + r + k) % N; t[b] = generate(worlds[b], key); }
+      for (let b = 0; b < N; b++) { per[cls].t[b].push(t[b]); per[cls].r[b].push(t[b] / t[0]); }
     });
   }
-  const out = { a: o.files[0], b: o.files[1], preset: o.preset, lod, scanned, reps: o.reps, classes: {} };
+  const out = { files: o.files, preset: o.preset, lod, scanned, reps: o.reps, classes: {} };
   const f = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
-  console.log(`A = ${o.files[0]}\nB = ${o.files[1]}\n${o.preset}, LOD ${lod}, keys among the first ${scanned} bench keys, ` +
-    `${o.reps} reps, interleaved (order alternating)\n`);
-  console.log('| class | keys x reps | A ms median [min] | B ms median [min] | B/A min | B/A median |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  console.log(o.files.map((file, i) => `${names[i]} = ${file}`).join('\n'));
+  console.log(`${o.preset}, LOD ${lod}, keys among the first ${scanned} bench keys, ${o.reps} reps, ` +
+    'interleaved (starting build rotating)\n');
+  const others = names.slice(1);
+  console.log(`| class | keys x reps | ${names.map((n) => `${n} ms median [min]`).join(' | ')} | ` +
+    `${others.map((n) => `${n}/A min | ${n}/A median`).join(' | ')} |`);
+  console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ${others.map(() => '---: | ---:').join(' | ')} |`);
   for (const cls of ['land', 'sea', 'mixed']) {
     const p = per[cls], n = want[cls].length;
-    if (!n) { console.log(`| ${cls} | 0 | - | - | - | - |`); continue; }
-    const sa = summarize(p.a), sb = summarize(p.b), sr = summarize(p.r);
-    out.classes[cls] = { keys: want[cls], a_ms: sa, b_ms: sb, b_over_a: sr, b_over_a_of_minima: sb.min / sa.min };
-    console.log(`| ${cls} | ${n} x ${o.reps} | ${f(sa.median)} [${f(sa.min)}] | ${f(sb.median)} [${f(sb.min)}] | ` +
-      `${sr.min.toFixed(2)} | ${sr.median.toFixed(2)} |`);
+    if (!n) { console.log(`| ${cls} | 0 |`); continue; }
+    const st = p.t.map(summarize), sr = p.r.map(summarize);
+    out.classes[cls] = { keys: want[cls], ms: st, over_a: sr };
+    console.log(`| ${cls} | ${n} x ${o.reps} | ${st.map((s) => `${f(s.median)} [${f(s.min)}]`).join(' | ')} | ` +
+      `${sr.slice(1).map((s) => `${s.min.toFixed(2)} | ${s.median.toFixed(2)}`).join(' | ')} |`);
   }
   if (o.mesh) {
-    console.log('\n| mesh stride | reps | A ms median [min] | B ms median [min] | B/A min | B/A median | digests equal |');
-    console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    console.log(`\n| mesh stride | reps | ${names.map((n) => `${n} ms median [min]`).join(' | ')} | ` +
+      `${others.map((n) => `${n}/A min | ${n}/A median`).join(' | ')} | digests equal |`);
+    console.log(`| ---: | ---: | ${names.map(() => '---:').join(' | ')} | ${others.map(() => '---: | ---:').join(' | ')} | ---: |`);
     out.mesh = [];
     const keys = want.land.length ? want.land : Object.values(want).flat();
     for (const stride of [1, 2, 4]) {
-      const a = [], b = [], r = [];
-      let same = 0;
-      for (let i = 0; i < 3 * o.reps; i++) {
-        const key = keys[i % keys.length];
-        worldA.chunk(key); worldB.chunk(key);
-        const run = (w) => { const t = nowMs(); const m = w.mesh(key, { stride, digest: true }); return [nowMs() - t, m.digest]; };
-        let x, y;
-        if (i % 2 === 0) { x = run(worldA); y = run(worldB); } else { y = run(worldB); x = run(worldA); }
-        a.push(x[0]); b.push(y[0]); r.push(y[0] / x[0]); same += x[1] === y[1];
+      const t = worlds.map(() => []), r = worlds.map(() => []);
+      let same = 0, reps = 0;
+      for (let i = 0; i < 3 * o.reps; i++, reps++) {
+        const key = keys[i % keys.length], d = new Array(N), x = new Array(N);
+        for (const w of worlds) w.chunk(key);
+        for (let j = 0; j < N; j++) {
+          const b = (j + i) % N, t0 = nowMs();
+          d[b] = worlds[b].mesh(key, { stride, digest: true }).digest;
+          x[b] = nowMs() - t0;
+        }
+        for (let b = 0; b < N; b++) { t[b].push(x[b]); r[b].push(x[b] / x[0]); }
+        same += d.every((v) => v === d[0]);
       }
-      const sa = summarize(a), sb = summarize(b), sr = summarize(r);
-      out.mesh.push({ stride, a_ms: sa, b_ms: sb, b_over_a: sr, digests_equal: `${same}/${a.length}` });
-      console.log(`| ${stride} | ${a.length} | ${f(sa.median)} [${f(sa.min)}] | ${f(sb.median)} [${f(sb.min)}] | ` +
-        `${sr.min.toFixed(2)} | ${sr.median.toFixed(2)} | ${same}/${a.length} |`);
+      const st = t.map(summarize), sr = r.map(summarize);
+      out.mesh.push({ stride, ms: st, over_a: sr, digests_equal: `${same}/${reps}` });
+      console.log(`| ${stride} | ${reps} | ${st.map((s) => `${f(s.median)} [${f(s.min)}]`).join(' | ')} | ` +
+        `${sr.slice(1).map((s) => `${s.min.toFixed(2)} | ${s.median.toFixed(2)}`).join(' | ')} | ${same}/${reps} |`);
     }
   }
   if (o.json) writeFileSync(o.json, JSON.stringify(out, null, 1));
-  worldA.free(); worldB.free();
+  for (const w of worlds) w.free();
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });
