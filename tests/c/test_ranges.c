@@ -304,8 +304,47 @@ static void test_folds_grain(void)
     }
 }
 
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* ct__ranges_at_x4 (chunks run it for four samples of a row, the ridged
+ * noise two lanes at a time) gives ct__ranges_at's bits in every lane, with
+ * and without the gradient, whichever lanes need the noise (land and water
+ * samples, belt cores and plains mixed). */
+static void test_x4(void)
+{
+    ct_config cfg;
+    char err[256];
+    int i, k, bad = 0, bad_grad = 0;
+    ct_config_preset(&cfg, "alpine", err, sizeof err);
+    for (i = 0; i < 20000; i++) {
+        double dir[12], belt[4], above[4], out[4], grad[12], one, g[3];
+        for (k = 0; k < 4; k++) {
+            uint32_t h = ct__hash2(977u, (uint32_t)(4 * i + k));
+            random_dir((uint32_t)(4 * i + k), dir + 3 * k);
+            normalize(dir + 3 * k);
+            belt[k] = (h & 3u) == 0 ? 0.0 : ct__unit(ct__hash2(h, 1u));
+            above[k] = (h & 12u) == 0 ? -50.0 : ct__unit(ct__hash2(h, 2u)) * 3000.0;
+            if (i % 7 == 0 && k == 2) dir[3 * k] = 0.0;
+        }
+        ct__ranges_at_x4(&cfg, dir, belt, above, out, i % 3 ? grad : NULL);
+        for (k = 0; k < 4; k++) {
+            one = ct__ranges_at(&cfg, dir + 3 * k, belt[k], above[k], g);
+            if (!same_bits(out[k], one)) bad++;
+            if (i % 3 && (!same_bits(grad[3 * k], g[0]) || !same_bits(grad[3 * k + 1], g[1]) ||
+                          !same_bits(grad[3 * k + 2], g[2])))
+                bad_grad++;
+        }
+    }
+    CHECK(bad == 0, "%d of 80000 four-lane ranges values differ from the scalar ones", bad);
+    CHECK(bad_grad == 0, "%d four-lane ranges gradients differ from the scalar ones", bad_grad);
+}
+
 int main(void)
 {
+    test_x4();
     test_gradient();
     test_bounds();
     test_water_untouched();
