@@ -329,41 +329,79 @@ static double ct__ridge_octave(uint32_t seed, const double p[3], double f, doubl
  * saddles along the crests. */
 #define CT__FOLD_DETAIL 0.2
 
-/* Fold value in [0.1, 1.0] (valley floors a little under, crests above the
- * ridged sum's usual 0.3..0.9) and its gradient d[3]; *fade receives how
- * much the folds can be trusted here. */
-static double ct__fold(const ct_config *cfg, const double p[3], double rv, const double rd[3], double d[3],
-                       double *fade)
+/* A fold evaluated at one point: value in [0.1, 1.0] (valley floors a
+ * little under, crests above the ridged sum's usual 0.3..0.9), its gradient,
+ * and how much the folds can be trusted there. */
+typedef struct {
+    double v, d[3], fade;
+} ct__fold_out;
+
+/* The fold from its noises: belt field n (gradient dn), jitter j (dj), and
+ * the isotropic first octave rv (rd) that bends the crests. */
+static void ct__fold_shape(const ct_config *cfg, const double p[3], double rv, const double rd[3], double n,
+                           const double dn[3], double j, const double dj[3], ct__fold_out *out)
 {
-    uint32_t seed = ct__subseed(cfg->seed, CT_SALT_RANGE_FOLD);
-    double dn[3], dj[3], n, j, gl, x, k, fj, w, sgn, hm, dhm, t, pw;
+    double gl, x, k, fj = cfg->ridge_frequency / CT__FOLD_JITTER_CRESTS, w, sgn, hm, dhm, t, pw;
     int i;
-    n = ct__belt_field(cfg, p, dn);
     /* Only the tangent part of grad n sets the crest spacing on the sphere. */
     x = dn[0] * p[0] + dn[1] * p[1] + dn[2] * p[2];
     gl = sqrt((dn[0] - x * p[0]) * (dn[0] - x * p[0]) + (dn[1] - x * p[1]) * (dn[1] - x * p[1])
               + (dn[2] - x * p[2]) * (dn[2] - x * p[2])) / (CT__FOLD_GRAD * cfg->range_belt_frequency);
-    *fade = ct__smoothstep(CT__FOLD_FADE_LO, CT__FOLD_FADE_HI, gl);
+    out->fade = ct__smoothstep(CT__FOLD_FADE_LO, CT__FOLD_FADE_HI, gl);
     k = cfg->ridge_frequency / (CT__FOLD_SPACING * CT__FOLD_GRAD * cfg->range_belt_frequency);
-    fj = cfg->ridge_frequency / CT__FOLD_JITTER_CRESTS;
-    j = ct__rnoise(seed, p[0] * fj, p[1] * fj, p[2] * fj, dj);
     /* Phase in crest periods; w is 1 on a crest and 0 mid-valley. */
     x = k * n + CT__FOLD_JITTER * j + CT__FOLD_WOBBLE * (rv - CT__RIDGE_CENTRE);
     x -= floor(x);
     w = fabs(2.0 * x - 1.0);
     sgn = x < 0.5 ? -2.0 : 2.0;
-    /* A triangle profile: sharp crests and V-shaped valleys. hm: crests rise to peaks and
-     * sink to passes and gaps along their length, so they end and restart
-     * en echelon instead of running like corrugations. */
+    /* A triangle profile: sharp crests and V-shaped valleys. hm: crests rise
+     * to peaks and sink to passes and gaps along their length, so they end
+     * and restart en echelon instead of running like corrugations. */
     pw = w;
     t = (j + CT__FOLD_GAP) / (2.0 * CT__FOLD_GAP);
     t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
     hm = 1.0 - CT__FOLD_PEAKS + CT__FOLD_PEAKS * t * t * (3.0 - 2.0 * t);
     dhm = CT__FOLD_PEAKS * 6.0 * t * (1.0 - t) / (2.0 * CT__FOLD_GAP) * fj;
     for (i = 0; i < 3; i++)
-        d[i] = 0.9 * (sgn * (k * dn[i] + CT__FOLD_JITTER * fj * dj[i] + CT__FOLD_WOBBLE * rd[i]) * hm
-                      + pw * dhm * dj[i]);
-    return 0.1 + 0.9 * pw * hm;
+        out->d[i] = 0.9 * (sgn * (k * dn[i] + CT__FOLD_JITTER * fj * dj[i] + CT__FOLD_WOBBLE * rd[i]) * hm
+                           + pw * dhm * dj[i]);
+    out->v = 0.1 + 0.9 * pw * hm;
+}
+
+static void ct__fold(const ct_config *cfg, const double p[3], double rv, const double rd[3], ct__fold_out *out)
+{
+    double dn[3], dj[3], n, j, fj = cfg->ridge_frequency / CT__FOLD_JITTER_CRESTS;
+    n = ct__belt_field(cfg, p, dn);
+    j = ct__rnoise(ct__subseed(cfg->seed, CT_SALT_RANGE_FOLD), p[0] * fj, p[1] * fj, p[2] * fj, dj);
+    ct__fold_shape(cfg, p, rv, rd, n, dn, j, dj, out);
+}
+
+/* ct__fold at two points with the three noises two lanes at a time; each
+ * lane's bits those of ct__fold. */
+static void ct__fold_x2(const ct_config *cfg, const double *p[2], const double rv[2], const double rd[2][3],
+                        ct__fold_out out[2])
+{
+    uint32_t seed = ct__hash2(ct__subseed(cfg->seed, CT_SALT_RANGE_BELT), 11u);
+    double f = cfg->range_belt_frequency, amp = 1.0 / CT__BELT_NORM, fj = cfg->ridge_frequency / CT__FOLD_JITTER_CRESTS;
+    double n[2] = {0.0, 0.0}, dn[2][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}, j[2], dj[2][3], q[2][3], v[2], d[2][3];
+    int o, k, lane;
+    /* ct__belt_field's octaves. */
+    for (o = 0; o < 2; o++) {
+        for (lane = 0; lane < 2; lane++)
+            for (k = 0; k < 3; k++) q[lane][k] = p[lane][k] * f;
+        ct__rnoise_x2(seed + (uint32_t)o, q[0], q[1], v, d);
+        for (lane = 0; lane < 2; lane++) {
+            n[lane] += amp * v[lane];
+            for (k = 0; k < 3; k++) dn[lane][k] += amp * f * d[lane][k];
+        }
+        amp *= 0.5;
+        f *= 2.0;
+    }
+    for (lane = 0; lane < 2; lane++)
+        for (k = 0; k < 3; k++) q[lane][k] = p[lane][k] * fj;
+    ct__rnoise_x2(ct__subseed(cfg->seed, CT_SALT_RANGE_FOLD), q[0], q[1], j, dj);
+    for (lane = 0; lane < 2; lane++)
+        ct__fold_shape(cfg, p[lane], rv[lane], rd[lane], n[lane], dn[lane], j[lane], dj[lane], &out[lane]);
 }
 
 /* Ridged multifractal in about [0,1] with its gradient on the unit sphere's
@@ -374,17 +412,22 @@ static double ct__fold(const ct_config *cfg, const double p[3], double rv, const
  * folds by the share fold_m x fade; the finer octaves still gather on the
  * isotropic first octave's crests (spurs along and across the folds). The
  * fold weight is treated as constant in the gradient. */
-static double ct__ridged_combine(const ct_config *cfg, const double p[3], double fold_m, double r0,
-                                 const double d0r[3], double s, const double ds[3], double norm, double d[3])
+static double ct__ridged_combine(const ct_config *cfg, const double p[3], double fold_m, const ct__fold_out *pre,
+                                 double r0, const double d0r[3], double s, const double ds[3], double norm,
+                                 double d[3])
 {
     double wgt = CT__RIDGE_FLOOR + (1.0 - CT__RIDGE_FLOOR) * r0, d0[3];
     int k;
     for (k = 0; k < 3; k++) d0[k] = d0r[k];
     if (fold_m > 0.0) {
-        double df[3], fade, fv = ct__fold(cfg, p, r0, d0r, df, &fade), m = fold_m * fade;
+        ct__fold_out fo;
+        double m;
+        if (pre) fo = *pre;
+        else ct__fold(cfg, p, r0, d0r, &fo);
+        m = fold_m * fo.fade;
         for (k = 0; k < 3; k++)
-            d0[k] = (1.0 - m) * d0[k] + m * ((1.0 - CT__FOLD_DETAIL) * df[k] + CT__FOLD_DETAIL * d0[k]);
-        r0 = (1.0 - m) * r0 + m * ((1.0 - CT__FOLD_DETAIL) * fv + CT__FOLD_DETAIL * r0);
+            d0[k] = (1.0 - m) * d0[k] + m * ((1.0 - CT__FOLD_DETAIL) * fo.d[k] + CT__FOLD_DETAIL * d0[k]);
+        r0 = (1.0 - m) * r0 + m * ((1.0 - CT__FOLD_DETAIL) * fo.v + CT__FOLD_DETAIL * r0);
     }
     /* (d0 - d0r) is +0 without folds: the sum is then bit for bit the
      * plain ridged gradient. */
@@ -409,7 +452,7 @@ static double ct__ridged(const ct_config *cfg, const double p[3], double fold_m,
         for (k = 0; k < 3; k++) ds[k] += amp * di[k];
         norm += amp;
     }
-    return ct__ridged_combine(cfg, p, fold_m, r0, d0, s, ds, norm, d);
+    return ct__ridged_combine(cfg, p, fold_m, NULL, r0, d0, s, ds, norm, d);
 }
 
 /* ct__ridged at two points (the two lanes of ct__rnoise_x2), each lane's
@@ -443,9 +486,19 @@ static void ct__ridged_x2(const ct_config *cfg, const double pa[3], const double
         }
         if (i > 0) norm += amp;
     }
-    /* Folds (belts only) stay scalar per lane: a minority of samples. */
-    val[0] = ct__ridged_combine(cfg, pa, fold_m[0], r0[0], d0[0], s[0], ds[0], norm, d[0]);
-    val[1] = ct__ridged_combine(cfg, pb, fold_m[1], r0[1], d0[1], s[1], ds[1], norm, d[1]);
+    if (fold_m[0] > 0.0 && fold_m[1] > 0.0) {
+        /* Both lanes in belts: their fold noises two at a time as well. */
+        const double *pp[2];
+        ct__fold_out fo[2];
+        pp[0] = pa;
+        pp[1] = pb;
+        ct__fold_x2(cfg, pp, r0, (const double (*)[3])d0, fo);
+        val[0] = ct__ridged_combine(cfg, pa, fold_m[0], &fo[0], r0[0], d0[0], s[0], ds[0], norm, d[0]);
+        val[1] = ct__ridged_combine(cfg, pb, fold_m[1], &fo[1], r0[1], d0[1], s[1], ds[1], norm, d[1]);
+        return;
+    }
+    val[0] = ct__ridged_combine(cfg, pa, fold_m[0], NULL, r0[0], d0[0], s[0], ds[0], norm, d[0]);
+    val[1] = ct__ridged_combine(cfg, pb, fold_m[1], NULL, r0[1], d0[1], s[1], ds[1], norm, d[1]);
 }
 
 /* The ranges' amplitude at a sample a m above its shore reference; 0 where
