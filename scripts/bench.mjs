@@ -52,7 +52,7 @@ async function main() {
   console.log('== workers (worker/client.js pool of 1 and 2)');
   const { benchWorker } = await import('../bench/bench_worker.mjs');
   try {
-    results.worker = await benchWorker({ log, quick });
+    results.worker = await benchWorker({ log, quick, nativeBinary: join(root, 'build', 'native', 'bench_native') });
   } catch (e) {
     console.error(`bench: worker half failed: ${e.stack || e}`);
     process.exitCode = 1;

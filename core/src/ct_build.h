@@ -27,10 +27,11 @@ void ct__graph_free(ct__graph *g);
 
 /* ---------------------------------------------------------------- regions */
 /* Weights from an already domain-warped point (the build warps once per
- * vertex and shares it with the land mask). */
-void ct__region_weights_warped(const ct_config *cfg, const double pw[3], double w[4]);
+ * vertex and shares it with the land mask). memo (may be NULL): the lattice
+ * hashes of the previous point, for a loop over neighbouring vertices. */
+void ct__region_weights_warped(const ct_config *cfg, ct__fbm_memo *memo, const double pw[3], double w[4]);
 /* The continent domain warp shared by the land mask and the region fields. */
-void ct__continent_warp(const ct_config *cfg, const double dir[3], double pw[3]);
+void ct__continent_warp(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double pw[3]);
 
 /* ------------------------------------------------------------------- mask */
 /* Per-vertex effective region settings the later stages read. */
@@ -149,7 +150,8 @@ typedef struct ct__heap_item {
 } ct__heap_item;
 
 typedef struct ct__heap {
-    ct__heap_item *item;    /* [cap] heap-ordered pairs, count in use */
+    ct__heap_item *item;    /* [cap] heap-ordered pairs, count in use; &item[1] on a 64-byte line */
+    void *item_block;       /* the allocation item points into */
     size_t count, cap;
     double *best;           /* [V] lowest key pushed since the reset */
     uint8_t *done;          /* [V] 1 once popped */
@@ -173,6 +175,14 @@ int ct__heap_queue_best(ct__heap *hp, uint32_t v);
  * vertices exactly. Pins must be mutually feasible. s <= 0: no change. */
 ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_v, double *h,
                             char *err, size_t errlen);
+/* Each envelope first relaxes every edge in index order and back, up to this
+ * many times, and finishes with Dijkstra only if that did not settle it: the
+ * default worlds settle in 2-3 such pairs plus one that changes nothing
+ * (n = 64..256). Same result bit for bit either way (slope.c). */
+#define CT__SWEEP_PAIRS 6
+/* ct__slope_project with a chosen sweep budget (0: Dijkstra alone); tests. */
+ct_result ct__slope_project_sweeps(const ct__graph *g, double s, int max_pairs, const uint8_t *is_pin_v,
+                                   double *h, char *err, size_t errlen);
 /* Worst remaining edge violation max(0, |dh| - s*len), metres (0 if s <= 0). */
 double ct__slope_excess(const ct__graph *g, double s, const double *h);
 

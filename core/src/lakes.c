@@ -47,6 +47,7 @@ static ct_result ct__lake_levels_tied(const ct__graph *g, const int32_t *body_v,
     ct__heap hp;
     ct_result res = CT_OK;
     hp.item = NULL;
+    hp.item_block = NULL;
     hp.best = NULL;
     hp.done = NULL;
 
@@ -162,6 +163,7 @@ static ct_result ct__lake_levels_own(const ct__graph *g, const int32_t *body_v, 
     ct__heap hp;
     ct_result res = CT_OK;
     hp.item = NULL;
+    hp.item_block = NULL;
     hp.best = NULL;
     hp.done = NULL;
 

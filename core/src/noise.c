@@ -17,12 +17,12 @@ static const double ct__grad[12][3] = {
     {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}
 };
 
-static double ct__fade(double t)
+static inline double ct__fade(double t)
 {
     return t * t * t * (t * (t * 6.0 - 15.0) + 10.0);
 }
 
-static double ct__dot_grad(uint32_t h, double fx, double fy, double fz)
+static inline double ct__dot_grad(uint32_t h, double fx, double fy, double fz)
 {
     /* The multiply-shift maps the hash to 0..11 without division. */
     const double *g = ct__grad[(uint32_t)(((uint64_t)h * 12u) >> 32)];
@@ -38,16 +38,20 @@ typedef struct ct__cell {
     double x0f, y0f, z0f;
 } ct__cell;
 
-static void ct__cell_at(double x, double y, double z, ct__cell *c)
+static inline void ct__cell_at(double x, double y, double z, ct__cell *c)
 {
     c->x0f = floor(x); c->y0f = floor(y); c->z0f = floor(z);
     c->fx = x - c->x0f; c->fy = y - c->y0f; c->fz = z - c->z0f;
     c->u = ct__fade(c->fx); c->v = ct__fade(c->fy); c->w = ct__fade(c->fz);
 }
 
+/* The build's blend: ct__perlin_blend on two-lane vectors (defined below,
+ * after the vector types). */
+static double ct__blend_build(const uint32_t h[8], const ct__cell *c);
+
 /* Trilinear blend of the eight corner gradients; h[] is indexed by corner
  * bits (x | y << 1 | z << 2). Shared by both lattice hashes below. */
-static double ct__perlin_blend(const uint32_t h[8], const ct__cell *c)
+static inline double ct__perlin_blend(const uint32_t h[8], const ct__cell *c)
 {
     double fx = c->fx, fy = c->fy, fz = c->fz, u = c->u, v = c->v, w = c->w;
     double c000 = ct__dot_grad(h[0], fx, fy, fz);
@@ -67,7 +71,7 @@ static double ct__perlin_blend(const uint32_t h[8], const ct__cell *c)
 /* ct__hash32 (lowbias32) again, here where the compiler can inline it: the
  * world build's noise called it 15 times per sample out of line. hash.c's
  * copy stays the reference; tests/c/test_noise_exact.c holds them equal. */
-static uint32_t ct__mix32(uint32_t x)
+static inline uint32_t ct__mix32(uint32_t x)
 {
     x ^= x >> 16;
     x *= 0x7feb352du;
@@ -83,7 +87,7 @@ static uint32_t ct__mix32(uint32_t x)
  * mixes that the compiler can interleave or vectorise. Lattice coordinates
  * wrap modulo 2^32 through int64 -> uint32, which is well defined;
  * |coordinate| stays far below 2^53 for every knob range. */
-static void ct__corner_hashes(uint32_t seed, const ct__cell *c, uint32_t h[8])
+static inline void ct__corner_hashes(uint32_t seed, const ct__cell *c, uint32_t h[8])
 {
     uint32_t ix = (uint32_t)(int64_t)c->x0f, iy = (uint32_t)(int64_t)c->y0f, iz = (uint32_t)(int64_t)c->z0f;
     uint32_t hs = ct__mix32(seed + 0x9e3779b9u), hx[2], hxy[4], ky[2], kz[2];
@@ -102,7 +106,7 @@ double ct__noise3(uint32_t seed, double x, double y, double z)
     uint32_t h[8];
     ct__cell_at(x, y, z, &c);
     ct__corner_hashes(seed, &c, h);
-    return ct__perlin_blend(h, &c);
+    return ct__blend_build(h, &c);
 }
 
 /* Large primes per axis (as in FastNoiseLite): a corner's hash is the xor of
@@ -265,6 +269,59 @@ void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octave
     ct__fbm3_fast_x4n(seed, p, freq, oct, lacunarity, gain, coarse_octaves, out, coarse);
 }
 
+/* ------------------------------------------------ the build's vector blend
+ * ct__perlin_blend with the corners paired along z: the lanes hold (c000,
+ * c001), (c100, c101), (c010, c011), (c110, c111), so the x and y lerps run
+ * on both z layers at once and only the last lerp is scalar. The point's
+ * offsets are shared by both lanes; only the gradients differ, and
+ * ct__grad_pair holds them already paired (row 12 a + b: gx of a and b, gy,
+ * gz), three vector loads per pair instead of six scalar loads and packs.
+ * Each lane does ct__perlin_blend's operations in its order, so the result
+ * is bit for bit the same (tests/c/test_noise_exact.c). */
+#define CT__GR0 1, 1, 0
+#define CT__GR1 -1, 1, 0
+#define CT__GR2 1, -1, 0
+#define CT__GR3 -1, -1, 0
+#define CT__GR4 1, 0, 1
+#define CT__GR5 -1, 0, 1
+#define CT__GR6 1, 0, -1
+#define CT__GR7 -1, 0, -1
+#define CT__GR8 0, 1, 1
+#define CT__GR9 0, -1, 1
+#define CT__GR10 0, 1, -1
+#define CT__GR11 0, -1, -1
+#define CT__GP_IL(ax, ay, az, bx, by, bz) { ax, bx, ay, by, az, bz }
+#define CT__GP_ARGS(...) CT__GP_IL(__VA_ARGS__)
+#define CT__GP(a, b) CT__GP_ARGS(CT__GR##a, CT__GR##b)
+#define CT__GP_ROW(a) CT__GP(a, 0), CT__GP(a, 1), CT__GP(a, 2), CT__GP(a, 3), CT__GP(a, 4), CT__GP(a, 5), \
+                      CT__GP(a, 6), CT__GP(a, 7), CT__GP(a, 8), CT__GP(a, 9), CT__GP(a, 10), CT__GP(a, 11)
+static const double ct__grad_pair[144][6] = {
+    CT__GP_ROW(0), CT__GP_ROW(1), CT__GP_ROW(2), CT__GP_ROW(3), CT__GP_ROW(4), CT__GP_ROW(5),
+    CT__GP_ROW(6), CT__GP_ROW(7), CT__GP_ROW(8), CT__GP_ROW(9), CT__GP_ROW(10), CT__GP_ROW(11)
+};
+
+static ct__v2 ct__pair_dot(uint32_t ha, uint32_t hb, ct__v2 fx, ct__v2 fy, ct__v2 fz)
+{
+    const double *t = ct__grad_pair[12u * (uint32_t)(((uint64_t)ha * 12u) >> 32) +
+                                    (uint32_t)(((uint64_t)hb * 12u) >> 32)];
+    return CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(CT__V2(t[0], t[1]), fx), CT__V2_MUL(CT__V2(t[2], t[3]), fy)),
+                      CT__V2_MUL(CT__V2(t[4], t[5]), fz));
+}
+
+static double ct__blend_build(const uint32_t h[8], const ct__cell *c)
+{
+    double gx = c->fx - 1.0, gy = c->fy - 1.0;
+    ct__v2 x0 = CT__V2(c->fx, c->fx), x1 = CT__V2(gx, gx), y0 = CT__V2(c->fy, c->fy), y1 = CT__V2(gy, gy);
+    ct__v2 z = CT__V2(c->fz, c->fz - 1.0);
+    ct__v2 a = ct__pair_dot(h[0], h[4], x0, y0, z), b = ct__pair_dot(h[1], h[5], x1, y0, z);
+    ct__v2 cc = ct__pair_dot(h[2], h[6], x0, y1, z), d = ct__pair_dot(h[3], h[7], x1, y1, z);
+    ct__v2 u = CT__V2(c->u, c->u), v = CT__V2(c->v, c->v);
+    ct__v2 xa = ct__v2_lerp(a, b, u), xb = ct__v2_lerp(cc, d, u);   /* (x00, x01), (x10, x11) */
+    ct__v2 yy = ct__v2_lerp(xa, xb, v);                             /* (y0, y1) */
+    double ya = CT__V2_LO(yy), yb = CT__V2_HI(yy);
+    return ya + c->w * (yb - ya);
+}
+
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
                 double lacunarity, double gain)
 {
@@ -280,26 +337,101 @@ double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
     return norm > 0.0 ? sum / norm : 0.0;
 }
 
-void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double freq, int octaves,
-                    double lacunarity, double gain, double *out)
+/* The corner hashes of one cell for four seeds, lane by lane: each stage is
+ * a loop of four independent mixes over the lanes, which clang turns into
+ * i32x4 multiplies in WebAssembly (simd128) and which keeps four dependency
+ * chains in flight natively. Per lane the integer operations are exactly
+ * ct__corner_hashes'; h[corner][lane]. */
+static void ct__corner_hashes_x4(const uint32_t seed[4], const ct__cell *c, uint32_t h[8][4])
+{
+    uint32_t ix = (uint32_t)(int64_t)c->x0f, iy = (uint32_t)(int64_t)c->y0f, iz = (uint32_t)(int64_t)c->z0f;
+    uint32_t hs[4], hx[2][4], hxy[4][4], ky[2], kz[2];
+    int i, l;
+    ky[0] = iy * 0x85ebca6bu; ky[1] = (iy + 1u) * 0x85ebca6bu;
+    kz[0] = iz * 0xc2b2ae35u; kz[1] = (iz + 1u) * 0xc2b2ae35u;
+    for (l = 0; l < 4; l++) hs[l] = ct__mix32(seed[l] + 0x9e3779b9u);
+    for (i = 0; i < 2; i++)
+        for (l = 0; l < 4; l++) hx[i][l] = ct__mix32(hs[l] ^ (ix + (uint32_t)i));
+    for (i = 0; i < 4; i++)
+        for (l = 0; l < 4; l++) hxy[i][l] = ct__mix32(hx[i & 1][l] ^ ky[i >> 1]);
+    for (i = 0; i < 8; i++)
+        for (l = 0; l < 4; l++) h[i][l] = ct__mix32(hxy[i & 3][l] ^ kz[i >> 2]);
+}
+
+/* One octave's lattice hashes for up to four seeds at one point: from the
+ * memo when the point lies in the cell (and seeds) the memo last saw, else
+ * hashed and remembered. The hashes are a pure function of (seeds, cell), so
+ * a hit gives the same integers as hashing again. */
+static const uint32_t (*ct__octave_hashes(ct__fbm_memo *memo, int octave, const uint32_t *seeds, int count,
+                                          uint32_t base, const ct__cell *c, uint32_t scratch[8][4]))[4]
+{
+    uint32_t s4[4];
+    int l;
+    struct ct__memo_octave *m = memo && octave < CT__MEMO_OCTAVES ? &memo->oct[octave] : NULL;
+    for (l = 0; l < 4; l++) s4[l] = seeds[l < count ? l : 0] + base;
+    if (m && m->valid && m->x0f == c->x0f && m->y0f == c->y0f && m->z0f == c->z0f &&
+        m->seed[0] == s4[0] && m->seed[1] == s4[1] && m->seed[2] == s4[2] && m->seed[3] == s4[3])
+        return (const uint32_t (*)[4])m->h;
+    if (m) {
+        m->valid = 1;
+        m->x0f = c->x0f; m->y0f = c->y0f; m->z0f = c->z0f;
+        for (l = 0; l < 4; l++) m->seed[l] = s4[l];
+        scratch = m->h;
+    }
+    if (count == 1) {
+        uint32_t h[8];
+        int k;
+        ct__corner_hashes(s4[0], c, h);
+        for (k = 0; k < 8; k++) scratch[k][0] = h[k];
+    } else {
+        ct__corner_hashes_x4(s4, c, scratch);
+    }
+    return (const uint32_t (*)[4])scratch;
+}
+
+void ct__fbm3_multi_memo(ct__fbm_memo *memo, const uint32_t *seeds, int count, const double p[3], double freq,
+                         int octaves, double lacunarity, double gain, double *out)
 {
     double sum[CT__FBM_MULTI_MAX], norm = 0.0, amp = 1.0, f = freq;
-    int i, j;
+    int i, j, k;
     if (count > CT__FBM_MULTI_MAX) count = CT__FBM_MULTI_MAX;
+    if (count > 4) memo = NULL;   /* the memo holds four lanes */
     for (j = 0; j < count; j++) sum[j] = 0.0;
     for (i = 0; i < octaves; i++) {
         ct__cell c;
         ct__cell_at(p[0] * f, p[1] * f, p[2] * f, &c);   /* once for every seed */
-        for (j = 0; j < count; j++) {
-            uint32_t h[8];
-            ct__corner_hashes(seeds[j] + (uint32_t)i, &c, h);
-            sum[j] += amp * ct__perlin_blend(h, &c);
+        /* Seeds four at a time (a short last group hashes spare lanes it
+         * then ignores: cheaper than a scalar tail). */
+        for (j = 0; j < count; j += 4) {
+            uint32_t scratch[8][4];
+            const uint32_t (*h4)[4];
+            int lanes = count - j < 4 ? count - j : 4, l;
+            h4 = ct__octave_hashes(memo, i, seeds + j, lanes, (uint32_t)i, &c, scratch);
+            for (l = 0; l < lanes; l++) {
+                uint32_t h[8];
+                for (k = 0; k < 8; k++) h[k] = h4[k][l];
+                sum[j + l] += amp * ct__blend_build(h, &c);
+            }
         }
         norm += amp;
         amp *= gain;
         f *= lacunarity;
     }
     for (j = 0; j < count; j++) out[j] = norm > 0.0 ? sum[j] / norm : 0.0;
+}
+
+void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double freq, int octaves,
+                    double lacunarity, double gain, double *out)
+{
+    ct__fbm3_multi_memo(NULL, seeds, count, p, freq, octaves, lacunarity, gain, out);
+}
+
+double ct__fbm3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], double freq, int octaves,
+                     double lacunarity, double gain)
+{
+    double out;
+    ct__fbm3_multi_memo(memo, &seed, 1, p, freq, octaves, lacunarity, gain, &out);
+    return out;
 }
 
 double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
@@ -320,12 +452,18 @@ double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
 
 void ct__warp3(uint32_t seed, const double p[3], double freq, double strength, double out[3])
 {
+    ct__warp3_memo(NULL, seed, p, freq, strength, out);
+}
+
+void ct__warp3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], double freq, double strength,
+                    double out[3])
+{
     /* Three decorrelated fields via distinct sub-seeds, at one point: they
      * share each octave's lattice cell. */
     uint32_t seeds[3];
     double wv[3];
     seeds[0] = ct__hash2(seed, 1u); seeds[1] = ct__hash2(seed, 2u); seeds[2] = ct__hash2(seed, 3u);
-    ct__fbm3_multi(seeds, 3, p, freq, 3, 2.0, 0.5, wv);
+    ct__fbm3_multi_memo(memo, seeds, 3, p, freq, 3, 2.0, 0.5, wv);
     out[0] = p[0] + strength * wv[0];
     out[1] = p[1] + strength * wv[1];
     out[2] = p[2] + strength * wv[2];

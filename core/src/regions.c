@@ -21,12 +21,12 @@ const char *ct_region_name(int region)
     return (region >= 0 && region < CT_REGION_COUNT) ? ct__region_names[region] : "?";
 }
 
-void ct__continent_warp(const ct_config *cfg, const double dir[3], double pw[3])
+void ct__continent_warp(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double pw[3])
 {
-    ct__warp3(ct__subseed(cfg->seed, CT_SALT_WARP), dir, cfg->warp_frequency, cfg->warp_strength, pw);
+    ct__warp3_memo(memo, ct__subseed(cfg->seed, CT_SALT_WARP), dir, cfg->warp_frequency, cfg->warp_strength, pw);
 }
 
-void ct__region_weights_warped(const ct_config *cfg, const double pw[3], double w[4])
+void ct__region_weights_warped(const ct_config *cfg, ct__fbm_memo *memo, const double pw[3], double w[4])
 {
     uint32_t base = ct__subseed(cfg->seed, CT_SALT_REGION), seeds[CT_REGION_COUNT];
     double f[CT_REGION_COUNT], best, sum = 0.0;
@@ -34,7 +34,7 @@ void ct__region_weights_warped(const ct_config *cfg, const double pw[3], double 
     /* The four fields at one point share their lattice cells (bit for bit
      * four ct__fbm3 calls). */
     for (k = 0; k < CT_REGION_COUNT; k++) seeds[k] = ct__hash2(base, (uint32_t)k);
-    ct__fbm3_multi(seeds, CT_REGION_COUNT, pw, cfg->region_frequency, 3, 2.0, 0.5, f);
+    ct__fbm3_multi_memo(memo, seeds, CT_REGION_COUNT, pw, cfg->region_frequency, 3, 2.0, 0.5, f);
     best = f[0];
     for (k = 1; k < CT_REGION_COUNT; k++)
         if (f[k] > best) best = f[k];
@@ -51,8 +51,8 @@ void ct__region_weights_warped(const ct_config *cfg, const double pw[3], double 
 void ct__region_weights(const ct_config *cfg, const double dir[3], double w[4])
 {
     double pw[3];
-    ct__continent_warp(cfg, dir, pw);
-    ct__region_weights_warped(cfg, pw, w);
+    ct__continent_warp(cfg, NULL, dir, pw);
+    ct__region_weights_warped(cfg, NULL, pw, w);
 }
 
 void ct__region_effective(const ct_config *cfg, const double w[4], ct_region_info *out)

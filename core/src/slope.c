@@ -1,8 +1,10 @@
 /* slope.c - projection of macro heights onto the slope constraints
  * |h[a] - h[b]| <= s * len(a,b) on every graph edge, keeping shore pins.
  *
- * Min-plus distance envelopes computed by Dijkstra with the vertex queue
- * below (a 4-ary heap of inline pairs; O(E log V) per envelope):
+ * Min-plus distance envelopes, computed by sweeps over the edges in index
+ * order and back until nothing changes (2-4 pairs in the default worlds,
+ * streaming through memory), finished by Dijkstra with the vertex queue below
+ * (a 4-ary heap of inline pairs; O(E log V)) when the sweeps do not settle:
  *   hi(v) = min over pins p of pin(p) + s d(p,v)   (the highest v may be)
  *   lo(v) = max over pins p of pin(p) - s d(p,v)   (the lowest v may be)
  * Each free vertex is clamped to [lo, hi]; then one lower envelope over all
@@ -81,12 +83,33 @@ static void ct__heap_pop_top(ct__heap *hp)
     if (i < n) ct__heap_up(hp, i, x);
 }
 
+/* The four children of node i are items 4i+1..4i+4 (64 bytes): with item 1
+ * on a 64-byte boundary each group is one cache line instead of straddling
+ * two, so a pop's walk down touches one line per level. Allocates cap items
+ * so aligned (plus slack); 0 when out of memory. */
+static int ct__heap_items(ct__heap *hp, size_t cap)
+{
+    unsigned char *block = (unsigned char *)malloc(sizeof(ct__heap_item) * (cap + 4u) + 64u), *first;
+    size_t skew;
+    if (!block) return 0;
+    /* item[1] at the first 64-byte boundary after block + sizeof item. */
+    skew = (size_t)(64u - ((uintptr_t)(block + sizeof(ct__heap_item)) & 63u)) & 63u;
+    first = block + skew;
+    if (hp->item && hp->count) memcpy(first, hp->item, sizeof(ct__heap_item) * hp->count);
+    free(hp->item_block);
+    hp->item_block = block;
+    hp->item = (ct__heap_item *)(void *)first;
+    hp->cap = cap;
+    return 1;
+}
+
 ct_result ct__heap_init(ct__heap *hp, uint32_t V)
 {
     hp->V = V;
     hp->count = 0;
-    hp->cap = V ? V : 1u;
-    hp->item = (ct__heap_item *)malloc(sizeof *hp->item * hp->cap);
+    hp->item = NULL;
+    hp->item_block = NULL;
+    (void)ct__heap_items(hp, V ? V : 1u);   /* item stays NULL when out of memory */
     hp->best = (double *)malloc(sizeof *hp->best * (size_t)(V ? V : 1u));
     hp->done = (uint8_t *)malloc((size_t)(V ? V : 1u));
     if (!hp->item || !hp->best || !hp->done) {
@@ -109,10 +132,11 @@ void ct__heap_reset(ct__heap *hp)
 void ct__heap_free(ct__heap *hp)
 {
     if (!hp) return;
-    free(hp->item);
+    free(hp->item_block);
     free(hp->best);
     free(hp->done);
     hp->item = NULL;
+    hp->item_block = NULL;
     hp->best = NULL;
     hp->done = NULL;
     hp->count = hp->cap = 0;
@@ -121,13 +145,7 @@ void ct__heap_free(ct__heap *hp)
 int ct__heap_queue_best(ct__heap *hp, uint32_t v)
 {
     ct__heap_item x;
-    if (hp->count == hp->cap) {
-        size_t cap = hp->cap * 2u;
-        ct__heap_item *g = (ct__heap_item *)realloc(hp->item, sizeof *g * cap);
-        if (!g) return 0;
-        hp->item = g;
-        hp->cap = cap;
-    }
+    if (hp->count == hp->cap && !ct__heap_items(hp, hp->cap * 2u)) return 0;
     x.key = ct__key_bits(hp->best[v]);
     x.v = v;
     hp->count++;
@@ -157,8 +175,9 @@ uint32_t ct__heap_pop(ct__heap *hp, double *key)
     return CT__NONE;
 }
 
-/* Settles the queue: pops in (key, vertex) order and relaxes the edges. */
-static int ct__dijkstra(const ct__graph *g, double s, ct__heap *hp, double *out)
+/* Settles the queue: pops in (key, vertex) order and relaxes the edges.
+ * best[] ends as the result (a popped vertex's key is its best). */
+static int ct__dijkstra(const ct__graph *g, double s, ct__heap *hp)
 {
     for (;;) {
         double ku;
@@ -166,7 +185,6 @@ static int ct__dijkstra(const ct__graph *g, double s, ct__heap *hp, double *out)
         const uint32_t *nbr;
         const double *len;
         if (u == CT__NONE) break;
-        out[u] = ku;
         nbr = g->nbr + 4u * (size_t)u;
         len = g->len_m + 4u * (size_t)u;
         for (k = 0; k < 4u; k++) {
@@ -178,53 +196,106 @@ static int ct__dijkstra(const ct__graph *g, double s, ct__heap *hp, double *out)
     return 1;
 }
 
+/* Relaxes every edge in index order, then in reverse, up to max_pairs
+ * times; returns 1 when a pair lowered nothing (best[] is then final).
+ * Sweeps stream through the graph, where Dijkstra's pops jump over the whole
+ * sphere and miss cache on almost every vertex (at n = 256 the envelopes
+ * were a quarter of the build). The result is the same, bit for bit: every
+ * best[] value is at any time the left-to-right sum along some path from a
+ * seed, and once no edge can lower its end, best[v] is at most every such
+ * path sum into v (by induction along the path, as fl(a + w) is monotone in
+ * a for w >= 0), so it is the minimum over paths, which is also what
+ * Dijkstra settles. Ties keep the first value (strict <), and the only
+ * zeros of the same value with two signs are seeds' own -0, kept by both. */
+static int ct__sweep(const ct__graph *g, double s, double *best, int max_pairs)
+{
+    uint32_t V = g->V;
+    int pair;
+    for (pair = 0; pair < max_pairs; pair++) {
+        int changed = 0;
+        uint32_t i, k;
+        for (i = 0; i < 2u * V; i++) {
+            uint32_t u = i < V ? i : 2u * V - 1u - i;   /* forward, then backward */
+            const uint32_t *nbr = g->nbr + 4u * (size_t)u;
+            const double *len = g->len_m + 4u * (size_t)u;
+            double ku = best[u];
+            if (!(ku < HUGE_VAL)) continue;   /* not reached yet */
+            for (k = 0; k < 4u; k++) {
+                uint32_t b = nbr[k];
+                double key;
+                if (b == CT__NONE) continue;
+                key = ku + s * len[k];
+                if (key < best[b]) {
+                    best[b] = key;
+                    changed = 1;
+                }
+            }
+        }
+        if (!changed) return 1;
+    }
+    return 0;
+}
+
+/* Settles best[] (the seeds' keys, +inf elsewhere) and copies it to out
+ * (CT__FAR where nothing reached). First sweeps; if they did not settle,
+ * Dijkstra finishes from their state: it queues only the vertices whose key
+ * can lower a neighbour's (key + s len < the neighbour's best; every other
+ * vertex, queued, would pop having changed nothing, because a vertex is
+ * lowered only from one with a strictly smaller key and best[] only
+ * decreases), and each key it starts from is itself a path sum from a seed,
+ * so it settles to the same minimum over paths. */
+static int ct__settle_keyed(const ct__graph *g, double s, int max_pairs, ct__heap *hp, double *out)
+{
+    uint32_t V = g->V, v, k;
+    if (!ct__sweep(g, s, hp->best, max_pairs)) {
+        for (v = 0; v < V; v++) {
+            const uint32_t *nbr = g->nbr + 4u * (size_t)v;
+            const double *len = g->len_m + 4u * (size_t)v;
+            double kv = hp->best[v];
+            for (k = 0; k < 4u; k++) {
+                if (nbr[k] != CT__NONE && kv + s * len[k] < hp->best[nbr[k]]) {
+                    if (!ct__heap_queue_best(hp, v)) return 0;
+                    break;
+                }
+            }
+        }
+        if (!ct__dijkstra(g, s, hp)) return 0;
+    }
+    for (v = 0; v < V; v++) out[v] = hp->best[v] < HUGE_VAL ? hp->best[v] : CT__FAR;
+    return 1;
+}
+
 /* out[v] = min over seeds u of seed(u) + s d(u,v); seeds are the vertices with
  * is_seed[u], seed values negated when neg; CT__FAR where no seed reaches.
  * Returns 0 when out of memory. */
-static int ct__envelope(const ct__graph *g, double s, const uint8_t *is_seed, const double *h,
+static int ct__envelope(const ct__graph *g, double s, int max_pairs, const uint8_t *is_seed, const double *h,
                         int neg, ct__heap *hp, double *out)
 {
     uint32_t V = g->V, v;
-    ct__heap_reset(hp);
-    for (v = 0; v < V; v++) out[v] = CT__FAR;
+    ct__heap_reset(hp);   /* best[] = +inf: not a seed, not reached */
     for (v = 0; v < V; v++)
-        if (is_seed[v] && !ct__heap_push(hp, v, neg ? -h[v] : h[v])) return 0;
-    return ct__dijkstra(g, s, hp, out);
+        if (is_seed[v]) hp->best[v] = neg ? -h[v] : h[v];
+    return ct__settle_keyed(g, s, max_pairs, hp, out);
 }
 
-/* The same with every vertex a seed. Most vertices cannot lower any
- * neighbour (seed + s len >= the neighbour's seed on every edge); queued, they
- * would pop having changed nothing, so only the others are queued, and every
- * vertex starts at its seed in best[] so that relaxations still compare with
- * it. The pops that remain come in the same order and make the same changes
- * as with every vertex queued (a vertex is lowered only from one with a
- * strictly smaller key), so out is bit for bit the full Dijkstra's: best[]
- * once the queue is empty. Queuing a third of the vertices or fewer made this
- * envelope, the build's largest heap, about twice as fast. */
-static int ct__envelope_all(const ct__graph *g, double s, const double *h, int neg,
+/* The same with every vertex a seed. */
+static int ct__envelope_all(const ct__graph *g, double s, int max_pairs, const double *h, int neg,
                             ct__heap *hp, double *out)
 {
-    uint32_t V = g->V, v, k;
+    uint32_t V = g->V, v;
     ct__heap_reset(hp);
     for (v = 0; v < V; v++) hp->best[v] = neg ? -h[v] : h[v];
-    for (v = 0; v < V; v++) {
-        const uint32_t *nbr = g->nbr + 4u * (size_t)v;
-        const double *len = g->len_m + 4u * (size_t)v;
-        double kv = hp->best[v];
-        for (k = 0; k < 4u; k++) {
-            if (nbr[k] != CT__NONE && kv + s * len[k] < hp->best[nbr[k]]) {
-                if (!ct__heap_queue_best(hp, v)) return 0;
-                break;
-            }
-        }
-    }
-    if (!ct__dijkstra(g, s, hp, out)) return 0;
-    for (v = 0; v < V; v++) out[v] = hp->best[v];
-    return 1;
+    return ct__settle_keyed(g, s, max_pairs, hp, out);
 }
 
 ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_v, double *h,
                             char *err, size_t errlen)
+{
+    return ct__slope_project_sweeps(g, s, CT__SWEEP_PAIRS, is_pin_v, h, err, errlen);
+}
+
+ct_result ct__slope_project_sweeps(const ct__graph *g, double s, int max_pairs, const uint8_t *is_pin_v,
+                                   double *h, char *err, size_t errlen)
 {
     uint32_t V = g->V, v, pins = 0;
     double *hi = NULL, *lo = NULL;
@@ -238,8 +309,8 @@ ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_
     lo = (double *)malloc(sizeof *lo * (size_t)V);
     if (!hi || !lo) ok = 0;
     if (ok && pins > 0) {
-        ok = ct__envelope(g, s, is_pin_v, h, 0, &hp, hi) &&
-             ct__envelope(g, s, is_pin_v, h, 1, &hp, lo);   /* lo holds -lower bound */
+        ok = ct__envelope(g, s, max_pairs, is_pin_v, h, 0, &hp, hi) &&
+             ct__envelope(g, s, max_pairs, is_pin_v, h, 1, &hp, lo);   /* lo holds -lower bound */
         for (v = 0; v < V && ok; v++) {
             double top = hi[v], bottom = -lo[v];
             if (is_pin_v[v]) continue;
@@ -248,7 +319,7 @@ ct_result ct__slope_project(const ct__graph *g, double s, const uint8_t *is_pin_
         }
     }
     /* Final lower envelope over every vertex; lo reused as the result. */
-    if (ok) ok = ct__envelope_all(g, s, h, 1, &hp, lo);
+    if (ok) ok = ct__envelope_all(g, s, max_pairs, h, 1, &hp, lo);
     for (v = 0; v < V && ok; v++)
         if (!is_pin_v[v]) h[v] = -lo[v];
     free(hi);

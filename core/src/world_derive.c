@@ -18,15 +18,21 @@
 static ct_result ct__derive_regions(ct_world *w, char *err, size_t errlen)
 {
     uint32_t V = w->vertex_count, v;
+    ct__fbm_memo *memo = (ct__fbm_memo *)calloc(2, sizeof *memo);   /* warp, regions */
+    if (!memo) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving region weights");
     if (!w->region_w_v) w->region_w_v = (float *)malloc(sizeof(float) * 4u * (size_t)V);
-    if (!w->region_w_v) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving region weights");
+    if (!w->region_w_v) {
+        free(memo);
+        return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving region weights");
+    }
     for (v = 0; v < V; v++) {
         double pw[3], wt[4];
         int k;
-        ct__continent_warp(&w->cfg, w->dir_v + 3u * (size_t)v, pw);
-        ct__region_weights_warped(&w->cfg, pw, wt);
+        ct__continent_warp(&w->cfg, &memo[0], w->dir_v + 3u * (size_t)v, pw);
+        ct__region_weights_warped(&w->cfg, &memo[1], pw, wt);
         for (k = 0; k < CT_REGION_COUNT; k++) w->region_w_v[4u * (size_t)v + (uint32_t)k] = (float)wt[k];
     }
+    free(memo);
     return CT_OK;
 }
 

@@ -2,9 +2,10 @@
  * against a brute-force reference, every pop is the least (key, vertex) among
  * queued vertices not popped yet, with the first of equal keys kept (so -0.0
  * and +0.0 stay as pushed), stale pairs skipped, growth past the initial
- * capacity, and reset; and the slope projection, whose last envelope queues
- * only some vertices, against the same projection with every vertex queued,
- * bit for bit. The world build's generation IDs depend on both. */
+ * capacity, and reset; and the slope projection (sweeps, then Dijkstra
+ * from their state when they did not settle; Dijkstra alone; the last
+ * envelope queueing only some vertices) against a plain Dijkstra with every
+ * vertex queued, bit for bit. The world build's generation IDs depend on both. */
 #include "ct_build.h"
 #include "test.h"
 
@@ -123,8 +124,8 @@ static void check_projection(void)
     ct__graph g;
     ct__heap hp;
     char err[256];
-    uint32_t V, v, trial, differ = 0, changed = 0;
-    double *h, *r;
+    uint32_t V, v, trial, differ = 0, differ_budget = 0, changed = 0;
+    double *h, *r, *h0, *h1;
     uint8_t *pin;
     memset(&w, 0, sizeof w);
     CHECK(ct__world_alloc_graph(&w, 12, err, sizeof err) == CT_OK, "graph: %s", err);
@@ -132,6 +133,8 @@ static void check_projection(void)
     V = g.V;
     h = (double *)malloc(sizeof *h * V);
     r = (double *)malloc(sizeof *r * V);
+    h0 = (double *)malloc(sizeof *h0 * V);
+    h1 = (double *)malloc(sizeof *h1 * V);
     pin = (uint8_t *)malloc(V);
     CHECK(ct__heap_init(&hp, V) == CT_OK, "heap");
     for (trial = 0; trial < 40u; trial++) {
@@ -143,18 +146,27 @@ static void check_projection(void)
             if (rnd(50u) == 0u) h[v] = 2000.0;            /* spikes to cut down */
             r[v] = h[v];
         }
+        /* Sweep budgets: the default, none (Dijkstra alone) and one pair
+         * (Dijkstra finishing from a half-swept state). */
+        for (v = 0; v < V; v++) { h1[v] = h[v]; h0[v] = h[v]; }
         CHECK(ct__slope_project(&g, s, pin, h, err, sizeof err) == CT_OK, "project: %s", err);
+        CHECK(ct__slope_project_sweeps(&g, s, 0, pin, h0, err, sizeof err) == CT_OK, "project: %s", err);
+        CHECK(ct__slope_project_sweeps(&g, s, 1, pin, h1, err, sizeof err) == CT_OK, "project: %s", err);
         ref_project(&g, s, pin, r, &hp);
         for (v = 0; v < V; v++) {
             if (memcmp(&h[v], &r[v], sizeof h[v]) != 0) differ++;
+            if (memcmp(&h0[v], &r[v], sizeof h[v]) != 0 || memcmp(&h1[v], &r[v], sizeof h[v]) != 0) differ_budget++;
             if (!pin[v] && h[v] != 25.0 * (double)(int)(h[v] / 25.0)) changed++;
         }
     }
     CHECK(differ == 0, "%u heights differ from the all-queued reference", differ);
+    CHECK(differ_budget == 0, "%u heights differ with sweep budgets 0 or 1", differ_budget);
     CHECK(changed > 100u, "the projection moved only %u heights: the test is too easy", changed);
     ct__heap_free(&hp);
     free(h);
     free(r);
+    free(h0);
+    free(h1);
     free(pin);
     ct__graph_free(&g);
     free(w.vertex_fij);

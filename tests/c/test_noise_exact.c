@@ -147,6 +147,34 @@ static void test_fbm_multi(void)
     CHECK(bad_warp == 0, "%d warp components differ from three separate fBm", bad_warp);
 }
 
+/* The lattice-hash memo: a walk of small steps (most points share cells
+ * with the one before, some cross), two fields sharing nothing, and seed
+ * changes in the same cell; every value must equal the memo-free fBm. */
+static void test_fbm_memo(void)
+{
+    static ct__fbm_memo memo[3];
+    int i, j, bad = 0;
+    double p[3] = {0.3, -0.2, 0.9};
+    memset(memo, 0, sizeof memo);
+    for (i = 0; i < 60000; i++) {
+        uint32_t seeds[4], s1 = 77u + (uint32_t)(i / 5000);   /* the seed changes now and then */
+        double out[4], w[3], wr[3], one;
+        int count = 1 + (i / 997) % 4, oct = 1 + (i / 1999) % CT__MEMO_OCTAVES;
+        for (j = 0; j < 3; j++) p[j] += rnd(-0.01, 0.01);
+        for (j = 0; j < 4; j++) seeds[j] = s1 * 2654435761u + (uint32_t)j;
+        ct__fbm3_multi_memo(&memo[0], seeds, count, p, 1.7, oct, 2.0, 0.5, out);
+        for (j = 0; j < count; j++)
+            if (!same(out[j], ref_fbm3(seeds[j], p, 1.7, oct, 2.0, 0.5))) bad++;
+        one = ct__fbm3_memo(&memo[1], s1, p, 3.1, oct + 1, 2.0, 0.55);
+        if (!same(one, ref_fbm3(s1, p, 3.1, oct + 1, 2.0, 0.55))) bad++;
+        ct__warp3_memo(&memo[2], s1, p, 1.1, 0.35, w);
+        ct__warp3(s1, p, 1.1, 0.35, wr);
+        for (j = 0; j < 3; j++)
+            if (!same(w[j], wr[j])) bad++;
+    }
+    CHECK(bad == 0, "%d memo fBm values differ from the memo-free fBm", bad);
+}
+
 static void test_asin(void)
 {
     int i, bad = 0;
@@ -224,6 +252,7 @@ int main(void)
     test_x4();
     test_noise_reference();
     test_fbm_multi();
+    test_fbm_memo();
     test_asin();
     return test_summary("noise_exact");
 }
