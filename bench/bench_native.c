@@ -12,7 +12,9 @@
  *                             is then that build's own); ms, cpu_ms, peak
  *   world PRESET RES          build and keep the world that chunk/mesh use
  *   chunk FACE LOD X Y        one ct_chunk_generate; ms, cpu_ms, digest, dry
- *   mesh STRIDE               ct_mesh_build on the last chunk; ms
+ *   mesh STRIDE [SKIRT WATER] ct_mesh_build on the last chunk (skirt depth in
+ *                             m, water 0/1; default 0 0); ms, counts and
+ *                             the FNV-1a digest of the output arrays
  *   quit
  *
  * Timings are wall clock (CLOCK_MONOTONIC) with the thread's CPU time beside
@@ -178,7 +180,8 @@ int main(void)
     if (!chunk) { fprintf(stderr, "bench_native: out of memory\n"); return 1; }
     while (fgets(line, sizeof line, stdin)) {
         unsigned res, face, lod, x, y;
-        int stride;
+        int stride, water = 0;
+        double skirt = 0.0;
         if (line[0] == '#' || line[0] == '\n') continue;
         if (!strncmp(line, "quit", 4)) break;
         if (!strncmp(line, "info", 4)) {
@@ -218,6 +221,10 @@ int main(void)
             memset(&mo, 0, sizeof mo);
             memset(&m, 0, sizeof m);
             mo.stride = stride;
+            if (sscanf(line, "mesh %d %lf %d", &stride, &skirt, &water) == 3) {
+                mo.skirt_depth_m = skirt;
+                mo.water = water;
+            }
             if (!have_chunk) { reply_error("no chunk yet"); fflush(stdout); continue; }
             if (ct_mesh_layout_get(&mo, &lay, err, sizeof err) != CT_OK) { reply_error(err); fflush(stdout); continue; }
             m.positions = (float *)malloc(lay.vertex_count * 3 * sizeof(float));
@@ -230,10 +237,19 @@ int main(void)
                 t0 = now_ms();
                 if (ct_mesh_build(w, chunk, &mo, NULL, &m, err, sizeof err) != CT_OK) reply_error(err);
                 else {
+                    uint64_t d = CT_FNV1A64_INIT;
                     ms = now_ms() - t0;
-                    printf("{\"ok\": true, \"ms\": %.4f, \"vertex_count\": %u, \"index_count\": %u, \"bytes\": %lu}\n",
+                    d = ct_fnv1a64(m.positions, (size_t)m.vertex_count * 3 * sizeof(float), d);
+                    d = ct_fnv1a64(m.normals, (size_t)m.vertex_count * 3 * sizeof(float), d);
+                    d = ct_fnv1a64(m.colors, (size_t)m.vertex_count * 4, d);
+                    d = ct_fnv1a64(m.indices, (size_t)m.index_count * lay.index_bytes, d);
+                    d = ct_fnv1a64(m.center_m, sizeof m.center_m, d);
+                    d = ct_fnv1a64(&m.radius_m, sizeof m.radius_m, d);
+                    printf("{\"ok\": true, \"ms\": %.4f, \"vertex_count\": %u, \"index_count\": %u, \"bytes\": %lu, "
+                           "\"digest\": \"%016llx\"}\n",
                            ms, (unsigned)m.vertex_count, (unsigned)m.index_count,
-                           (unsigned long)((size_t)m.vertex_count * 28 + (size_t)m.index_count * lay.index_bytes));
+                           (unsigned long)((size_t)m.vertex_count * 28 + (size_t)m.index_count * lay.index_bytes),
+                           (unsigned long long)d);
                 }
             }
             free(m.positions); free(m.normals); free(m.colors); free(m.indices);

@@ -1,7 +1,8 @@
 /* chunk.c - 257x257 chunk generation at any LOD, the u16 height encoding,
  * chunk digests and logical chunk addresses.
  *
- * Every sample is ct__sample_dir at ct__sample_direction(face, lod, gx, gy):
+ * Every sample is ct__sample_dir (through a sampler that caches the macro
+ * cell) at ct__sample_direction(face, lod, gx, gy):
  * the direction depends only on the global sample position, so borders
  * shared with a neighbour (also across cube edges) and coarse samples that
  * coincide with fine ones are the same bits. No allocation here. */
@@ -42,6 +43,31 @@ uint64_t ct__key_hash(ct_key key, uint64_t state)
     return ct_fnv1a64(b, sizeof b, state);
 }
 
+/* Encodes one sample into the chunk arrays and the digest's record. */
+static uint64_t ct__chunk_put(ct_chunk *chunk, size_t at, const ct_sample *s, double q, uint32_t *clipped,
+                              uint64_t digest)
+{
+    int ch = 0, cw = 0;
+    uint16_t hc, wc = CT_NO_WATER_CODE;
+    uint8_t rec[6];
+    hc = ct_height_encode(s->height_m, q, &ch);
+    if (s->has_water) {
+        wc = ct_height_encode(s->water_m, q, &cw);
+        /* Code 0 means dry: a surface that deep is clipped to 1. */
+        if (wc == CT_NO_WATER_CODE) { wc = 1; cw = 1; }
+    }
+    if (ch || cw) (*clipped)++;
+    chunk->height[at] = hc;
+    chunk->water[at] = wc;
+    chunk->biome[at] = (uint8_t)s->biome;
+    chunk->palette[at] = (uint8_t)s->palette_index;
+    ct__put_u16(rec, hc);
+    ct__put_u16(rec + 2, wc);
+    rec[4] = (uint8_t)s->biome;
+    rec[5] = (uint8_t)s->palette_index;
+    return ct_fnv1a64(rec, sizeof rec, digest);
+}
+
 ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
                             char *err, size_t errlen)
 {
@@ -51,6 +77,7 @@ ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
     int64_t gx0, gy0;
     int i, j;
     ct_result r;
+    ct__sampler sp;
 
     if (!world || !chunk) return ct__fail(err, errlen, CT_ERR_NULL, "world or chunk is NULL");
     r = ct_key_validate(key, err, errlen);
@@ -64,34 +91,22 @@ ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
     chunk->generation = world->generation;
     chunk->height_quantum_m = q;
     digest = CT_FNV1A64_INIT;   /* records, then the header (ct__chunk_digest_finish) */
+    ct__sampler_init(&sp, world, 0);   /* chunks do not store the mask */
     gx0 = (int64_t)key.x * CT_CHUNK_CORE;
     gy0 = (int64_t)key.y * CT_CHUNK_CORE;
     for (j = 0; j < CT_CHUNK_EDGE; j++) {
-        for (i = 0; i < CT_CHUNK_EDGE; i++) {
-            size_t at = (size_t)j * CT_CHUNK_EDGE + (size_t)i;
-            double dir[3];
-            ct_sample s;
-            int ch = 0, cw = 0;
-            uint16_t hc, wc = CT_NO_WATER_CODE;
-            uint8_t rec[6];
-            ct__sample_direction(key.face, key.lod, gx0 + i, gy0 + j, dir);
-            ct__sample_dir(world, dir, 0, &s);
-            hc = ct_height_encode(s.height_m, q, &ch);
-            if (s.has_water) {
-                wc = ct_height_encode(s.water_m, q, &cw);
-                /* Code 0 means dry: a surface that deep is clipped to 1. */
-                if (wc == CT_NO_WATER_CODE) { wc = 1; cw = 1; }
-            }
-            if (ch || cw) clipped++;
-            chunk->height[at] = hc;
-            chunk->water[at] = wc;
-            chunk->biome[at] = (uint8_t)s.biome;
-            chunk->palette[at] = (uint8_t)s.palette_index;
-            ct__put_u16(rec, hc);
-            ct__put_u16(rec + 2, wc);
-            rec[4] = (uint8_t)s.biome;
-            rec[5] = (uint8_t)s.palette_index;
-            digest = ct_fnv1a64(rec, sizeof rec, digest);
+        /* Four samples at a time (the detail fBm runs in vector lanes),
+         * then the row's last one alone; records in row-major order. */
+        for (i = 0; i < CT_CHUNK_EDGE; i += 4) {
+            double dir[12];
+            ct_sample s[4];
+            int k, lanes = CT_CHUNK_EDGE - i < 4 ? 1 : 4;
+            for (k = 0; k < lanes; k++)
+                ct__sample_direction(key.face, key.lod, gx0 + i + k, gy0 + j, dir + 3 * k);
+            if (lanes == 4) ct__sampler_run4(&sp, dir, 0, s);
+            else ct__sampler_run(&sp, dir, 0, s);
+            for (k = 0; k < lanes; k++)
+                digest = ct__chunk_put(chunk, (size_t)j * CT_CHUNK_EDGE + (size_t)(i + k), &s[k], q, &clipped, digest);
         }
     }
     chunk->clipped = clipped;

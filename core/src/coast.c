@@ -82,28 +82,37 @@ double ct__coast_roughness(const ct_config *cfg, const double rw[4])
            rw[3] * cfg->basins_roughness;
 }
 
-double ct__coast_shore(const ct_config *cfg, const double dir[3], double wet, double roughness)
+void ct__coast_prepare(const ct_config *cfg, ct__coast_prep *p)
 {
-    uint32_t seed = ct__subseed(cfg->seed, CT__SALT_COAST_FRACTAL);
+    double amp = 1.0;
+    int i;
+    p->cfg = cfg;
+    p->seed = ct__subseed(cfg->seed, CT__SALT_COAST_FRACTAL);
+    p->octaves = ct__coast_octaves(cfg);
+    p->norm = p->sumsq = 0.0;
+    for (i = 0; i < p->octaves; i++) {
+        p->norm += amp;
+        p->sumsq += amp * amp;
+        amp *= cfg->coast_fractal_gain;
+    }
+}
+
+double ct__coast_shore_at(const ct__coast_prep *p, const double dir[3], double wet, double roughness)
+{
+    const ct_config *cfg = p->cfg;
     double s = wet < CT__COAST_MID ? 1.0 - wet / CT__COAST_MID : (CT__COAST_MID - wet) / (1.0 - CT__COAST_MID);
     double g = (wet < CT__COAST_EDGE ? wet / CT__COAST_EDGE : 1.0) *
                (1.0 - wet < CT__COAST_EDGE ? (1.0 - wet) / CT__COAST_EDGE : 1.0);
-    double scale = cfg->coast_fractal * roughness * g * CT__COAST_SPREAD, norm = 0.0, amp = 1.0;
-    double f = cfg->coast_fractal_frequency, rest2 = 0.0, sum = 0.0;
-    int octaves = ct__coast_octaves(cfg), i;
+    double scale = cfg->coast_fractal * roughness * g * CT__COAST_SPREAD, amp = 1.0;
+    double f = cfg->coast_fractal_frequency, rest2, sum = 0.0;
+    int i;
     if (!(scale > 0.0)) return s;
-    for (i = 0; i < octaves; i++) {
-        norm += amp;
-        rest2 += amp * amp;
-        amp *= cfg->coast_fractal_gain;
-    }
     /* Scale so that the sum is A g N; rest2 sums the squared amplitudes
      * (scaled) of the octaves still to run. */
-    scale /= norm;
-    rest2 *= scale * scale;
-    amp = 1.0;
-    for (i = 0; i < octaves; i++) {
-        double n = ct__noise3_fast(seed + (uint32_t)i, dir[0] * f, dir[1] * f, dir[2] * f), rest;
+    scale /= p->norm;
+    rest2 = p->sumsq * (scale * scale);
+    for (i = 0; i < p->octaves; i++) {
+        double n = ct__noise3_fast(p->seed + (uint32_t)i, dir[0] * f, dir[1] * f, dir[2] * f), rest;
         sum += scale * amp * n;
         rest2 -= scale * scale * amp * amp;
         rest = CT__COAST_TAIL * CT__COAST_OCTAVE_RMS * sqrt(rest2 > 0.0 ? rest2 : 0.0);
@@ -113,6 +122,13 @@ double ct__coast_shore(const ct_config *cfg, const double dir[3], double wet, do
         f *= 2.0;
     }
     return s + sum;
+}
+
+double ct__coast_shore(const ct_config *cfg, const double dir[3], double wet, double roughness)
+{
+    ct__coast_prep p;
+    ct__coast_prepare(cfg, &p);
+    return ct__coast_shore_at(&p, dir, wet, roughness);
 }
 
 double ct__coast_ramp(double shore)

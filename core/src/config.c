@@ -85,6 +85,7 @@ static const char ct__reference_layers_text[] =
     "shore_ramp_m=0\n"
     /* ranges.c: mountain belts, ridges and valleys, slope-aware rock */
     "range_height_m=0\n"
+    "range_folds=0\n"
     "hill_height_m=0\n"
     "macro_ceiling_m=0\n"
     "rock_slope=0\n"

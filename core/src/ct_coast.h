@@ -18,6 +18,17 @@ double ct__coast_roughness(const ct_config *cfg, const double rw[4]);
  * Exact where it matters: the value is only cut short when it is certainly
  * below 0 or certainly saturates the ramp. */
 double ct__coast_shore(const ct_config *cfg, const double dir[3], double wet, double roughness);
+/* What ct__coast_shore computes from the config alone, once per sampler:
+ * the seed, the octave count, and the amplitude sum and sum of squares. */
+typedef struct ct__coast_prep {
+    const ct_config *cfg;
+    uint32_t seed;
+    int octaves;
+    double norm, sumsq;
+} ct__coast_prep;
+void ct__coast_prepare(const ct_config *cfg, ct__coast_prep *p);
+/* ct__coast_shore with the prepared values: the same result, bit for bit. */
+double ct__coast_shore_at(const ct__coast_prep *p, const double dir[3], double wet, double roughness);
 /* Land ramp in [0,1] from S' (0 at the shore, 1 a few km inland). */
 double ct__coast_ramp(double shore);
 

@@ -30,6 +30,7 @@ enum {
     CT_SALT_RANGE_LIFT = 0x3004u,
     CT_SALT_DETAIL    = 0x4001u,
     CT_SALT_RANGE     = 0x4002u,
+    CT_SALT_RANGE_FOLD = 0x4003u,
     CT_SALT_MOISTURE  = 0x5001u
 };
 
@@ -59,6 +60,11 @@ double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
 void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4]);
 void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octaves, double lacunarity,
                       double gain, int coarse_octaves, double out[4], double coarse[4]);
+/* The same with an octave count per point (a row of samples where some are
+ * land, running the detail octaves, and some water, running only the coarse
+ * ones): out[k] is bit for bit ct__fbm3_fast(..., octaves[k], ...). */
+void ct__fbm3_fast_x4n(uint32_t seed, const double p[12], double freq, const int octaves[4], double lacunarity,
+                       double gain, int coarse_octaves, double out[4], double coarse[4]);
 /* fBm: octave i uses seed+i, frequency freq*lacunarity^i, amplitude gain^i;
  * result normalised by the amplitude sum to about [-1,1]. */
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,

@@ -28,11 +28,24 @@ double ct__ranges_at(const ct_config *cfg, const double dir[3], double belt, dou
                      double grad[3]);
 /* Non-zero when ct__ranges_at can be non-zero for this config. */
 int ct__ranges_on(const ct_config *cfg);
+/* ct__ranges_at at four directions (12 doubles): out[k] and grad + 3k (when
+ * grad is not NULL) are ct__ranges_at's bits for lane k; lanes that need the
+ * ridged noise run it two at a time in vector lanes. */
+void ct__ranges_at_x4(const ct_config *cfg, const double dir[12], const double belt[4], const double above_m[4],
+                      double out[4], double grad[12]);
 
 /* Tangent gradient (m per m) of the bilinear macro interpolation in a cell
  * with corner directions d[0..3] (unit vectors, corners (i,j) (i+1,j)
  * (i,j+1) (i+1,j+1)), corner heights h[0..3], at (s,t). */
 void ct__macro_gradient(const double *d[4], const double h[4], double s, double t, double radius_m,
                         double grad[3]);
+/* ct__macro_gradient in two steps: what depends on the cell's corner
+ * directions only (once per cell), then the height gradient at (s,t). */
+typedef struct ct__macro_grad_prep {
+    double es[3], et[3], a11, a12, a22, det;
+} ct__macro_grad_prep;
+void ct__macro_gradient_prepare(const double *d[4], double radius_m, ct__macro_grad_prep *p);
+void ct__macro_gradient_at(const ct__macro_grad_prep *p, const double h[4], double s, double t, double grad[3]);
+
 
 #endif

@@ -5,11 +5,47 @@
 #define CT_SURFACE_H
 
 #include "ct_internal.h"
+#include "ct_coast.h"
+#include "ct_ranges.h"
 
 /* Sampling without validation. need_moisture = 0 lets chunk generation skip
  * the moisture noise on water samples (their biome does not read it); every
  * field a chunk stores is identical either way. */
 void ct__sample_dir(const ct_world *w, const double dir[3], int need_moisture, ct_sample *out);
+
+/* A macro cell's corners as the sampler uses them (sample.c): indices,
+ * bodies, the interpolation split and every field value, widened to double. */
+typedef struct ct__corners {
+    int face;                /* -1: nothing cached */
+    uint32_t i, j;
+    uint32_t idx[4];         /* (i,j) (i+1,j) (i,j+1) (i+1,j+1) */
+    int32_t body[4];         /* water bodies (-1 land) */
+    int split, any_wet;
+    double h[4], level[4], own[4], mask[4], shore[4], moist[4], belt[4];
+    double rw[4][CT_REGION_COUNT];
+    int pin[4];              /* shore pin (land next to water) */
+    ct__macro_grad_prep grad; /* the cell's part of the macro gradient */
+} ct__corners;
+
+/* A sampler: ct__sample_dir for many directions, with what is constant per
+ * world (seeds, layer switches, coast octave sums) prepared once and the
+ * last macro cell's corners cached. Results are identical to
+ * ct__sample_dir's, bit for bit, in any order of calls. want_mask = 0 skips
+ * the land mask (ct_sample.mask), which chunks do not store. */
+#define CT__SAMPLER_SLOTS 5   /* a cached cell per lane of ct__sampler_run4, one for ct__sampler_run */
+typedef struct ct__sampler {
+    const ct_world *w;
+    ct__corners cell[CT__SAMPLER_SLOTS];
+    int want_mask, own_levels, coast_on, ranges_on, want_slope;
+    uint32_t detail_seed;
+    ct__coast_prep coast;
+} ct__sampler;
+void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask);
+void ct__sampler_run(ct__sampler *sp, const double dir[3], int need_moisture, ct_sample *out);
+/* Four directions (x, y, z of each, 12 doubles): four ct__sampler_run calls'
+ * results, bit for bit, with the detail fBm run four lanes at a time
+ * (ct__fbm3_fast_x4n). */
+void ct__sampler_run4(ct__sampler *sp, const double dir[12], int need_moisture, ct_sample out[4]);
 
 /* Inputs of the biome rules, all derived from the shared field. */
 typedef struct ct__biome_in {

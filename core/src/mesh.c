@@ -187,40 +187,96 @@ static void ct__mesh_terrain_point(const ct__mesher *m, int64_t lx, int64_t ly, 
     ct__mesh_point(m, dir, h, out);
 }
 
+/* One row of terrain points for the normals: local x from -stride to
+ * 256 + stride (index gi + 1), with their directions. */
+typedef struct ct__mesh_row {
+    double p[CT_CHUNK_EDGE + 2][3];
+    double dir[CT_CHUNK_EDGE + 2][3];
+} ct__mesh_row;
+
+/* Fills row gj (local y = gj * stride) with ct__mesh_terrain_point's values:
+ * every grid vertex's point is computed once and shared by the five normals
+ * that read it, instead of once per reader. with_ends adds the points one
+ * stride outside the chunk (from ct_world_sample); rows above and below the
+ * chunk need none. */
+static void ct__mesh_fill_row(const ct__mesher *m, int gj, int with_ends, ct__mesh_row *r)
+{
+    const ct_chunk *c = m->chunk;
+    int n = m->o.n, s = m->o.stride, gi;
+    int64_t ly = (int64_t)gj * s;
+    int inside = ly >= 0 && ly <= CT_CHUNK_CORE;
+    for (gi = 0; gi <= n; gi++) {
+        int64_t lx = (int64_t)gi * s;
+        if (inside) {
+            double h = ct_height_decode(c->height[ly * CT_CHUNK_EDGE + lx], c->height_quantum_m);
+            ct__mesh_dir(m, lx, ly, r->dir[gi + 1]);
+            ct__mesh_point(m, r->dir[gi + 1], h, r->p[gi + 1]);
+        } else {
+            ct__mesh_terrain_point(m, lx, ly, r->p[gi + 1]);
+        }
+    }
+    if (with_ends) {
+        ct__mesh_terrain_point(m, -(int64_t)s, ly, r->p[0]);
+        ct__mesh_terrain_point(m, (int64_t)(n + 1) * s, ly, r->p[n + 2]);
+    }
+}
+
+/* The grid's triangles: two per cell, wound by m->ccw. The same for every
+ * chunk of a face handedness and stride; written straight, per index width. */
+static uint32_t ct__mesh_grid_indices(ct__mesher *m)
+{
+    uint32_t n = (uint32_t)m->o.n, row = n + 1, gi, gj, ic = 0;
+    int flip = !m->ccw;
+    for (gj = 0; gj < n; gj++) {
+        uint32_t v00 = gj * row;
+        if (m->wide) {
+            uint32_t *o = (uint32_t *)m->mesh->indices + ic;
+            for (gi = 0; gi < n; gi++, v00++, o += 6) {
+                uint32_t v10 = v00 + 1, v01 = v00 + row, v11 = v01 + 1;
+                o[0] = v00; o[1] = flip ? v01 : v10; o[2] = flip ? v10 : v01;
+                o[3] = v10; o[4] = flip ? v01 : v11; o[5] = flip ? v11 : v01;
+            }
+        } else {
+            uint16_t *o = (uint16_t *)m->mesh->indices + ic;
+            for (gi = 0; gi < n; gi++, v00++, o += 6) {
+                uint32_t v10 = v00 + 1, v01 = v00 + row, v11 = v01 + 1;
+                o[0] = (uint16_t)v00; o[1] = (uint16_t)(flip ? v01 : v10); o[2] = (uint16_t)(flip ? v10 : v01);
+                o[3] = (uint16_t)v10; o[4] = (uint16_t)(flip ? v01 : v11); o[5] = (uint16_t)(flip ? v11 : v01);
+            }
+        }
+        ic += 6 * n;
+    }
+    return ic;
+}
+
 static void ct__mesh_terrain(ct__mesher *m)
 {
     const ct_chunk *c = m->chunk;
     int n = m->o.n, s = m->o.stride, gi, gj, e, k;
     uint32_t row = (uint32_t)n + 1, ic = 0, grid = row * row;
+    /* Three rolling rows (y - stride, y, y + stride): about 37 KB of stack. */
+    ct__mesh_row rows[3];
+    ct__mesh_row *up = &rows[0], *mid = &rows[1], *down = &rows[2], *t;
     /* Pass 1: grid vertices with central-difference normals (one stride
      * outside the chunk at its edges, see ct__mesh_terrain_point). */
+    ct__mesh_fill_row(m, -1, 0, up);
+    ct__mesh_fill_row(m, 0, 1, mid);
     for (gj = 0; gj <= n; gj++) {
+        ct__mesh_fill_row(m, gj + 1, gj + 1 <= n, down);
         for (gi = 0; gi <= n; gi++) {
-            int64_t lx = (int64_t)gi * s, ly = (int64_t)gj * s;
-            double p[3], xp[3], xm[3], yp[3], ym[3], a[3], b[3], nrm[3], dir[3], h;
-            int si = (int)(ly * CT_CHUNK_EDGE + lx);
-            ct__mesh_dir(m, lx, ly, dir);
-            h = ct_height_decode(c->height[si], c->height_quantum_m);
-            ct__mesh_point(m, dir, h, p);
-            ct__mesh_terrain_point(m, lx + s, ly, xp);
-            ct__mesh_terrain_point(m, lx - s, ly, xm);
-            ct__mesh_terrain_point(m, lx, ly + s, yp);
-            ct__mesh_terrain_point(m, lx, ly - s, ym);
+            const double *p = mid->p[gi + 1], *xp = mid->p[gi + 2], *xm = mid->p[gi];
+            const double *yp = down->p[gi + 1], *ym = up->p[gi + 1], *dir = mid->dir[gi + 1];
+            double a[3], b[3], nrm[3];
+            int si = gj * s * CT_CHUNK_EDGE + gi * s;
             for (k = 0; k < 3; k++) { a[k] = xp[k] - xm[k]; b[k] = yp[k] - ym[k]; }
             ct__cross(a, b, nrm);
             if (ct__dot(nrm, dir) < 0.0) for (k = 0; k < 3; k++) nrm[k] = -nrm[k];
             ct__normalize_or(nrm, dir);
             ct__mesh_put(m, (uint32_t)gj * row + (uint32_t)gi, p, nrm, c->palette[si]);
         }
+        t = up; up = mid; mid = down; down = t;
     }
-    for (gj = 0; gj < n; gj++) {
-        for (gi = 0; gi < n; gi++) {
-            uint32_t v00 = (uint32_t)gj * row + (uint32_t)gi, v10 = v00 + 1;
-            uint32_t v01 = v00 + row, v11 = v01 + 1;
-            ct__mesh_tri(m, &ic, v00, v10, v01, !m->ccw);
-            ct__mesh_tri(m, &ic, v10, v11, v01, !m->ccw);
-        }
-    }
+    ic = ct__mesh_grid_indices(m);
     m->mesh->vertex_count = grid;
     if (m->o.skirt_m > 0.0) {
         /* Each skirt vertex hangs skirt_m below its edge vertex, with the same

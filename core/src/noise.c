@@ -8,11 +8,7 @@
 
 #include <math.h>
 
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "ct_v2.h"
 
 /* The 12 edge midpoints of a cube (Perlin's improved-noise gradients). */
 static const double ct__grad[12][3] = {
@@ -168,36 +164,6 @@ double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
  * Each lane does the same IEEE operations in the same order as the scalar
  * path, with no fusing (-ffp-contract=off), so results are bit-identical;
  * tests/c/test_noise_exact.c and tests/js/noise_simd.test.mjs check it. */
-#if defined(__wasm_simd128__)
-typedef v128_t ct__v2;
-#define CT__V2(a, b) wasm_f64x2_make(a, b)
-#define CT__V2_ADD wasm_f64x2_add
-#define CT__V2_SUB wasm_f64x2_sub
-#define CT__V2_MUL wasm_f64x2_mul
-#define CT__V2_LO(v) wasm_f64x2_extract_lane(v, 0)
-#define CT__V2_HI(v) wasm_f64x2_extract_lane(v, 1)
-#elif defined(__SSE2__)
-typedef __m128d ct__v2;
-#define CT__V2(a, b) _mm_set_pd(b, a)
-#define CT__V2_ADD _mm_add_pd
-#define CT__V2_SUB _mm_sub_pd
-#define CT__V2_MUL _mm_mul_pd
-#define CT__V2_LO(v) _mm_cvtsd_f64(v)
-#define CT__V2_HI(v) _mm_cvtsd_f64(_mm_unpackhi_pd(v, v))
-#else
-typedef struct ct__v2 { double l, h; } ct__v2;
-static ct__v2 ct__v2_make(double a, double b) { ct__v2 r; r.l = a; r.h = b; return r; }
-static ct__v2 ct__v2_add(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l + b.l, a.h + b.h); }
-static ct__v2 ct__v2_sub(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l - b.l, a.h - b.h); }
-static ct__v2 ct__v2_mul(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l * b.l, a.h * b.h); }
-#define CT__V2 ct__v2_make
-#define CT__V2_ADD ct__v2_add
-#define CT__V2_SUB ct__v2_sub
-#define CT__V2_MUL ct__v2_mul
-#define CT__V2_LO(v) ((v).l)
-#define CT__V2_HI(v) ((v).h)
-#endif
-
 static ct__v2 ct__v2_fade(ct__v2 t)
 {
     /* t * t * t * (t * (t * 6 - 15) + 10), left to right as in ct__fade. */
@@ -248,6 +214,12 @@ static void ct__fast_lane(uint32_t seed, double x, double y, double z, double f[
     h[6] = ct__corner_fast(seed, x0, y1, z1); h[7] = ct__corner_fast(seed, x1, y1, z1);
 }
 
+/* NOTE: a simd128 lattice (f64x2.floor, i32x4 cell coordinates and corner
+ * hashes, gradients chosen with lane masks) was tried and measured in node:
+ * 0.98-1.02x of the scalar fBm, against 0.83-0.86x for this scalar-lattice
+ * version; with the vector hashes but the gradient table per lane, 0.83-0.86x
+ * too. V8's lowering of the lattice ops cost what they saved, so the lattice
+ * stays scalar (docs/benchmarks.md). */
 void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4])
 {
     int pair;
@@ -264,29 +236,37 @@ void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4])
     }
 }
 
-void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octaves, double lacunarity,
-                      double gain, int coarse_octaves, double out[4], double coarse[4])
+void ct__fbm3_fast_x4n(uint32_t seed, const double p[12], double freq, const int octaves[4], double lacunarity,
+                       double gain, int coarse_octaves, double out[4], double coarse[4])
 {
     double sum[4] = {0.0, 0.0, 0.0, 0.0}, csum[4] = {0.0, 0.0, 0.0, 0.0};
-    double norm = 0.0, cnorm = 0.0, amp = 1.0, f = freq;
-    int i, k, run = octaves > coarse_octaves ? octaves : coarse_octaves;
+    double norm[4] = {0.0, 0.0, 0.0, 0.0}, cnorm = 0.0, amp = 1.0, f = freq;
+    int i, k, run = coarse_octaves;
+    for (k = 0; k < 4; k++)
+        if (octaves[k] > run) run = octaves[k];
     for (i = 0; i < run; i++) {
         double q[12], n[4];
         for (k = 0; k < 12; k++) q[k] = p[k] * f;
         ct__noise3_fast_x4(seed + (uint32_t)i, q, n);
         for (k = 0; k < 4; k++) {
-            if (i < octaves) sum[k] += amp * n[k];
+            if (i < octaves[k]) { sum[k] += amp * n[k]; norm[k] += amp; }
             if (i < coarse_octaves) csum[k] += amp * n[k];
         }
-        if (i < octaves) norm += amp;
         if (i < coarse_octaves) cnorm += amp;
         amp *= gain;
         f *= lacunarity;
     }
     for (k = 0; k < 4; k++) {
         if (coarse) coarse[k] = cnorm > 0.0 ? csum[k] / cnorm : 0.0;
-        out[k] = norm > 0.0 ? sum[k] / norm : 0.0;
+        out[k] = norm[k] > 0.0 ? sum[k] / norm[k] : 0.0;
     }
+}
+
+void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octaves, double lacunarity,
+                      double gain, int coarse_octaves, double out[4], double coarse[4])
+{
+    const int oct[4] = {octaves, octaves, octaves, octaves};
+    ct__fbm3_fast_x4n(seed, p, freq, oct, lacunarity, gain, coarse_octaves, out, coarse);
 }
 
 /* ------------------------------------------------ the build's vector blend

@@ -1,7 +1,7 @@
 /* sample.c - point samples of the frozen field, in four named steps:
  * cell lookup (ct__sample_cell: the macro cell under a direction), interpolation
  * (ct__sample_blend: the four corners with shoreline-aware triangle splits),
- * detail (ct__sample_detail: globally addressed fine noise on land) and
+ * detail (ct__detail_amp / ct__detail_finish: globally addressed fine noise on land) and
  * classification (ct__sample_classify: water, moisture, biome, palette). ct_world_sample and ct_chunk_generate both end in ct__sample_dir, so
  * the space view and every chunk at every LOD agree bit for bit: the value at
  * a direction never depends on who asked. */
@@ -92,16 +92,15 @@ static double ct__clamp(double x, double lo, double hi)
 /* The macro cell under a direction and its four corners. */
 typedef struct ct__cell {
     double s, t;          /* position inside the cell, [0,1] along i and j */
-    uint32_t idx[4];      /* corner vertices: (i,j) (i+1,j) (i,j+1) (i+1,j+1) */
-    int32_t body[4];      /* their water bodies (-1 land) */
+    const ct__corners *k; /* the corners (cached per cell by the sampler) */
 } ct__cell;
 
 /* The cell's corners blended at (s,t). */
 typedef struct ct__blend {
+    double wt[4];         /* corner weights */
     double bed;           /* macro bed height (m) */
     double above;         /* bed minus the water level / shore reference (m) */
     double mask, shore, moist, wet_weight;
-    double rw[CT_REGION_COUNT];
     int dom;              /* corner naming the water body, -1 if no water corner */
     double level;         /* that body's level (m) */
     /* For the coast layer (coast.c): the land corners' weight, weighted
@@ -127,11 +126,48 @@ static void ct__sample_canonical(const double dir_in[3], double dir[3])
     ct__normalize_canonical(dir);
 }
 
-/* Cell lookup: the same face coordinate the chunk grid uses, scaled to n. */
-static void ct__sample_cell(const ct_world *w, const double dir[3], ct__cell *c)
+/* Everything about a macro cell that does not depend on where in the cell a
+ * sample lies: its corners' indices, bodies, split and field values, read
+ * (and widened to double, which is exact) once per cell instead of once per
+ * sample. A chunk at surface_lod spans one or a few cells. */
+static void ct__corners_load(const ct_world *w, int want_slope, int face, uint32_t i, uint32_t j, ct__corners *k)
 {
+    const double *dir[4];
+    uint32_t n = w->n;
+    int q, r;
+    k->face = face;
+    k->i = i;
+    k->j = j;
+    k->idx[0] = w->vertex_fij[CT__FIJ(n, face, i, j)];
+    k->idx[1] = w->vertex_fij[CT__FIJ(n, face, i + 1u, j)];
+    k->idx[2] = w->vertex_fij[CT__FIJ(n, face, i, j + 1u)];
+    k->idx[3] = w->vertex_fij[CT__FIJ(n, face, i + 1u, j + 1u)];
+    for (q = 0; q < 4; q++) {
+        uint32_t v = k->idx[q];
+        k->body[q] = w->body_v[v];
+        k->h[q] = w->height_v[v];
+        k->level[q] = w->water_level_v[v];
+        k->own[q] = w->shore_ref_v ? w->shore_ref_v[v] : 0.0;
+        k->mask[q] = (double)w->mask_v[v];
+        k->shore[q] = (double)w->shore_v[v];
+        k->pin[q] = w->shore_v[v] == 1.0f;
+        k->moist[q] = w->moisture_v ? w->moisture_v[v] : 0.0;
+        k->belt[q] = w->belt_v ? (double)w->belt_v[v] : 0.0;
+        for (r = 0; r < CT_REGION_COUNT; r++) k->rw[q][r] = (double)w->region_w_v[4u * v + (uint32_t)r];
+        dir[q] = &w->dir_v[3u * (size_t)v];
+    }
+    if (want_slope) ct__macro_gradient_prepare(dir, w->cfg.radius_m, &k->grad);
+    k->split = ct__cell_split(k->body);
+    k->any_wet = k->body[0] >= 0 || k->body[1] >= 0 || k->body[2] >= 0 || k->body[3] >= 0;
+}
+
+/* Cell lookup: the same face coordinate the chunk grid uses, scaled to n.
+ * The corners come from the sampler's cache when the cell is the last one. */
+static void ct__sample_cell(ct__sampler *sp, ct__corners *slot, const double dir[3], ct__cell *c)
+{
+    const ct_world *w = sp->w;
     uint32_t n = w->n, i, j;
-    int face, k;
+    int face;
     double u, v, gx, gy;
     ct__cube_from_dir(dir, &face, &u, &v);
     gx = (u + 1.0) * 0.5 * (double)n;
@@ -142,62 +178,71 @@ static void ct__sample_cell(const ct_world *w, const double dir[3], ct__cell *c)
     if (j >= n) j = n - 1u;
     c->s = gx - (double)i;
     c->t = gy - (double)j;
-    c->idx[0] = w->vertex_fij[CT__FIJ(n, face, i, j)];
-    c->idx[1] = w->vertex_fij[CT__FIJ(n, face, i + 1u, j)];
-    c->idx[2] = w->vertex_fij[CT__FIJ(n, face, i, j + 1u)];
-    c->idx[3] = w->vertex_fij[CT__FIJ(n, face, i + 1u, j + 1u)];
-    for (k = 0; k < 4; k++) c->body[k] = w->body_v[c->idx[k]];
+    if (slot->face != face || slot->i != i || slot->j != j) ct__corners_load(w, sp->want_slope, face, i, j, slot);
+    c->k = slot;
 }
 
-/* Interpolation: the corners weighted by the shoreline-aware split. */
-static void ct__sample_blend(const ct_world *w, const ct__cell *c, ct__blend *b)
+/* Interpolation: the corners weighted by the shoreline-aware split. The
+ * region weights are not blended here: only the coast layer and region
+ * profiles at non-zero strength read them (ct__blend_regions). */
+static void ct__sample_blend(const ct__sampler *sp, const ct__cell *c, ct__blend *b)
 {
-    double wt[4];
-    int k, r;
+    const ct__corners *kc = c->k;
+    const double *wt = b->wt;
+    int k;
     b->bed = b->above = b->mask = b->shore = b->moist = b->wet_weight = b->belt = 0.0;
     b->land_w = b->land_h = b->land_above = b->pin_w = 0.0;
-    for (r = 0; r < CT_REGION_COUNT; r++) b->rw[r] = 0.0;
     b->dom = -1;
     b->level = 0.0;
-    ct__cell_weights(ct__cell_split(c->body), c->s, c->t, wt);
+    ct__cell_weights(kc->split, c->s, c->t, b->wt);
     /* The strongest water corner names the body and its level; all water
      * corners of one triangle belong to one body (the saddle split
      * guarantees it), so lakes stay exactly flat. */
-    for (k = 0; k < 4; k++) {
-        if (wt[k] == 0.0 || c->body[k] < 0) continue;
-        b->wet_weight += wt[k];
-        if (b->dom < 0 || wt[k] > wt[b->dom]) b->dom = k;
+    if (kc->any_wet) {
+        for (k = 0; k < 4; k++) {
+            if (wt[k] == 0.0 || kc->body[k] < 0) continue;
+            b->wet_weight += wt[k];
+            if (b->dom < 0 || wt[k] > wt[b->dom]) b->dom = k;
+        }
+        if (b->dom >= 0) b->level = kc->level[b->dom];
     }
-    if (b->dom >= 0) b->level = w->water_level_v[c->idx[b->dom]];
     for (k = 0; k < 4; k++) {
-        uint32_t v = c->idx[k];
-        double h = w->height_v[v], ref;
+        double h = kc->h[k], ref;
         if (wt[k] == 0.0) continue;
-        if (c->body[k] >= 0) {
-            ref = w->water_level_v[v];
-        } else if (b->dom >= 0 && w->cfg.lake_own_levels) {
+        if (kc->body[k] >= 0) {
+            ref = kc->level[k];
+        } else if (b->dom >= 0 && sp->own_levels) {
             /* Land next to this triangle's water measures itself against
              * that water: a dam between two lakes (at the higher level) is
              * above the lower one, so the shore runs between them. With
              * tied levels (the reference rule) this equals shore_ref_v. */
             ref = b->level;
         } else {
-            ref = w->shore_ref_v ? w->shore_ref_v[v] : 0.0;
+            ref = kc->own[k];
         }
-        if (c->body[k] < 0) {
-            double own = w->shore_ref_v ? w->shore_ref_v[v] : 0.0;
+        if (kc->body[k] < 0) {
             b->land_w += wt[k];
             b->land_h += wt[k] * h;
-            b->land_above += wt[k] * (h - own);
-            if (w->shore_v[v] == 1.0f) b->pin_w += wt[k];
+            b->land_above += wt[k] * (h - kc->own[k]);
+            if (kc->pin[k]) b->pin_w += wt[k];
         }
         b->bed += wt[k] * h;
         b->above += wt[k] * (h - ref);
-        b->mask += wt[k] * (double)w->mask_v[v];
-        b->shore += wt[k] * (double)w->shore_v[v];
-        if (w->moisture_v) b->moist += wt[k] * w->moisture_v[v];
-        if (w->belt_v) b->belt += wt[k] * (double)w->belt_v[v];
-        for (r = 0; r < CT_REGION_COUNT; r++) b->rw[r] += wt[k] * (double)w->region_w_v[4u * v + (uint32_t)r];
+        if (sp->want_mask) b->mask += wt[k] * kc->mask[k];
+        b->shore += wt[k] * kc->shore[k];
+        b->moist += wt[k] * kc->moist[k];
+        b->belt += wt[k] * kc->belt[k];
+    }
+}
+
+/* The region weights at the sample, blended like the other fields. */
+static void ct__blend_regions(const ct__cell *c, const ct__blend *b, double rw[CT_REGION_COUNT])
+{
+    int k, r;
+    for (r = 0; r < CT_REGION_COUNT; r++) rw[r] = 0.0;
+    for (k = 0; k < 4; k++) {
+        if (b->wt[k] == 0.0) continue;
+        for (r = 0; r < CT_REGION_COUNT; r++) rw[r] += b->wt[k] * c->k->rw[k][r];
     }
 }
 
@@ -205,23 +250,38 @@ static void ct__sample_blend(const ct_world *w, const ct__cell *c, ct__blend *b)
  * Its weight |a| / (|a| + 2 amp) keeps |detail| < |a| / 2, where a is the
  * height above the shore reference: the sign of a (land or water) never
  * flips, so the noise cannot invent a coastline, and it fades to zero at the
- * shore. *jitter gets the shading jitter from the loop's first octaves. */
-static double ct__sample_detail(const ct_config *cfg, const ct__blend *b, const double dir[3], double *jitter)
+ * shore. In two halves around the fBm, so that a row runs it four samples at
+ * a time: ct__detail_amp gives the amplitude and the octaves to run,
+ * ct__detail_finish the detail from the fBm, and *jitter the shading jitter
+ * from the loop's first octaves. */
+static double ct__detail_amp(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, int *octaves_run)
 {
-    ct_region_info region;
-    double amp, nz, coarse, detail = 0.0;
-    int octaves_run;
-    ct__region_effective(cfg, b->rw, &region);
+    const ct_config *cfg = &sp->w->cfg;
+    double amp, roughness = 1.0;
+    /* At region_strength 0 the effective roughness is 1 + 0 (r - 1) = 1
+     * exactly, so the region weights are not needed. */
+    if (cfg->region_strength != 0.0) {
+        ct_region_info region;
+        double rw[CT_REGION_COUNT];
+        ct__blend_regions(c, b, rw);
+        ct__region_effective(cfg, rw, &region);
+        roughness = region.roughness;
+    }
     /* High ground is rougher: the amplitude grows with the height above the
      * shore, which the weight below still keeps under |a| / 2. */
-    amp = (cfg->detail_amplitude_m + (b->above > 0.0 ? cfg->detail_height_gain * b->above : 0.0)) * region.roughness;
+    amp = (cfg->detail_amplitude_m + (b->above > 0.0 ? cfg->detail_height_gain * b->above : 0.0)) * roughness;
     if (cfg->mode == CT_MODE_WALK) amp = 0.0;   /* walk mode shows the contour process alone */
     /* Detail is land relief (the knob's contract): the sea and lake beds
      * keep the macro field. One loop gives the detail octaves and, from its
      * first two, the shading jitter; elsewhere only those two run. */
-    octaves_run = (amp > 0.0 && b->above > 0.0) ? (int)cfg->detail_octaves : 0;
-    nz = ct__fbm3_fast(ct__subseed(cfg->seed, CT_SALT_DETAIL), dir, cfg->detail_frequency,
-                       octaves_run, 2.0, cfg->detail_gain, CT__JITTER_OCTAVES, &coarse);
+    *octaves_run = (amp > 0.0 && b->above > 0.0) ? (int)cfg->detail_octaves : 0;
+    return amp;
+}
+
+static double ct__detail_finish(const ct__blend *b, double amp, int octaves_run, double nz, double coarse,
+                                double *jitter)
+{
+    double detail = 0.0;
     if (octaves_run > 0) {
         double a = fabs(b->above);
         nz = ct__clamp(CT__DETAIL_SPREAD * nz, -1.0, 1.0);
@@ -231,41 +291,39 @@ static double ct__sample_detail(const ct_config *cfg, const ct__blend *b, const 
     return detail;
 }
 
-/* Ranges (ranges.c): ridges and valleys on land, added to the detail, and
- * the slope (m per m) of macro + ranges when the biome rules use it. Both are
- * exactly 0 with the layer off. The slope uses the bilinear gradient of the
- * cell even in split cells: a pure function of the direction either way. */
-static double ct__sample_ranges(const ct_world *w, const ct__cell *c, const ct__blend *b, const double dir[3],
-                                double *slope)
+/* Ranges (ranges.c): ridges and valleys on land, added to the detail, and,
+ * when the biome rules use the slope, the ranges' part of its gradient in
+ * g[3] (ct__sample_slope adds the macro part). Both are exactly 0 with the
+ * layer off. */
+static double ct__sample_ranges(const ct__sampler *sp, const ct__blend *b, const double dir[3], double g[3])
 {
-    const ct_config *cfg = &w->cfg;
-    double g[3], gm[3], h[4], r;
-    const double *d[4];
+    const ct_config *cfg = &sp->w->cfg;
+    return ct__ranges_at(cfg, dir, b->belt, b->above, sp->want_slope ? g : NULL);
+}
+
+/* The slope (m per m) of macro + ranges: the ranges' gradient g plus the
+ * bilinear gradient of the cell, even in split cells (a pure function of the
+ * direction either way). Only land samples read it (biome.c). */
+static double ct__sample_slope(const ct__cell *c, const double g[3])
+{
+    double gm[3], t[3];
     int k;
-    *slope = 0.0;
-    if (!(cfg->rock_slope > 0.0)) return ct__ranges_at(cfg, dir, b->belt, b->above, NULL);
-    r = ct__ranges_at(cfg, dir, b->belt, b->above, g);
-    for (k = 0; k < 4; k++) {
-        d[k] = &w->dir_v[3u * (size_t)c->idx[k]];
-        h[k] = w->height_v[c->idx[k]];
-    }
-    ct__macro_gradient(d, h, c->s, c->t, cfg->radius_m, gm);
-    for (k = 0; k < 3; k++) g[k] += gm[k];
-    *slope = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-    return r;
+    ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gm);
+    for (k = 0; k < 3; k++) t[k] = g[k] + gm[k];
+    return sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
 }
 
 /* Classification: water or land, moisture, biome and palette entry. */
-static void ct__sample_classify(const ct_world *w, const ct__cell *c, const ct__blend *b, const double dir[3],
-                                double detail, double jitter, double slope, int need_moisture, ct_sample *out)
+static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
+                                double detail, double jitter, const double g[3], int need_moisture, ct_sample *out)
 {
-    const ct_config *cfg = &w->cfg;
+    const ct_config *cfg = &sp->w->cfg;
     ct__biome_in bi;
     int shade;
     out->height_m = b->bed + detail;
     out->has_water = (b->wet_weight > 0.0 && b->above + detail <= 0.0) ? 1 : 0;
     out->water_m = out->has_water ? b->level : 0.0;
-    out->water_body = out->has_water ? (int)c->body[b->dom] : -1;
+    out->water_body = out->has_water ? (int)c->k->body[b->dom] : -1;
     out->mask = b->mask;
 
     if (need_moisture || !out->has_water) {
@@ -285,7 +343,7 @@ static void ct__sample_classify(const ct_world *w, const ct__cell *c, const ct__
     bi.moisture = out->moisture;
     bi.latitude2 = dir[1] * dir[1];
     bi.jitter = jitter;
-    bi.slope = slope;
+    bi.slope = sp->want_slope && !out->has_water ? ct__sample_slope(c, g) : 0.0;
     out->biome = ct__biome_classify(cfg, &bi, &shade);
     out->material = ct__biome_material(out->biome);
     out->palette_index = out->biome * CT_SHADES_PER_BIOME + shade;
@@ -301,11 +359,14 @@ static void ct__sample_classify(const ct_world *w, const ct__cell *c, const ct__
  *   - a dry triangle gets the ramp through its pins' weight, which equals
  *     the mixed triangle's full ramp on their shared land-land edge;
  *   - an all-water triangle is left as it is. */
-static void ct__sample_coast(const ct_config *cfg, const double dir[3], ct__blend *b)
+static void ct__sample_coast(const ct__sampler *sp, const ct__cell *c, const double dir[3], ct__blend *b)
 {
+    const ct_config *cfg = &sp->w->cfg;
     double ramp_m = cfg->shore_ramp_m;
     if (b->wet_weight > 0.0 && b->land_w > 0.0) {
-        double shore = ct__coast_shore(cfg, dir, b->wet_weight, ct__coast_roughness(cfg, b->rw));
+        double rw[CT_REGION_COUNT], shore;
+        ct__blend_regions(c, b, rw);
+        shore = ct__coast_shore_at(&sp->coast, dir, b->wet_weight, ct__coast_roughness(cfg, rw));
         if (shore <= 0.0) {
             if (b->bed > b->level) b->bed = b->level;
             b->above = b->bed - b->level;
@@ -321,18 +382,96 @@ static void ct__sample_coast(const ct_config *cfg, const double dir[3], ct__blen
     }
 }
 
-void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
+void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
 {
-    double dir[3], detail, jitter, slope = 0.0;
+    const ct_config *cfg = &w->cfg;
+    int k;
+    sp->w = w;
+    for (k = 0; k < CT__SAMPLER_SLOTS; k++) sp->cell[k].face = -1;   /* no cell cached yet */
+    sp->want_mask = want_mask;
+    sp->own_levels = cfg->lake_own_levels != 0;
+    sp->coast_on = ct__coast_on(cfg);
+    sp->want_slope = cfg->rock_slope > 0.0;
+    sp->ranges_on = ct__ranges_on(cfg) || sp->want_slope;
+    sp->detail_seed = ct__subseed(cfg->seed, CT_SALT_DETAIL);
+    if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
+}
+
+/* One sample between the stages before and after the detail fBm. */
+typedef struct ct__pending {
+    double dir[3];
     ct__cell cell;
     ct__blend blend;
-    ct__sample_canonical(dir_in, dir);
-    ct__sample_cell(w, dir, &cell);
-    ct__sample_blend(w, &cell, &blend);
-    if (ct__coast_on(&w->cfg)) ct__sample_coast(&w->cfg, dir, &blend);
-    detail = ct__sample_detail(&w->cfg, &blend, dir, &jitter);
-    if (ct__ranges_on(&w->cfg) || w->cfg.rock_slope > 0.0) detail += ct__sample_ranges(w, &cell, &blend, dir, &slope);
-    ct__sample_classify(w, &cell, &blend, dir, detail, jitter, slope, need_moisture, out);
+    double amp;
+    int octaves;
+} ct__pending;
+
+/* Up to the fBm: canonical direction, cell (cached in slot), blend, coast,
+ * detail amplitude. */
+static void ct__sample_front(ct__sampler *sp, ct__corners *slot, const double dir_in[3], ct__pending *q)
+{
+    ct__sample_canonical(dir_in, q->dir);
+    ct__sample_cell(sp, slot, q->dir, &q->cell);
+    ct__sample_blend(sp, &q->cell, &q->blend);
+    if (sp->coast_on) ct__sample_coast(sp, &q->cell, q->dir, &q->blend);
+    q->amp = ct__detail_amp(sp, &q->cell, &q->blend, &q->octaves);
+}
+
+/* After the fBm (nz, coarse): detail, ranges, classification. */
+static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double nz, double coarse, int need_moisture,
+                            ct_sample *out)
+{
+    double detail, jitter, g[3] = {0.0, 0.0, 0.0};
+    detail = ct__detail_finish(&q->blend, q->amp, q->octaves, nz, coarse, &jitter);
+    if (sp->ranges_on) detail += ct__sample_ranges(sp, &q->blend, q->dir, g);
+    ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, out);
+}
+
+void ct__sampler_run(ct__sampler *sp, const double dir_in[3], int need_moisture, ct_sample *out)
+{
+    const ct_config *cfg = &sp->w->cfg;
+    ct__pending q;
+    double nz, coarse;
+    ct__sample_front(sp, &sp->cell[CT__SAMPLER_SLOTS - 1], dir_in, &q);
+    nz = ct__fbm3_fast(sp->detail_seed, q.dir, cfg->detail_frequency, q.octaves, 2.0, cfg->detail_gain,
+                       CT__JITTER_OCTAVES, &coarse);
+    ct__sample_back(sp, &q, nz, coarse, need_moisture, out);
+}
+
+void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moisture, ct_sample out[4])
+{
+    const ct_config *cfg = &sp->w->cfg;
+    ct__pending q[4];
+    double p[12], nz[4], coarse[4], detail[4], jitter[4], belt[4], above[4], ranges[4], g[12] = {0.0};
+    int octaves[4], k;
+    for (k = 0; k < 4; k++) {
+        ct__sample_front(sp, &sp->cell[k], dir_in + 3 * k, &q[k]);
+        p[3 * k] = q[k].dir[0];
+        p[3 * k + 1] = q[k].dir[1];
+        p[3 * k + 2] = q[k].dir[2];
+        octaves[k] = q[k].octaves;
+    }
+    ct__fbm3_fast_x4n(sp->detail_seed, p, cfg->detail_frequency, octaves, 2.0, cfg->detail_gain,
+                      CT__JITTER_OCTAVES, nz, coarse);
+    for (k = 0; k < 4; k++) {
+        detail[k] = ct__detail_finish(&q[k].blend, q[k].amp, q[k].octaves, nz[k], coarse[k], &jitter[k]);
+        belt[k] = q[k].blend.belt;
+        above[k] = q[k].blend.above;
+    }
+    /* ct__sample_ranges for the four lanes, the ridged noise two at a time. */
+    if (sp->ranges_on) ct__ranges_at_x4(cfg, p, belt, above, ranges, sp->want_slope ? g : NULL);
+    for (k = 0; k < 4; k++) {
+        if (sp->ranges_on) detail[k] += ranges[k];
+        ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
+                            &out[k]);
+    }
+}
+
+void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
+{
+    ct__sampler sp;
+    ct__sampler_init(&sp, w, 1);
+    ct__sampler_run(&sp, dir_in, need_moisture, out);
 }
 
 ct_result ct_world_sample(const ct_world *world, const double dir[3], ct_sample *out,

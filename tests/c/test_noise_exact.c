@@ -198,7 +198,9 @@ static void test_x4(void)
 {
     int i, k, bad = 0, bad_fbm = 0, bad_coarse = 0;
     for (i = 0; i < 100000; i++) {
-        double pt[12], out[4], s = i % 2 ? 2.0 : 5000.0;
+        /* Also beyond the int32 lattice range, where the simd128 path
+         * falls back to the scalar lattice for all four lanes. */
+        double pt[12], out[4], s = i % 2 ? 2.0 : (i % 50 == 0 ? 1.0e10 : 5000.0);
         uint32_t seed = (uint32_t)(rng >> 20);
         for (k = 0; k < 12; k++) pt[k] = rnd(-s, s);
         if (i % 40 == 0) { pt[0] = floor(pt[0]); pt[4] = floor(pt[4]); pt[8] = -0.0; }
@@ -220,6 +222,24 @@ static void test_x4(void)
             double c = 0.0, v = ct__fbm3_fast(seed, p + 3 * k, freq, oct, 2.0, 0.5, coct, &c);
             if (!same(out[k], v)) bad_fbm++;
             if (i % 5 && !same(co[k], c)) bad_coarse++;
+        }
+    }
+    for (i = 0; i < 20000; i++) {
+        /* Per-lane octave counts (land and water samples in one row). */
+        double p[12], out[4], co[4], freq = rnd(1.0, 256.0);
+        uint32_t seed = (uint32_t)(rng >> 24);
+        int oct[4], coct = i % 3;
+        for (k = 0; k < 4; k++) {
+            double x = rnd(-1, 1), y = rnd(-1, 1), z = rnd(-1, 1), len = sqrt(x * x + y * y + z * z);
+            p[3 * k] = x / len; p[3 * k + 1] = y / len; p[3 * k + 2] = z / len;
+            oct[k] = (int)((rng >> 40) % 7u);
+            (void)rnd(0.0, 1.0);
+        }
+        ct__fbm3_fast_x4n(seed, p, freq, oct, 2.0, 0.5, coct, out, co);
+        for (k = 0; k < 4; k++) {
+            double c = 0.0, v = ct__fbm3_fast(seed, p + 3 * k, freq, oct[k], 2.0, 0.5, coct, &c);
+            if (!same(out[k], v)) bad_fbm++;
+            if (!same(co[k], c)) bad_coarse++;
         }
     }
     CHECK(bad == 0, "%d of 400000 vector noise lanes differ from the scalar noise", bad);

@@ -7,6 +7,7 @@
 #include "test.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,12 +240,116 @@ static void test_alpine(void)
     ct_world_free(w);
 }
 
+/* Folds give belts a grain: crests parallel to each other. Measured as the
+ * coherence of the structure tensor of the first ridge octave's analytic
+ * gradient (hills off, one octave) over a 120 km tangent grid at belt
+ * cores: 0 for no preferred direction, 1 for parallel crests. */
+static double grain(const ct_config *cfg, const double d[3])
+{
+    double t1[3], t2[3], dot, a = 0.0, b = 0.0, c = 0.0, span = 120e3 / cfg->radius_m;
+    int i, j, k;
+    t1[0] = -d[1]; t1[1] = d[0]; t1[2] = 0.3;
+    dot = t1[0] * d[0] + t1[1] * d[1] + t1[2] * d[2];
+    for (k = 0; k < 3; k++) t1[k] -= dot * d[k];
+    normalize(t1);
+    t2[0] = d[1] * t1[2] - d[2] * t1[1];
+    t2[1] = d[2] * t1[0] - d[0] * t1[2];
+    t2[2] = d[0] * t1[1] - d[1] * t1[0];
+    for (j = 0; j < 41; j++) {
+        for (i = 0; i < 41; i++) {
+            double p[3], g[3], gx, gy, u = span * (i / 40.0 - 0.5), v = span * (j / 40.0 - 0.5);
+            for (k = 0; k < 3; k++) p[k] = d[k] + u * t1[k] + v * t2[k];
+            normalize(p);
+            ct__ranges_at(cfg, p, 1.0, 2000.0, g);
+            gx = g[0] * t1[0] + g[1] * t1[1] + g[2] * t1[2];
+            gy = g[0] * t2[0] + g[1] * t2[1] + g[2] * t2[2];
+            a += gx * gx; b += gx * gy; c += gy * gy;
+        }
+    }
+    return sqrt((a - c) * (a - c) + 4.0 * b * b) / (a + c);
+}
+
+static void test_folds_grain(void)
+{
+    static const uint32_t seeds[3] = {42u, 7u, 1234u};
+    int s;
+    for (s = 0; s < 3; s++) {
+        ct_config on, off;
+        char err[256];
+        double g_on = 0.0, g_off = 0.0;
+        uint32_t k;
+        int found = 0;
+        ct_config_default(&on);
+        on.seed = seeds[s];
+        on.hill_height_m = 0.0;
+        on.ridge_octaves = 1;
+        off = on;
+        CHECK(ct_config_set(&off, "range_folds", "0", err, sizeof err) == CT_OK, "%s", err);
+        for (k = 0; k < 100000u && found < 12; k++) {
+            double d[3];
+            random_dir(k + 9000u, d);
+            normalize(d);
+            if (ct__range_belt(&on, d) < 0.9) continue;
+            g_on += grain(&on, d);
+            g_off += grain(&off, d);
+            found++;
+        }
+        CHECK(found == 12, "seed %u: found %d belt cores", (unsigned)seeds[s], found);
+        g_on /= found;
+        g_off /= found;
+        printf("  folds: seed %u, mean grain at %d belt cores %.3f without folds, %.3f with\n",
+               (unsigned)seeds[s], found, g_off, g_on);
+        CHECK(g_on > 1.5 * g_off && g_on > 0.2, "seed %u: grain %.3f without folds, %.3f with",
+              (unsigned)seeds[s], g_off, g_on);
+    }
+}
+
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* ct__ranges_at_x4 (chunks run it for four samples of a row, the ridged
+ * noise two lanes at a time) gives ct__ranges_at's bits in every lane, with
+ * and without the gradient, whichever lanes need the noise (land and water
+ * samples, belt cores and plains mixed). */
+static void test_x4(void)
+{
+    ct_config cfg;
+    char err[256];
+    int i, k, bad = 0, bad_grad = 0;
+    ct_config_preset(&cfg, "alpine", err, sizeof err);
+    for (i = 0; i < 20000; i++) {
+        double dir[12], belt[4], above[4], out[4], grad[12], one, g[3];
+        for (k = 0; k < 4; k++) {
+            uint32_t h = ct__hash2(977u, (uint32_t)(4 * i + k));
+            random_dir((uint32_t)(4 * i + k), dir + 3 * k);
+            normalize(dir + 3 * k);
+            belt[k] = (h & 3u) == 0 ? 0.0 : ct__unit(ct__hash2(h, 1u));
+            above[k] = (h & 12u) == 0 ? -50.0 : ct__unit(ct__hash2(h, 2u)) * 3000.0;
+            if (i % 7 == 0 && k == 2) dir[3 * k] = 0.0;
+        }
+        ct__ranges_at_x4(&cfg, dir, belt, above, out, i % 3 ? grad : NULL);
+        for (k = 0; k < 4; k++) {
+            one = ct__ranges_at(&cfg, dir + 3 * k, belt[k], above[k], g);
+            if (!same_bits(out[k], one)) bad++;
+            if (i % 3 && (!same_bits(grad[3 * k], g[0]) || !same_bits(grad[3 * k + 1], g[1]) ||
+                          !same_bits(grad[3 * k + 2], g[2])))
+                bad_grad++;
+        }
+    }
+    CHECK(bad == 0, "%d of 80000 four-lane ranges values differ from the scalar ones", bad);
+    CHECK(bad_grad == 0, "%d four-lane ranges gradients differ from the scalar ones", bad_grad);
+}
+
 int main(void)
 {
+    test_x4();
     test_gradient();
     test_bounds();
     test_water_untouched();
     test_default_world();
     test_alpine();
+    test_folds_grain();
     return test_summary("ranges");
 }
