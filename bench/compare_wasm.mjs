@@ -105,7 +105,7 @@ async function main() {
     const p = per[cls], n = want[cls].length;
     if (!n) { console.log(`| ${cls} | 0 |`); continue; }
     const st = p.t.map(summarize), sr = p.r.map(summarize);
-    out.classes[cls] = { keys: want[cls], ms: st, over_a: sr };
+    out.classes[cls] = { keys: want[cls], ms: st, over_a: sr, raw_ms: p.t, raw_over_a: p.r };   // raw: rep-major, key-minor
     console.log(`| ${cls} | ${n} x ${o.reps} | ${st.map((s) => `${f(s.median)} [${f(s.min)}]`).join(' | ')} | ` +
       `${sr.slice(1).map((s) => `${s.min.toFixed(2)} | ${s.median.toFixed(2)}`).join(' | ')} |`);
   }
