@@ -1,10 +1,12 @@
 /* sample.c - point samples of the frozen field, in four named steps:
  * cell lookup (ct__sample_cell: the macro cell under a direction), interpolation
  * (ct__sample_blend: the four corners with shoreline-aware triangle splits),
- * detail (ct__detail_amp / ct__detail_finish: globally addressed fine noise on land) and
- * classification (ct__sample_classify: water, moisture, biome, palette). ct_world_sample and ct_chunk_generate both end in ct__sample_dir, so
- * the space view and every chunk at every LOD agree bit for bit: the value at
- * a direction never depends on who asked. */
+ * detail (ct__detail_amp / ct__detail_finish: globally addressed fine noise on
+ * land) and classification (ct__sample_classify: water, moisture, biome,
+ * palette). ct_world_sample (ct__sample_dir) and ct_chunk_generate (a
+ * ct__sampler, four samples of a row at a time) run the same steps with the
+ * same operations per sample, so the space view and every chunk at every LOD
+ * agree bit for bit: the value at a direction never depends on who asked. */
 #include "ct_surface.h"
 #include "ct_coast.h"
 #include "ct_ranges.h"
