@@ -95,16 +95,17 @@ ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
     gx0 = (int64_t)key.x * CT_CHUNK_CORE;
     gy0 = (int64_t)key.y * CT_CHUNK_CORE;
     for (j = 0; j < CT_CHUNK_EDGE; j++) {
-        /* Four samples at a time (the detail fBm runs in vector lanes),
-         * then the row's last one alone; records in row-major order. */
+        /* Four samples at a time (the detail, shore and ridge noise run in
+         * vector lanes), the row's remainder (its 257th sample) one by one;
+         * records in row-major order. */
         for (i = 0; i < CT_CHUNK_EDGE; i += 4) {
             double dir[12];
             ct_sample s[4];
-            int k, lanes = CT_CHUNK_EDGE - i < 4 ? 1 : 4;
+            int k, lanes = CT_CHUNK_EDGE - i < 4 ? CT_CHUNK_EDGE - i : 4;
             for (k = 0; k < lanes; k++)
                 ct__sample_direction(key.face, key.lod, gx0 + i + k, gy0 + j, dir + 3 * k);
             if (lanes == 4) ct__sampler_run4(&sp, dir, 0, s);
-            else ct__sampler_run(&sp, dir, 0, s);
+            else for (k = 0; k < lanes; k++) ct__sampler_run(&sp, dir + 3 * k, 0, &s[k]);
             for (k = 0; k < lanes; k++)
                 digest = ct__chunk_put(chunk, (size_t)j * CT_CHUNK_EDGE + (size_t)(i + k), &s[k], q, &clipped, digest);
         }

@@ -97,31 +97,85 @@ void ct__coast_prepare(const ct_config *cfg, ct__coast_prep *p)
     }
 }
 
+/* One point's refinement state: the unperturbed coordinate s, the noise's
+ * scale and the running sum, and rest2, the squared (scaled) amplitudes of
+ * the octaves still to run. */
+typedef struct ct__coast_lane {
+    double s, scale, sum, rest2;
+} ct__coast_lane;
+
+/* Starts a point; 0 when no noise is needed (the answer is then l->s). */
+static int ct__coast_lane_start(const ct__coast_prep *p, double wet, double roughness, ct__coast_lane *l)
+{
+    const ct_config *cfg = p->cfg;
+    double g = (wet < CT__COAST_EDGE ? wet / CT__COAST_EDGE : 1.0) *
+               (1.0 - wet < CT__COAST_EDGE ? (1.0 - wet) / CT__COAST_EDGE : 1.0);
+    l->s = wet < CT__COAST_MID ? 1.0 - wet / CT__COAST_MID : (CT__COAST_MID - wet) / (1.0 - CT__COAST_MID);
+    l->scale = cfg->coast_fractal * roughness * g * CT__COAST_SPREAD;
+    l->sum = 0.0;
+    if (!(l->scale > 0.0)) return 0;
+    /* Scale so that the sum is A g N. */
+    l->scale /= p->norm;
+    l->rest2 = p->sumsq * (l->scale * l->scale);
+    return 1;
+}
+
+/* Adds octave noise n at amplitude amp; 1 when the answer (l->s + l->sum) is
+ * settled: water, or land with the ramp saturated, beyond doubt. */
+static int ct__coast_lane_step(ct__coast_lane *l, double amp, double n)
+{
+    double rest;
+    l->sum += l->scale * amp * n;
+    l->rest2 -= l->scale * l->scale * amp * amp;
+    rest = CT__COAST_TAIL * CT__COAST_OCTAVE_RMS * sqrt(l->rest2 > 0.0 ? l->rest2 : 0.0);
+    return l->s + l->sum + rest < 0.0 || l->s + l->sum - rest > 1.0 / CT__COAST_RAMP_K;
+}
+
 double ct__coast_shore_at(const ct__coast_prep *p, const double dir[3], double wet, double roughness)
 {
     const ct_config *cfg = p->cfg;
-    double s = wet < CT__COAST_MID ? 1.0 - wet / CT__COAST_MID : (CT__COAST_MID - wet) / (1.0 - CT__COAST_MID);
-    double g = (wet < CT__COAST_EDGE ? wet / CT__COAST_EDGE : 1.0) *
-               (1.0 - wet < CT__COAST_EDGE ? (1.0 - wet) / CT__COAST_EDGE : 1.0);
-    double scale = cfg->coast_fractal * roughness * g * CT__COAST_SPREAD, amp = 1.0;
-    double f = cfg->coast_fractal_frequency, rest2, sum = 0.0;
+    ct__coast_lane l;
+    double amp = 1.0, f = cfg->coast_fractal_frequency;
     int i;
-    if (!(scale > 0.0)) return s;
-    /* Scale so that the sum is A g N; rest2 sums the squared amplitudes
-     * (scaled) of the octaves still to run. */
-    scale /= p->norm;
-    rest2 = p->sumsq * (scale * scale);
+    if (!ct__coast_lane_start(p, wet, roughness, &l)) return l.s;
     for (i = 0; i < p->octaves; i++) {
-        double n = ct__noise3_fast(p->seed + (uint32_t)i, dir[0] * f, dir[1] * f, dir[2] * f), rest;
-        sum += scale * amp * n;
-        rest2 -= scale * scale * amp * amp;
-        rest = CT__COAST_TAIL * CT__COAST_OCTAVE_RMS * sqrt(rest2 > 0.0 ? rest2 : 0.0);
-        /* Water, or land with the ramp saturated, beyond doubt. */
-        if (s + sum + rest < 0.0 || s + sum - rest > 1.0 / CT__COAST_RAMP_K) return s + sum;
+        double n = ct__noise3_fast(p->seed + (uint32_t)i, dir[0] * f, dir[1] * f, dir[2] * f);
+        if (ct__coast_lane_step(&l, amp, n)) break;
         amp *= cfg->coast_fractal_gain;
         f *= 2.0;
     }
-    return s + sum;
+    return l.s + l.sum;
+}
+
+void ct__coast_shore_x4(const ct__coast_prep *p, const double dir[12], const double wet[4],
+                        const double roughness[4], const int want[4], double out[4])
+{
+    const ct_config *cfg = p->cfg;
+    ct__coast_lane l[4];
+    double amp = 1.0, f = cfg->coast_fractal_frequency;
+    int live[4], started[4], i, k, count = 0;
+    for (k = 0; k < 4; k++) {
+        live[k] = started[k] = want[k] && ct__coast_lane_start(p, wet[k], roughness[k], &l[k]);
+        count += live[k];
+    }
+    for (i = 0; i < p->octaves && count > 0; i++) {
+        double n[4];
+        if (count > 1) {
+            /* Every lane at this octave's frequency; lanes already settled
+             * (or not asked for) are computed and ignored. */
+            double q[12];
+            for (k = 0; k < 12; k++) q[k] = dir[k] * f;
+            ct__noise3_fast_x4(p->seed + (uint32_t)i, q, n);
+        } else {
+            for (k = 0; k < 4; k++)
+                if (live[k]) n[k] = ct__noise3_fast(p->seed + (uint32_t)i, dir[3 * k] * f, dir[3 * k + 1] * f, dir[3 * k + 2] * f);
+        }
+        for (k = 0; k < 4; k++)
+            if (live[k] && ct__coast_lane_step(&l[k], amp, n[k])) { live[k] = 0; count--; }
+        amp *= cfg->coast_fractal_gain;
+        f *= 2.0;
+    }
+    for (k = 0; k < 4; k++) out[k] = started[k] ? l[k].s + l[k].sum : (want[k] ? l[k].s : 0.0);
 }
 
 double ct__coast_shore(const ct_config *cfg, const double dir[3], double wet, double roughness)

@@ -29,6 +29,11 @@ typedef struct ct__coast_prep {
 void ct__coast_prepare(const ct_config *cfg, ct__coast_prep *p);
 /* ct__coast_shore with the prepared values: the same result, bit for bit. */
 double ct__coast_shore_at(const ct__coast_prep *p, const double dir[3], double wet, double roughness);
+/* ct__coast_shore_at at four directions (12 doubles) where want[k] is set,
+ * out[k] bit for bit the scalar result; the octaves of the lanes still
+ * undecided run four at a time (ct__noise3_fast_x4). */
+void ct__coast_shore_x4(const ct__coast_prep *p, const double dir[12], const double wet[4],
+                        const double roughness[4], const int want[4], double out[4]);
 /* Land ramp in [0,1] from S' (0 at the shore, 1 a few km inland). */
 double ct__coast_ramp(double shore);
 

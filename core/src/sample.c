@@ -1,10 +1,12 @@
 /* sample.c - point samples of the frozen field, in four named steps:
  * cell lookup (ct__sample_cell: the macro cell under a direction), interpolation
  * (ct__sample_blend: the four corners with shoreline-aware triangle splits),
- * detail (ct__detail_amp / ct__detail_finish: globally addressed fine noise on land) and
- * classification (ct__sample_classify: water, moisture, biome, palette). ct_world_sample and ct_chunk_generate both end in ct__sample_dir, so
- * the space view and every chunk at every LOD agree bit for bit: the value at
- * a direction never depends on who asked. */
+ * detail (ct__detail_amp / ct__detail_finish: globally addressed fine noise on
+ * land) and classification (ct__sample_classify: water, moisture, biome,
+ * palette). ct_world_sample (ct__sample_dir) and ct_chunk_generate (a
+ * ct__sampler, four samples of a row at a time) run the same steps with the
+ * same operations per sample, so the space view and every chunk at every LOD
+ * agree bit for bit: the value at a direction never depends on who asked. */
 #include "ct_surface.h"
 #include "ct_coast.h"
 #include "ct_ranges.h"
@@ -359,14 +361,25 @@ static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const 
  *   - a dry triangle gets the ramp through its pins' weight, which equals
  *     the mixed triangle's full ramp on their shared land-land edge;
  *   - an all-water triangle is left as it is. */
-static void ct__sample_coast(const ct__sampler *sp, const ct__cell *c, const double dir[3], ct__blend *b)
+/* A triangle with land and water corners: its refined shore decides. */
+static int ct__coast_mixed(const ct__blend *b)
 {
-    const ct_config *cfg = &sp->w->cfg;
-    double ramp_m = cfg->shore_ramp_m;
-    if (b->wet_weight > 0.0 && b->land_w > 0.0) {
-        double rw[CT_REGION_COUNT], shore;
-        ct__blend_regions(c, b, rw);
-        shore = ct__coast_shore_at(&sp->coast, dir, b->wet_weight, ct__coast_roughness(cfg, rw));
+    return b->wet_weight > 0.0 && b->land_w > 0.0;
+}
+
+/* The coast roughness at the sample: region weights at full strength. */
+static double ct__sample_coast_roughness(const ct__sampler *sp, const ct__cell *c, const ct__blend *b)
+{
+    double rw[CT_REGION_COUNT];
+    ct__blend_regions(c, b, rw);
+    return ct__coast_roughness(&sp->w->cfg, rw);
+}
+
+/* Applies the refined shore coordinate (read only in a mixed triangle). */
+static void ct__coast_apply(const ct__sampler *sp, double shore, ct__blend *b)
+{
+    double ramp_m = sp->w->cfg.shore_ramp_m;
+    if (ct__coast_mixed(b)) {
         if (shore <= 0.0) {
             if (b->bed > b->level) b->bed = b->level;
             b->above = b->bed - b->level;
@@ -380,6 +393,14 @@ static void ct__sample_coast(const ct__sampler *sp, const ct__cell *c, const dou
         b->bed += ramp_m * b->pin_w;
         b->above += ramp_m * b->pin_w;
     }
+}
+
+static void ct__sample_coast(const ct__sampler *sp, const ct__cell *c, const double dir[3], ct__blend *b)
+{
+    double shore = 0.0;
+    if (ct__coast_mixed(b))
+        shore = ct__coast_shore_at(&sp->coast, dir, b->wet_weight, ct__sample_coast_roughness(sp, c, b));
+    ct__coast_apply(sp, shore, b);
 }
 
 void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
@@ -445,12 +466,29 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     double p[12], nz[4], coarse[4], detail[4], jitter[4], belt[4], above[4], ranges[4], g[12] = {0.0};
     int octaves[4], k;
     for (k = 0; k < 4; k++) {
-        ct__sample_front(sp, &sp->cell[k], dir_in + 3 * k, &q[k]);
+        ct__sample_canonical(dir_in + 3 * k, q[k].dir);
+        ct__sample_cell(sp, &sp->cell[k], q[k].dir, &q[k].cell);
+        ct__sample_blend(sp, &q[k].cell, &q[k].blend);
         p[3 * k] = q[k].dir[0];
         p[3 * k + 1] = q[k].dir[1];
         p[3 * k + 2] = q[k].dir[2];
-        octaves[k] = q[k].octaves;
     }
+    if (sp->coast_on) {
+        /* ct__sample_coast for the four lanes, the shore noise of the lanes
+         * in shore triangles four at a time. */
+        double wet[4], rough[4], shore[4];
+        int mixed[4], any = 0;
+        for (k = 0; k < 4; k++) {
+            mixed[k] = ct__coast_mixed(&q[k].blend);
+            wet[k] = q[k].blend.wet_weight;
+            rough[k] = mixed[k] ? ct__sample_coast_roughness(sp, &q[k].cell, &q[k].blend) : 0.0;
+            any |= mixed[k];
+        }
+        if (any) ct__coast_shore_x4(&sp->coast, p, wet, rough, mixed, shore);
+        for (k = 0; k < 4; k++) ct__coast_apply(sp, mixed[k] ? shore[k] : 0.0, &q[k].blend);
+    }
+    for (k = 0; k < 4; k++) q[k].amp = ct__detail_amp(sp, &q[k].cell, &q[k].blend, &octaves[k]);
+    for (k = 0; k < 4; k++) q[k].octaves = octaves[k];
     ct__fbm3_fast_x4n(sp->detail_seed, p, cfg->detail_frequency, octaves, 2.0, cfg->detail_gain,
                       CT__JITTER_OCTAVES, nz, coarse);
     for (k = 0; k < 4; k++) {

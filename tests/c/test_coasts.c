@@ -228,8 +228,50 @@ static void test_contracts(void)
     ct_world_free(w);
 }
 
+/* ct__coast_shore_x4 (chunks refine four samples of a row at a time) gives
+ * ct__coast_shore_at's bits in every lane it is asked for, with lanes that
+ * need no noise, lanes that settle at different octaves and lanes not
+ * asked for mixed in one call. */
+static void test_x4(void)
+{
+    ct_config cfg;
+    ct__coast_prep prep;
+    uint64_t r = 0x2545f4914f6cdd1dull;
+    int i, k, bad = 0, asked = 0;
+    ct_config_preset(&cfg, "balanced", NULL, 0);
+    ct__coast_prepare(&cfg, &prep);
+    for (i = 0; i < 20000; i++) {
+        double dir[12], wet[4], rough[4], out[4];
+        int want[4];
+        for (k = 0; k < 4; k++) {
+            double x, y, z, len;
+            r = r * 6364136223846793005ull + 1442695040888963407ull; x = (double)(r >> 11) / 9007199254740992.0 - 0.5;
+            r = r * 6364136223846793005ull + 1442695040888963407ull; y = (double)(r >> 11) / 9007199254740992.0 - 0.5;
+            r = r * 6364136223846793005ull + 1442695040888963407ull; z = (double)(r >> 11) / 9007199254740992.0 - 0.5;
+            len = sqrt(x * x + y * y + z * z);
+            /* Neighbouring lanes a sample step apart, as in a chunk row. */
+            dir[3 * k] = (x + (i % 2 ? 0.0 : 1e-4 * k)) / len; dir[3 * k + 1] = y / len; dir[3 * k + 2] = z / len;
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            wet[k] = (double)(r >> 11) / 9007199254740992.0;
+            if ((r >> 5) % 9 == 0) wet[k] = (r >> 9) % 2 ? 0.0 : 1.0;   /* no noise needed */
+            rough[k] = 0.5 + (double)((r >> 20) % 4) * 0.5;
+            want[k] = (r >> 30) % 5 != 0;
+        }
+        ct__coast_shore_x4(&prep, dir, wet, rough, want, out);
+        for (k = 0; k < 4; k++) {
+            double one;
+            if (!want[k]) continue;
+            asked++;
+            one = ct__coast_shore_at(&prep, dir + 3 * k, wet[k], rough[k]);
+            if (memcmp(&one, &out[k], sizeof one) != 0) bad++;
+        }
+    }
+    CHECK(bad == 0, "%d of %d four-lane shore coordinates differ from the scalar ones", bad, asked);
+}
+
 int main(void)
 {
+    test_x4();
     test_shore_guarantees();
     test_contracts();
     return test_summary("coasts");
