@@ -7,6 +7,11 @@
 //   node bench/compare_wasm.mjs A.wasm B.wasm [C.wasm ...] [--loader-a X/ct.mjs] [--loader-b Y/ct.mjs]
 //        [--keys 4] [--reps 5] [--preset balanced] [--scan 80] [--json out.json] [--mesh]
 //
+// --own-classes sorts keys into classes in EVERY build's own world (a key that
+// was open sea before a terrain change may be a shore chunk after it) and
+// compares class against class: per rep, each build's mean time over the keys
+// of that class in its own world, and the ratio of those means to A's.
+//
 // --mesh also times world.mesh (strides 1, 2, 4, on the chunk each World
 // holds, so mesh build plus the copy out of WebAssembly memory) on the land
 // keys, interleaved the same way, and counts the reps where every build gave
@@ -29,7 +34,7 @@ import { benchKey, summarize, nowMs } from './common.mjs';
 
 function parseArgs(argv) {
   const o = { files: [], keys: 4, reps: 5, preset: 'balanced', scan: 80, loaderA: null, loaderB: null, json: null,
-    mesh: false };
+    mesh: false, ownClasses: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--keys') o.keys = Number(argv[++i]);
@@ -40,11 +45,12 @@ function parseArgs(argv) {
     else if (a === '--loader-b') o.loaderB = argv[++i];
     else if (a === '--json') o.json = argv[++i];
     else if (a === '--mesh') o.mesh = true;
+    else if (a === '--own-classes') o.ownClasses = true;
     else o.files.push(a);
   }
   if (o.files.length < 2) {
     console.error('usage: node bench/compare_wasm.mjs A.wasm B.wasm [C.wasm ...] [--loader-a X/ct.mjs] [--loader-b Y/ct.mjs] ' +
-      '[--keys N] [--reps N] [--preset P] [--scan N] [--json out.json]');
+      '[--keys N] [--reps N] [--preset P] [--scan N] [--json out.json] [--mesh] [--own-classes]');
     process.exit(2);
   }
   return o;
@@ -67,6 +73,41 @@ function generate(world, key) {
 const dryFraction = (c) => { let d = 0; for (const w of c.water) d += w === 0; return d / c.water.length; };
 const classify = (f) => (f >= 0.95 ? 'land' : f <= 0.05 ? 'sea' : 'mixed');
 
+/** --own-classes: keys classified in each build's own world, class means compared per rep. */
+function ownClasses(o, worlds, names, lod) {
+  const N = worlds.length, keys = [], cls = worlds.map(() => []), count = worlds.map(() => ({ land: 0, sea: 0, mixed: 0 }));
+  for (let i = 0; i < o.scan && count.some((c) => Object.values(c).some((n) => n < o.keys)); i++) {
+    const key = benchKey(i, lod), c = worlds.map((w) => classify(dryFraction(w.chunk(key))));
+    if (!c.some((x, b) => count[b][x] < o.keys)) continue;
+    keys.push(key);
+    c.forEach((x, b) => { cls[b].push(x); count[b][x]++; });
+  }
+  for (const k of keys.slice(0, 3)) for (const w of worlds) generate(w, k);
+  const t = worlds.map(() => keys.map(() => []));
+  for (let r = 0; r < o.reps; r++) {
+    keys.forEach((key, k) => { for (let j = 0; j < N; j++) { const b = (j + r + k) % N; t[b][k].push(generate(worlds[b], key)); } });
+  }
+  const f = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
+  console.log(`${o.preset}, LOD ${lod}, ${keys.length} keys, ${o.reps} reps, classes in each build's own world\n`);
+  console.log(`| class | ${names.map((n) => `${n} keys, mean ms median [min]`).join(' | ')} | ` +
+    `${names.slice(1).map((n) => `${n}/A min | ${n}/A median`).join(' | ')} |`);
+  console.log(`| --- | ${names.map(() => '---:').join(' | ')} | ${names.slice(1).map(() => '---: | ---:').join(' | ')} |`);
+  const out = {};
+  for (const c of ['land', 'sea', 'mixed']) {
+    const mean = worlds.map((_, b) => {
+      const ks = keys.map((_, k) => k).filter((k) => cls[b][k] === c);
+      return { n: ks.length, perRep: Array.from({ length: o.reps }, (_, r) => ks.reduce((s, k) => s + t[b][k][r], 0) / (ks.length || 1)) };
+    });
+    if (mean.some((m) => !m.n)) { console.log(`| ${c} | (a build has no ${c} key) |`); continue; }
+    const st = mean.map((m) => summarize(m.perRep));
+    const sr = mean.map((m) => summarize(m.perRep.map((v, r) => v / mean[0].perRep[r])));
+    out[c] = { keys: mean.map((m) => m.n), ms: st, over_a: sr };
+    console.log(`| ${c} | ${mean.map((m, b) => `${m.n}: ${f(st[b].median)} [${f(st[b].min)}]`).join(' | ')} | ` +
+      `${sr.slice(1).map((x) => `${x.min.toFixed(2)} | ${x.median.toFixed(2)}`).join(' | ')} |`);
+  }
+  if (o.json) writeFileSync(o.json, JSON.stringify({ files: o.files, preset: o.preset, lod, reps: o.reps, keys, classes: cls, own: out }, null, 1));
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const names = o.files.map((f, i) => String.fromCharCode(65 + i));
@@ -74,6 +115,11 @@ async function main() {
   for (const [i, f] of o.files.entries()) cores.push(await load(f, i === 0 ? o.loaderA : o.loaderB));
   const worlds = cores.map((c) => c.buildWorld({ preset: o.preset }));
   const N = worlds.length, lod = worlds[1].config.surface_lod;
+  if (o.ownClasses) {
+    ownClasses(o, worlds, names, lod);
+    for (const w of worlds) w.free();
+    return;
+  }
   const want = { land: [], sea: [], mixed: [] };
   let scanned = 0;
   for (let i = 0; i < o.scan && Object.values(want).some((l) => l.length < o.keys); i++, scanned++) {
