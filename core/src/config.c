@@ -145,6 +145,10 @@ ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t
         /* Taller ranges on higher highlands; peaks stay under about 9 km. */
         c.range_height_m = 7000.0;
         c.macro_ceiling_m = 3800.0;
+        /* Folded chains: the mountain preset pays for them (three more
+         * noises per belt sample); the default world keeps its shore
+         * chunks within issue 11's cost limit without them. */
+        c.range_folds = 0.85;
     } else if (strcmp(preset, "dry") == 0) {
         c.land_bias = 0.0;
         c.moisture_bias = -0.45;

@@ -283,6 +283,7 @@ static void test_folds_grain(void)
         on.seed = seeds[s];
         on.hill_height_m = 0.0;
         on.ridge_octaves = 1;
+        CHECK(ct_config_set(&on, "range_folds", "0.85", err, sizeof err) == CT_OK, "%s", err);
         off = on;
         CHECK(ct_config_set(&off, "range_folds", "0", err, sizeof err) == CT_OK, "%s", err);
         for (k = 0; k < 100000u && found < 12; k++) {
