@@ -38,6 +38,21 @@ static void normalize(double d[3])
     d[0] /= m; d[1] /= m; d[2] /= m;
 }
 
+/* Tangent basis at unit d: any vector not parallel to d, made orthogonal,
+ * and d x t1. */
+static void tangent_basis(const double d[3], double t1[3], double t2[3])
+{
+    double dot;
+    int c;
+    t1[0] = -d[1]; t1[1] = d[0]; t1[2] = 0.3;
+    dot = t1[0] * d[0] + t1[1] * d[1] + t1[2] * d[2];
+    for (c = 0; c < 3; c++) t1[c] -= dot * d[c];
+    normalize(t1);
+    t2[0] = d[1] * t1[2] - d[2] * t1[1];
+    t2[1] = d[2] * t1[0] - d[0] * t1[2];
+    t2[2] = d[0] * t1[1] - d[1] * t1[0];
+}
+
 /* The analytic gradient matches central differences of the same function
  * (belt and height above the shore held fixed, as the gradient assumes). */
 static void test_gradient(void)
@@ -48,18 +63,11 @@ static void test_gradient(void)
     ct_config_default(&cfg);
     for (k = 0; k < 2000; k++) {
         double d[3], t1[3], t2[3], g[3], e = 1e-7, above = 50.0 + 3000.0 * ct__unit(ct__hash2(5u, (uint32_t)k));
-        double belt = ct__unit(ct__hash2(6u, (uint32_t)k)), h0, dot, fd1, fd2, an1, an2, err;
+        double belt = ct__unit(ct__hash2(6u, (uint32_t)k)), h0, fd1, fd2, an1, an2, err;
         int c;
         random_dir((uint32_t)k, d);
         normalize(d);
-        /* Tangent basis: any vector not parallel to d, made orthogonal. */
-        t1[0] = -d[1]; t1[1] = d[0]; t1[2] = 0.3;
-        dot = t1[0] * d[0] + t1[1] * d[1] + t1[2] * d[2];
-        for (c = 0; c < 3; c++) t1[c] -= dot * d[c];
-        normalize(t1);
-        t2[0] = d[1] * t1[2] - d[2] * t1[1];
-        t2[1] = d[2] * t1[0] - d[0] * t1[2];
-        t2[2] = d[0] * t1[1] - d[1] * t1[0];
+        tangent_basis(d, t1, t2);
         h0 = ct__ranges_at(&cfg, d, belt, above, g);
         {
             double p[3], m[3], hp, hm;
@@ -246,15 +254,9 @@ static void test_alpine(void)
  * cores: 0 for no preferred direction, 1 for parallel crests. */
 static double grain(const ct_config *cfg, const double d[3])
 {
-    double t1[3], t2[3], dot, a = 0.0, b = 0.0, c = 0.0, span = 120e3 / cfg->radius_m;
+    double t1[3], t2[3], a = 0.0, b = 0.0, c = 0.0, span = 120e3 / cfg->radius_m;
     int i, j, k;
-    t1[0] = -d[1]; t1[1] = d[0]; t1[2] = 0.3;
-    dot = t1[0] * d[0] + t1[1] * d[1] + t1[2] * d[2];
-    for (k = 0; k < 3; k++) t1[k] -= dot * d[k];
-    normalize(t1);
-    t2[0] = d[1] * t1[2] - d[2] * t1[1];
-    t2[1] = d[2] * t1[0] - d[0] * t1[2];
-    t2[2] = d[0] * t1[1] - d[1] * t1[0];
+    tangent_basis(d, t1, t2);
     for (j = 0; j < 41; j++) {
         for (i = 0; i < 41; i++) {
             double p[3], g[3], gx, gy, u = span * (i / 40.0 - 0.5), v = span * (j / 40.0 - 0.5);
