@@ -69,7 +69,8 @@ export function prepareTerrain(mesh, o) {
   const cols = mesh.colors;
   const pal = mesh.paletteIndex && mesh.paletteIndex.length === vc ? mesh.paletteIndex : palFromColors(cols, vc, o.palette);
   return { posH, morphH, normals: mesh.normals, pal, colors: cols, indices: mesh.indices, center: c,
-    vertexCount: vc, morphs, minH, maxH, stride: o.stride, relief: mesh.relief ?? null, lakeLevels: mesh.lakeLevels ?? null };
+    vertexCount: vc, morphs, minH, maxH, stride: o.stride, relief: mesh.relief ?? null,
+    paletteMap: mesh.paletteMap ?? null, lakeLevels: mesh.lakeLevels ?? null };
 }
 
 /** Palette indices recovered from RGBA colours, or null if a colour is not in the lookup. */
