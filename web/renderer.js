@@ -1,4 +1,4 @@
-// This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
+// This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, colours (palette maps), sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
 import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture, createPaletteMapTexture } from './gl.js';
 import { sub, length, normalize } from './geo.js';
 import { TERRAIN_VS, TERRAIN_FS, SCREEN_VS, SKY_FS } from './shaders.js';

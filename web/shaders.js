@@ -1,4 +1,4 @@
-// This module holds the page's GLSL: the shared atmosphere model (a cheap single-scattering approximation), the terrain shader with per-pixel relief, sea, lakes and shorelines, and the full-screen sky.
+// This module holds the page's GLSL: the shared atmosphere model (a cheap single-scattering approximation), the terrain shader with per-pixel relief, colours from the palette map, sea, lakes and shorelines, and the full-screen sky.
 
 /**
  * Atmosphere, in the units of one vertical air column (optical depth 1 straight
