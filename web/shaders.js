@@ -143,13 +143,15 @@ void main() {
   vec3 n = normalize(up + rel.xyz * uRelief);
   float steep = 1.0 - dot(normalize(up + rel.xyz), up);
   // Colour per pixel from the palette map where the tile has one. Where a
-  // pixel spans several samples both ways (far away) the map would alias, and
-  // the vertex colours take over: a triangle there is a pixel or two at most.
-  // The narrower axis decides: at grazing angles the ground is squeezed only
-  // in depth, and switching there brought back the triangles' teeth.
+  // pixel spans a sample or more both ways (far away) the map aliases (from
+  // orbit, with the switch at 1.5-4 samples, the land was a grainy speckle of
+  // single samples' shades), and the vertex colours take over: a triangle
+  // there is a few pixels at most. The narrower axis decides: at grazing
+  // angles the ground is squeezed only in depth, and switching there brought
+  // back the triangles' teeth.
   vec2 tx = vUv * 257.0 - 0.5;
   float texelsPerPx = min(length(dFdx(tx)), length(dFdy(tx)));
-  vec3 base = uHasPalMap == 1 ? mix(mapColour(tx), vColor, smoothstep(1.5, 4.0, texelsPerPx)) : vColor;
+  vec3 base = uHasPalMap == 1 ? mix(mapColour(tx), vColor, smoothstep(0.75, 1.5, texelsPerPx)) : vColor;
   // Rock on steep ground (the palette's rock shade), not on beaches or under water.
   base = mix(base, uRock, smoothstep(0.09, 0.22, steep / max(uExag, 1.0)) * step(level + 2.0, h));
   float sunMu = dot(up, uSun);
