@@ -140,12 +140,27 @@ export function createReliefTexture(gl, data, size) {
  * averaged with the "no lake" value far below would drown the shore.
  */
 export function createLakeTexture(gl, data, size) {
+  return createMapTexture(gl, data, size, gl.R16F, gl.RED, gl.FLOAT, gl.LINEAR);
+}
+
+/**
+ * A size x size R8UI texture of palette indices (worker/relief.js paletteMap), read
+ * with texelFetch: the shader looks up each of the four nearest samples in the
+ * palette and blends the colours itself (integer textures do not filter, and
+ * filtered indices would be meaningless).
+ */
+export function createPaletteMapTexture(gl, data, size) {
+  return createMapTexture(gl, data, size, gl.R8UI, gl.RED_INTEGER, gl.UNSIGNED_BYTE, gl.NEAREST);
+}
+
+/** A size x size single-level texture of one of the per-sample maps, clamped at its edges. */
+function createMapTexture(gl, data, size, internalFormat, format, type, filter) {
   const t = gl.createTexture();
   gl.bindTexture(gl.TEXTURE_2D, t);
   gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-  gl.texImage2D(gl.TEXTURE_2D, 0, gl.R16F, size, size, 0, gl.RED, gl.FLOAT, data);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+  gl.texImage2D(gl.TEXTURE_2D, 0, internalFormat, size, size, 0, format, type, data);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter);
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
   return t;

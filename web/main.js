@@ -205,13 +205,13 @@ function crossfade(s, now) {
 
 /** Draws one frame of what the streamer has (and an old planet fading out); nothing else. */
 function render(view, s, now) {
-  const { renderer } = app.services, canvas = renderer.gl.canvas;
+  const { renderer } = app.services, canvas = renderer.gl.canvas, debug = app.upkeep.hint.options.debug;
   const pic = crossfade(s, now);
   const t0 = performance.now();
   app.frame.triangles = renderer.draw({
     view, radiusM: app.world.radiusM, sun: latLonToDir(app.display.sun.lat, app.display.sun.lon), tiles: pic.tiles,
     width: canvas.width, height: canvas.height, exaggeration: pic.exaggeration, fade: pic.fade,
-    relief: reliefBoost(view.altitudeM), holes: app.upkeep.hint.options.debug === 'holes',
+    relief: reliefBoost(view.altitudeM), holes: debug === 'holes', paletteMaps: debug !== 'vertexcolours',
   }).triangles;
   app.frame.clock.drew(now, performance.now() - t0, renderer.gpuMs());
 }

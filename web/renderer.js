@@ -1,5 +1,5 @@
-// This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
-import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture } from './gl.js';
+// This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, colours (palette maps), sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
+import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture, createPaletteMapTexture } from './gl.js';
 import { sub, length, normalize } from './geo.js';
 import { TERRAIN_VS, TERRAIN_FS, SCREEN_VS, SKY_FS } from './shaders.js';
 import { GpuTimer } from './gputimer.js';
@@ -51,7 +51,9 @@ export class Renderer {
    * Uploads a prepared terrain tile (tiledata.prepareTerrain); returns its GPU handle with .bytes.
    * Tiles carry the mesh's palette indices (t.pal) and take their colours from the palette
    * texture, so a palette switch needs no new meshes; without indices the vertex colours are drawn.
-   * A relief map (t.relief, 257 x 257 x 4 floats) becomes a half-float texture.
+   * A relief map (t.relief, 257 x 257 x 4 floats) becomes a half-float texture; a palette
+   * map (t.paletteMap, 257 x 257 indices) an R8UI texture that colours the tile per pixel
+   * (only with palette indices: the colours come from the palette texture).
    */
   uploadTerrain(t) {
     const gl = this.gl;
@@ -69,6 +71,10 @@ export class Renderer {
       m.relief = createReliefTexture(gl, t.relief, 257);
       m.bytes += 257 * 257 * 8;
     }
+    if (t.paletteMap && m.usePalette) {
+      m.palMap = createPaletteMapTexture(gl, t.paletteMap, 257);
+      m.bytes += 257 * 257;
+    }
     if (t.lakeLevels) {
       m.lakes = createLakeTexture(gl, t.lakeLevels, 257);
       m.bytes += 257 * 257 * 2;
@@ -79,6 +85,7 @@ export class Renderer {
   release(m) {
     if (m?.relief) this.gl.deleteTexture(m.relief);
     if (m?.lakes) this.gl.deleteTexture(m.lakes);
+    if (m?.palMap) this.gl.deleteTexture(m.palMap);
     deleteMesh(this.gl, m);
   }
 
@@ -137,6 +144,7 @@ export class Renderer {
     gl.uniform1i(u.uPalette, 0);
     gl.uniform1i(u.uReliefMap, 1);
     gl.uniform1i(u.uLakeMap, 2);
+    gl.uniform1i(u.uPalMap, 3);
     let triangles = 0;
     gl.enable(gl.CULL_FACE);
     for (const { t } of order) {
@@ -149,10 +157,13 @@ export class Renderer {
       gl.uniform1f(u.uStride, m.stride);
       gl.uniform1i(u.uHasRelief, m.relief ? 1 : 0);
       gl.uniform1i(u.uHasLakes, m.lakes ? 1 : 0);
+      gl.uniform1i(u.uHasPalMap, m.palMap && f.paletteMaps !== false ? 1 : 0);
       gl.activeTexture(gl.TEXTURE1);
       gl.bindTexture(gl.TEXTURE_2D, m.relief ?? null);
       gl.activeTexture(gl.TEXTURE2);
       gl.bindTexture(gl.TEXTURE_2D, m.lakes ?? null);
+      gl.activeTexture(gl.TEXTURE3);
+      gl.bindTexture(gl.TEXTURE_2D, m.palMap ?? null);
       gl.bindVertexArray(m.vao);
       gl.drawElements(gl.TRIANGLES, m.count, m.indexType, 0);
       triangles += m.count / 3;
@@ -169,7 +180,8 @@ export class Renderer {
    * @param {object} f {view, radiusM, sun:number[3] (unit vector towards the sun, world frame),
    *   tiles:[{gpu, center, morph}], width, height, exaggeration=1 (of the meshes),
    *   relief=1 (how much the relief map's lean is strengthened), holes=false (debug: the ground
-   *   sphere magenta behind the terrain, no sky), fade?: {tiles, alpha, exaggeration}
+   *   sphere magenta behind the terrain, no sky), paletteMaps=true (false: debug, colour tiles
+   *   by their vertices even where they have a palette map), fade?: {tiles, alpha, exaggeration}
    *   (an old planet drawn over this one with alpha, for a crossfade)}
    * @returns {{triangles: number}}
    */

@@ -1,4 +1,4 @@
-// This module holds the page's GLSL: the shared atmosphere model (a cheap single-scattering approximation), the terrain shader with per-pixel relief, sea, lakes and shorelines, and the full-screen sky.
+// This module holds the page's GLSL: the shared atmosphere model (a cheap single-scattering approximation), the terrain shader with per-pixel relief, colours from the palette map, sea, lakes and shorelines, and the full-screen sky.
 
 /**
  * Atmosphere, in the units of one vertical air column (optical depth 1 straight
@@ -111,8 +111,25 @@ in vec3 vRel; in float vH; in vec3 vColor; in vec2 vUv;
 uniform vec3 uEye; uniform vec3 uSea; uniform vec3 uShallow; uniform vec3 uRock;
 uniform float uExag; uniform float uRelief; uniform float uAlpha; uniform int uHasRelief;
 uniform sampler2D uReliefMap; uniform sampler2D uLakeMap; uniform int uHasLakes;
+uniform sampler2D uPalette; uniform highp usampler2D uPalMap; uniform int uHasPalMap;
 ${ATMOSPHERE}
 out vec4 outColor;
+// One sample's colour from the palette map: its palette entry, sea-bed samples
+// in sand as in the vertex shader (the water is laid over them per pixel).
+vec3 sampleColour(ivec2 p) {
+  int k = int(texelFetch(uPalMap, clamp(p, ivec2(0), ivec2(256)), 0).r);
+  if (k < 5) k += 5;
+  return texelFetch(uPalette, ivec2(k, 0), 0).rgb;
+}
+// The ground colour at texel coordinate t (sample i at t = i), blended
+// bilinearly from the four nearest samples' colours: biome boundaries follow
+// the full-resolution data whatever the mesh stride, not the triangles.
+vec3 mapColour(vec2 t) {
+  vec2 f = fract(t);
+  ivec2 a = ivec2(floor(t));
+  return mix(mix(sampleColour(a), sampleColour(a + ivec2(1, 0)), f.x),
+             mix(sampleColour(a + ivec2(0, 1)), sampleColour(a + ivec2(1, 1)), f.x), f.y);
+}
 void main() {
   vec3 up = normalize(uEye + vRel);
   vec4 rel = uHasRelief == 1 ? texture(uReliefMap, vUv) : vec4(0.0, 0.0, 0.0, vH / uExag);
@@ -125,7 +142,16 @@ void main() {
   // The relief map's lean, strengthened from far away so relief reads like a hillshade.
   vec3 n = normalize(up + rel.xyz * uRelief);
   float steep = 1.0 - dot(normalize(up + rel.xyz), up);
-  vec3 base = vColor;
+  // Colour per pixel from the palette map where the tile has one. Where a
+  // pixel spans a sample or more both ways (far away) the map aliases (from
+  // orbit, with the switch at 1.5-4 samples, the land was a grainy speckle of
+  // single samples' shades), and the vertex colours take over: a triangle
+  // there is a few pixels at most. The narrower axis decides: at grazing
+  // angles the ground is squeezed only in depth, and switching there brought
+  // back the triangles' teeth.
+  vec2 tx = vUv * 257.0 - 0.5;
+  float texelsPerPx = min(length(dFdx(tx)), length(dFdy(tx)));
+  vec3 base = uHasPalMap == 1 ? mix(mapColour(tx), vColor, smoothstep(0.75, 1.5, texelsPerPx)) : vColor;
   // Rock on steep ground (the palette's rock shade), not on beaches or under water.
   base = mix(base, uRock, smoothstep(0.09, 0.22, steep / max(uExag, 1.0)) * step(level + 2.0, h));
   float sunMu = dot(up, uSun);

@@ -211,6 +211,8 @@ export class TileStreamer {
     if (w.key.lod >= this.lakeMinLod) opts[this.renderer.lakeLevels ? 'lakeLevels' : 'lakes'] = true;
     // The full-resolution relief map for per-pixel shading and shores.
     if (this.relief) opts.relief = true;
+    // And each sample's palette index, so tiles are coloured per pixel, not per vertex.
+    if (this.relief) opts.paletteMap = true;
     const p = this.pool.mesh(w.key, opts, { priority: w.priority });
     this.requested++;
     this.pending.set(w.id, p.id);
@@ -239,7 +241,10 @@ export class TileStreamer {
 
   /** Numbers for the HUD and ctDemo.stats(). */
   stats() {
-    return { tilesDrawn: this.fallback ? this.fallback.tiles.length : this.prevDrawn.size, exaggeration: this.exaggeration, inFlight: this.scheduler.size, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn };
+    // Tiles drawn at surface_lod, and how many of them are coloured per pixel (palette map).
+    const surface = (this.lastTiles ?? []).filter((t) => t.key.lod === this.surfaceLod);
+    return { tilesDrawn: this.fallback ? this.fallback.tiles.length : this.prevDrawn.size,
+      surfaceTilesDrawn: surface.length, paletteMapped: surface.filter((t) => t.gpu.palMap).length, exaggeration: this.exaggeration, inFlight: this.scheduler.size, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn };
   }
 
   /** Stops streaming and frees every GPU buffer (world replaced). */

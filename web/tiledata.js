@@ -33,9 +33,11 @@ export function parsePalette(text) {
  *   paletteIndex, whose indices are then recovered from the colours
  * @returns {{posH: Float32Array, morphH: Float32Array, normals: Float32Array, pal: Uint8Array|null,
  *   colors: Uint8Array, indices: Uint16Array|Uint32Array, center: number[], vertexCount: number,
- *   morphs: boolean, minH: number, maxH: number}}
+ *   morphs: boolean, minH: number, maxH: number, relief: Float32Array|null,
+ *   paletteMap: Uint8Array|null, lakeLevels: Float32Array|null}}
  *   posH/morphH hold x, y, z (metres from the centre) and the height above sea level per vertex;
- *   pal is null when indices are unknown (the renderer then draws the colours).
+ *   pal is null when indices are unknown (the renderer then draws the colours); relief,
+ *   paletteMap and lakeLevels pass through from the mesh reply (257 x 257 per-sample maps).
  */
 export function prepareTerrain(mesh, o) {
   const R = o.radiusM;
@@ -69,7 +71,8 @@ export function prepareTerrain(mesh, o) {
   const cols = mesh.colors;
   const pal = mesh.paletteIndex && mesh.paletteIndex.length === vc ? mesh.paletteIndex : palFromColors(cols, vc, o.palette);
   return { posH, morphH, normals: mesh.normals, pal, colors: cols, indices: mesh.indices, center: c,
-    vertexCount: vc, morphs, minH, maxH, stride: o.stride, relief: mesh.relief ?? null, lakeLevels: mesh.lakeLevels ?? null };
+    vertexCount: vc, morphs, minH, maxH, stride: o.stride, relief: mesh.relief ?? null,
+    paletteMap: mesh.paletteMap ?? null, lakeLevels: mesh.lakeLevels ?? null };
 }
 
 /** Palette indices recovered from RGBA colours, or null if a colour is not in the lookup. */

@@ -76,6 +76,13 @@ export interface PoolMeshOptions extends MeshOptions {
    */
   relief?: boolean;
   /**
+   * With a terrain mesh: also send `paletteMap`, 257 x 257 bytes, the palette
+   * index of each chunk sample (the colour its vertex has at stride 1), from
+   * the same stride-1 mesh as `relief` (one mesh for both). The page colours
+   * tiles per pixel from it, whatever their stride.
+   */
+  paletteMap?: boolean;
+  /**
    * With a terrain mesh: also send `lakeLevels`, 257 x 257 floats, the level
    * in metres of the lake over each sample, spread two samples onto the dry
    * shore, -30000 elsewhere (worker/lake_map.js); null when the chunk has no
@@ -86,9 +93,9 @@ export interface PoolMeshOptions extends MeshOptions {
 
 /**
  * A mesh from the pool: `paletteIndex` (one byte per vertex) and the arrays
- * arrive in transferred buffers; `lakes`, `relief` and `lakeLevels` only when asked for.
+ * arrive in transferred buffers; `lakes`, `relief`, `paletteMap` and `lakeLevels` only when asked for.
  */
-export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; lakes?: Mesh | null; relief?: Float32Array; lakeLevels?: Float32Array | null };
+export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; lakes?: Mesh | null; relief?: Float32Array; paletteMap?: Uint8Array; lakeLevels?: Float32Array | null };
 export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
 
 /** A pending request as shown to cancel() and reprioritize() callbacks. */

@@ -11,7 +11,7 @@
 import {
   MSG, ERR, CHUNK_FORMATS, SEA_LEVEL_CODE, protocolError, errorToWire, normalizeKey, transferablesOf,
 } from './protocol.js';
-import { reliefMap } from './relief.js';
+import { reliefMap, paletteMap } from './relief.js';
 import { lakeLevelMap } from './lake_map.js';
 
 /** Runs fn in a later macrotask, letting incoming messages in between. */
@@ -104,19 +104,23 @@ export function createHandler(core, options = {}) {
       if (msg.options !== undefined && (msg.options === null || typeof msg.options !== 'object')) {
         throw protocolError(ERR.MESSAGE, 'mesh options must be an object');
       }
-      const { lakes, lakeLevels, relief, ...options } = msg.options || {};
+      const { lakes, lakeLevels, relief, paletteMap: palMap, ...options } = msg.options || {};
       if (lakes !== undefined && typeof lakes !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option lakes must be a boolean');
       if (lakeLevels !== undefined && typeof lakeLevels !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option lakeLevels must be a boolean');
       if (relief !== undefined && typeof relief !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option relief must be a boolean');
+      if (palMap !== undefined && typeof palMap !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option paletteMap must be a boolean');
       const result = { ...w.mesh(key, options), key, generation: w.generation };
       if (lakes && !options.water) result.lakes = lakeMesh(w, key, options);
       // Per-sample lake levels of the same chunk, for shores decided per pixel (null without a lake).
       if (lakeLevels && !options.water) result.lakeLevels = lakeLevelMap(w.chunk(key));
       // The same chunk (still in the world's buffer) meshed at full resolution:
       // its normals match the neighbours' at the edges, so per-pixel shading is seamless.
-      if (relief && !options.water) {
+      // The palette map comes from the same stride-1 mesh: colours per pixel, whatever the tile's stride.
+      if ((relief || palMap) && !options.water) {
         const vex = options.verticalExaggeration ?? 1;
-        result.relief = reliefMap(w.mesh(key, { stride: 1, verticalExaggeration: vex }), w.config.radius_m, vex);
+        const full = w.mesh(key, { stride: 1, verticalExaggeration: vex });
+        if (relief) result.relief = reliefMap(full, w.config.radius_m, vex);
+        if (palMap) result.paletteMap = paletteMap(full);
       }
       return result;
     },

@@ -1,4 +1,4 @@
-// This module turns a full-resolution (stride 1) chunk mesh into the page's per-pixel relief map: for each of the 257x257 samples, how far the core's terrain normal leans away from the sphere's up (x, y, z) and the real height in metres (w), so a renderer can shade and find shorelines per pixel on tiles of any mesh stride.
+// This module turns a full-resolution (stride 1) chunk mesh into the page's per-pixel maps: the relief map (for each of the 257x257 samples, how far the core's terrain normal leans away from the sphere's up (x, y, z) and the real height in metres (w)) and the palette map (each sample's palette index, the colour its vertex has at stride 1), so a renderer can shade, colour and find shorelines per pixel on tiles of any mesh stride.
 
 /** Samples per edge of a chunk, core plus positive border (CT_CHUNK_EDGE). */
 export const RELIEF_EDGE = 257;
@@ -26,4 +26,18 @@ export function reliefMap(mesh, radiusM, exaggeration = 1) {
     out[4 * v + 3] = (r - radiusM) / exaggeration;
   }
   return out;
+}
+
+/**
+ * Palette map of one chunk: the palette index of each of the 257 x 257 samples, the
+ * same byte the stride-1 mesh gives that vertex (so the colour is the mesh's colour).
+ * One byte per sample rather than RGB: the page looks colours up in its palette
+ * texture per pixel, so a palette switch still needs no new tiles.
+ * @param {{paletteIndex: Uint8Array}} mesh the chunk meshed at stride 1
+ * @returns {Uint8Array} 257 x 257 palette indices, row-major
+ */
+export function paletteMap(mesh) {
+  const n = RELIEF_EDGE * RELIEF_EDGE;
+  if (!(mesh.paletteIndex?.length >= n)) throw new RangeError('palette map needs a stride-1 mesh of 257 x 257 vertices');
+  return mesh.paletteIndex.slice(0, n);
 }

@@ -310,6 +310,27 @@ test('a coast at 2 km: sea in front, the shoreline and land behind it (a standar
   const g = groundShares(all);
   assert.ok(g.water > 0.1 && g.land > 0.05, `both sea and land in the frame: ${JSON.stringify(g)}`);
   await picture('coast-2km.png');
+  // Colours per pixel: every drawn surface_lod tile has its palette map, and the
+  // same view coloured by the mesh vertices (debug=vertexcolours) differs along
+  // the biome boundaries, where the vertex colours follow the triangles.
+  const st = await page.evaluate(() => window.ctDemo.stats());
+  assert.ok(st.surfaceTilesDrawn > 0 && st.paletteMapped === st.surfaceTilesDrawn, `palette maps on every surface tile: ${st.paletteMapped} of ${st.surfaceTilesDrawn}`);
+  const coastHash = (await page.evaluate(() => location.hash)).replace(/&debug=[^&]*/g, '');
+  const shown = async (h) => {
+    await page.evaluate((x) => new Promise((res) => { addEventListener('hashchange', () => res(), { once: true }); location.hash = x; }), h);
+    await within(120000, page.evaluate(() => window.ctDemo.settled()), 'redrawn');
+    return page.evaluate(() => window.ctDemo.pixels(2));
+  };
+  const byVertex = await shown(`${coastHash}&debug=vertexcolours`);
+  await picture('coast-2km-vertexcolours.png');
+  const byPixel = await shown(coastHash);
+  let differ = 0;
+  for (let i = 0; i < byPixel.rgb.length; i += 3) {
+    if (Math.max(...[0, 1, 2].map((c) => Math.abs(byPixel.rgb[i + c] - byVertex.rgb[i + c]))) > 3) differ++;
+  }
+  const share = differ / (byPixel.rgb.length / 3);
+  process.stderr.write(`  palette maps change ${(100 * share).toFixed(2)}% of the coast view's pixels\n`);
+  assert.ok(share > 0.004, `per-pixel colours change the coast view (${share})`);
   await defaultSun();
   assert.equal(problems, []);
 });
@@ -382,6 +403,9 @@ test('the three descents settle within the target, and going back reuses the cac
   await afternoonSun(...DESCENTS[2]);
   await page.evaluate(() => window.ctDemo.pixels(1));
   await picture('corner-8km.png');
+  // Every drawn surface_lod tile is coloured per pixel from its palette map.
+  const st = await page.evaluate(() => window.ctDemo.stats());
+  assert.ok(st.surfaceTilesDrawn > 0 && st.paletteMapped === st.surfaceTilesDrawn, `palette maps on every surface tile: ${st.paletteMapped} of ${st.surfaceTilesDrawn}`);
   await defaultSun();
   // Back to the first descent's place: its tiles are still cached.
   const before = (await page.evaluate(() => window.ctDemo.stats())).requested;

@@ -37,6 +37,17 @@ test('heights above sea level come from float64 centre + position', () => {
   assert.ok(t.morphs);
 });
 
+test('the per-sample maps of a mesh reply pass through to the tile (null without them)', () => {
+  const m = grid(4, () => 0);
+  const bare = prepareTerrain(m, { radiusM: R, stride: 64 });
+  assert.is(bare.paletteMap, null);
+  assert.is(bare.relief, null);
+  const paletteMap = new Uint8Array(257 * 257).fill(17), relief = new Float32Array(4 * 257 * 257);
+  const t = prepareTerrain({ ...m, paletteMap, relief }, { radiusM: R, stride: 64 });
+  assert.is(t.paletteMap, paletteMap);
+  assert.is(t.relief, relief);
+});
+
 test('geomorph targets: even vertices stay, odd ones sit on the coarse edge or diagonal', () => {
   const n = 4, row = n + 1;
   const f = (i, j) => (i * 7 + j * 13) % 11;

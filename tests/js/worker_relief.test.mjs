@@ -47,10 +47,43 @@ test('relief: 257 x 257 texels of (normal - up, real height), the heights of the
   }
 });
 
-test('relief must be a boolean', async () => {
-  const m = await ask(MSG.MESH, { key: KEYS[0], options: { relief: 'yes' } });
-  assert.is(m.reply.ok, false);
-  assert.is(m.reply.error.code, ERR.MESSAGE);
+test('palette map: the stride-1 mesh colour of every sample, byte for byte, and the coarse mesh agrees at its vertices', async () => {
+  for (const key of KEYS) {
+    const full = (await ask(MSG.MESH, { key, options: { stride: 1 } })).reply.result;
+    const m = await ask(MSG.MESH, { key, options: { stride: 4, paletteMap: true } });
+    assert.ok(m.reply.ok, JSON.stringify(m.reply.error));
+    const map = m.reply.result.paletteMap;
+    assert.instance(map, Uint8Array);
+    assert.is(map.length, 257 * 257);
+    assert.ok(m.transfer.includes(map.buffer), 'palette map travels in the transfer list');
+    assert.is(m.reply.result.relief, undefined, 'no relief map unless asked');
+    // The colour each index stands for, from the stride-1 mesh's own RGBA bytes.
+    const rgb = new Map();
+    for (let v = 0; v < 257 * 257; v++) {
+      assert.is(map[v], full.paletteIndex[v], `index of sample ${v}`);
+      const c = (full.colors[4 * v] << 16) | (full.colors[4 * v + 1] << 8) | full.colors[4 * v + 2];
+      if (rgb.has(map[v])) assert.is(rgb.get(map[v]), c, `palette entry ${map[v]} is one colour`);
+      rgb.set(map[v], c);
+    }
+    assert.ok(rgb.size >= 2, `more than one colour in the chunk (${rgb.size})`);
+    // The stride-4 mesh's grid vertex (i, j) is sample (4i, 4j): same index, same colour bytes.
+    const coarse = m.reply.result;
+    for (let j = 0; j <= 64; j++) {
+      for (let i = 0; i <= 64; i++) {
+        const v = j * 65 + i, s = 4 * j * 257 + 4 * i;
+        assert.is(coarse.paletteIndex[v], map[s]);
+        assert.is((coarse.colors[4 * v] << 16) | (coarse.colors[4 * v + 1] << 8) | coarse.colors[4 * v + 2], rgb.get(map[s]));
+      }
+    }
+  }
+});
+
+test('relief and paletteMap must be booleans', async () => {
+  for (const options of [{ relief: 'yes' }, { paletteMap: 1 }]) {
+    const m = await ask(MSG.MESH, { key: KEYS[0], options });
+    assert.is(m.reply.ok, false);
+    assert.is(m.reply.error.code, ERR.MESSAGE);
+  }
 });
 
 test.run();
