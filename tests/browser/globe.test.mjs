@@ -430,12 +430,16 @@ test('a rebuild with another seed changes the generation and the picture', async
   // Poll from Node (bounded) until the new world is built and drawn, reading a
   // frame back each time: the old planet must stay on screen until the new one
   // covers the view (no blank frame, no space-only frame, no swirl).
-  let state;
+  // Sampling goes on for ten frames after the new world is in, through the
+  // crossfade: a quick rebuild must not leave too few frames to judge.
+  let state, doneAt = -1;
   const frames = [];
   for (let t = 0; t < 600; t++) {
     state = await page.evaluate(() => ({ s: window.ctDemo.stats(), error: document.getElementById('error')?.textContent || null, px: window.ctDemo.pixels(8) }));
     frames.push({ ...pixelStats(state.px), generation: state.s.generation, building: state.s.building });
-    if (state.error || (state.s.generation !== before.generation && !state.s.building && state.s.inFlight === 0)) break;
+    if (state.error) break;
+    if (doneAt < 0 && state.s.generation !== before.generation && !state.s.building && state.s.inFlight === 0) doneAt = t;
+    if (doneAt >= 0 && t - doneAt >= 10) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   assert.ok(frames.length >= 3, `${frames.length} frames sampled during the rebuild`);
