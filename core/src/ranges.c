@@ -6,9 +6,10 @@
  * high ground is one smooth plateau per continent at the slope bound, and the
  * fine detail is too weak to read from the ground. Three parts fix that:
  *
- * 1. Belts (build, per macro vertex): a warped fBm's zero set, widened by
- *    range_belt_width, marks long sinuous mountain belts; a very low
- *    frequency "activity" field leaves some continents with few of them.
+ * 1. Belts (build, per macro vertex): the zero set of a belt field (two
+ *    octaves of the derivative noise below), widened by range_belt_width,
+ *    marks long sinuous mountain belts; a very low frequency "activity"
+ *    field leaves some continents with few of them.
  * 2. Macro ceiling (build, before the slope projection): land height x above
  *    its shore base becomes c x / (c + x), c = macro_ceiling_m raised inside
  *    belts and varied between continents, so interiors stay under the slope
@@ -18,7 +19,11 @@
  *    belts plus hill_height_m (growing with the height above the shore) on
  *    all land. Valleys are squashed so land never reaches its water; the
  *    gradient is a pure function of the direction, so the rock-on-steep-slope
- *    biome is identical in chunks and ct_world_sample.
+ *    biome is identical in chunks and ct_world_sample. With range_folds the
+ *    first ridge octave turns, in belts, into crests along the belt field's
+ *    level lines (folded chains instead of isotropic cells).
+ * Chunks run the noise two samples at a time (ct__rnoise_x2, ct_v2.h), each
+ * lane bit for bit the scalar path.
  *
  * Every part is off at its knob's zero value and then changes nothing. */
 #include "ct_ranges.h"
