@@ -130,6 +130,19 @@ vec3 mapColour(vec2 t) {
   return mix(mix(sampleColour(a), sampleColour(a + ivec2(1, 0)), f.x),
              mix(sampleColour(a + ivec2(0, 1)), sampleColour(a + ivec2(1, 1)), f.x), f.y);
 }
+// The share of the four nearest samples the core calls wet (palette entries
+// below 5 are water), blended like the colours: where sea beds lie within a
+// height quantum of the surface (shelves at 0 m) the heights alone cannot
+// tell water from sand, and comparing them drew a sand-and-blue mosaic.
+float sampleWet(ivec2 p) {
+  return int(texelFetch(uPalMap, clamp(p, ivec2(0), ivec2(256)), 0).r) < 5 ? 1.0 : 0.0;
+}
+float mapWet(vec2 t) {
+  vec2 f = fract(t);
+  ivec2 a = ivec2(floor(t));
+  return mix(mix(sampleWet(a), sampleWet(a + ivec2(1, 0)), f.x),
+             mix(sampleWet(a + ivec2(0, 1)), sampleWet(a + ivec2(1, 1)), f.x), f.y);
+}
 void main() {
   vec3 up = normalize(uEye + vRel);
   vec4 rel = uHasRelief == 1 ? texture(uReliefMap, vUv) : vec4(0.0, 0.0, 0.0, vH / uExag);
@@ -159,10 +172,14 @@ void main() {
   vec3 sky = vec3(0.05, 0.09, 0.16) * daylight(sunMu) + vec3(0.004, 0.005, 0.01);
   // Ground albedo under full sun stays below white (snow must not clip).
   vec3 col = base * (sunL * max(dot(n, uSun), 0.0) * 0.6 + sky);
-  if (h < level) {
+  // Water where the full-resolution height is below the surface, or where
+  // the core's own wet samples say so (its shoreline: half way between a wet
+  // and a dry sample); those read as at least two metres deep.
+  float wetMap = uHasPalMap == 1 ? mapWet(tx) : 0.0;
+  if (h < level || wetMap > 0.5) {
     // Water, decided per pixel from the full-resolution height: colour and
     // opacity follow the depth (turquoise shelves, dark deep water).
-    float depth = level - h;
+    float depth = max(level - h, 2.0 * smoothstep(0.5, 1.0, wetMap));
     vec3 water = mix(uShallow, uSea, 1.0 - exp(-depth / 25.0)) * mix(1.0, 0.45, 1.0 - exp(-depth / 900.0));
     float opacity = 1.0 - exp(-depth / 3.0) * 0.7;
     vec3 v = normalize(-vRel);
