@@ -114,34 +114,26 @@ uniform sampler2D uReliefMap; uniform sampler2D uLakeMap; uniform int uHasLakes;
 uniform sampler2D uPalette; uniform highp usampler2D uPalMap; uniform int uHasPalMap;
 ${ATMOSPHERE}
 out vec4 outColor;
-// One sample's colour from the palette map: its palette entry, sea-bed samples
-// in sand as in the vertex shader (the water is laid over them per pixel).
-vec3 sampleColour(ivec2 p) {
+// One sample of the palette map: its colour (sea-bed samples in sand, as in
+// the vertex shader: the water is laid over them per pixel) in rgb, and in a
+// whether the core calls it wet (palette entries below 5 are water).
+vec4 mapSample(ivec2 p) {
   int k = int(texelFetch(uPalMap, clamp(p, ivec2(0), ivec2(256)), 0).r);
+  float wet = k < 5 ? 1.0 : 0.0;
   if (k < 5) k += 5;
-  return texelFetch(uPalette, ivec2(k, 0), 0).rgb;
+  return vec4(texelFetch(uPalette, ivec2(k, 0), 0).rgb, wet);
 }
-// The ground colour at texel coordinate t (sample i at t = i), blended
-// bilinearly from the four nearest samples' colours: biome boundaries follow
-// the full-resolution data whatever the mesh stride, not the triangles.
-vec3 mapColour(vec2 t) {
-  vec2 f = fract(t);
-  ivec2 a = ivec2(floor(t));
-  return mix(mix(sampleColour(a), sampleColour(a + ivec2(1, 0)), f.x),
-             mix(sampleColour(a + ivec2(0, 1)), sampleColour(a + ivec2(1, 1)), f.x), f.y);
-}
-// The share of the four nearest samples the core calls wet (palette entries
-// below 5 are water), blended like the colours: where sea beds lie within a
+// The palette map at texel coordinate t (sample i at t = i), blended
+// bilinearly from the four nearest samples. rgb: the ground colour, so biome
+// boundaries follow the full-resolution data whatever the mesh stride, not
+// the triangles. a: the share of wet samples; where sea beds lie within a
 // height quantum of the surface (shelves at 0 m) the heights alone cannot
 // tell water from sand, and comparing them drew a sand-and-blue mosaic.
-float sampleWet(ivec2 p) {
-  return int(texelFetch(uPalMap, clamp(p, ivec2(0), ivec2(256)), 0).r) < 5 ? 1.0 : 0.0;
-}
-float mapWet(vec2 t) {
+vec4 mapAt(vec2 t) {
   vec2 f = fract(t);
   ivec2 a = ivec2(floor(t));
-  return mix(mix(sampleWet(a), sampleWet(a + ivec2(1, 0)), f.x),
-             mix(sampleWet(a + ivec2(0, 1)), sampleWet(a + ivec2(1, 1)), f.x), f.y);
+  return mix(mix(mapSample(a), mapSample(a + ivec2(1, 0)), f.x),
+             mix(mapSample(a + ivec2(0, 1)), mapSample(a + ivec2(1, 1)), f.x), f.y);
 }
 void main() {
   vec3 up = normalize(uEye + vRel);
@@ -164,7 +156,8 @@ void main() {
   // back the triangles' teeth.
   vec2 tx = vUv * 257.0 - 0.5;
   float texelsPerPx = min(length(dFdx(tx)), length(dFdy(tx)));
-  vec3 base = uHasPalMap == 1 ? mix(mapColour(tx), vColor, smoothstep(0.75, 1.5, texelsPerPx)) : vColor;
+  vec4 map = uHasPalMap == 1 ? mapAt(tx) : vec4(vColor, 0.0);
+  vec3 base = uHasPalMap == 1 ? mix(map.rgb, vColor, smoothstep(0.75, 1.5, texelsPerPx)) : vColor;
   // Rock on steep ground (the palette's rock shade), not on beaches or under water.
   base = mix(base, uRock, smoothstep(0.09, 0.22, steep / max(uExag, 1.0)) * step(level + 2.0, h));
   float sunMu = dot(up, uSun);
@@ -175,7 +168,7 @@ void main() {
   // Water where the full-resolution height is below the surface, or where
   // the core's own wet samples say so (its shoreline: half way between a wet
   // and a dry sample); those read as at least two metres deep.
-  float wetMap = uHasPalMap == 1 ? mapWet(tx) : 0.0;
+  float wetMap = map.a;
   if (h < level || wetMap > 0.5) {
     // Water, decided per pixel from the full-resolution height: colour and
     // opacity follow the depth (turquoise shelves, dark deep water).

@@ -34,7 +34,19 @@ enum {
     CT_SALT_MOISTURE  = 0x5001u
 };
 
-uint32_t ct__hash32(uint32_t x);                       /* avalanche mix */
+/* lowbias32 (Wellons): a cheap full-avalanche 32-bit mix. Inline here so
+ * the noise's lattice hashing (15 per sample in the world build) does not
+ * call out of line; ct__hash32 is the same function with linkage. */
+static inline uint32_t ct__mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+uint32_t ct__hash32(uint32_t x);                       /* avalanche mix: ct__mix32 */
 uint32_t ct__hash2(uint32_t a, uint32_t b);
 uint32_t ct__hash3(uint32_t a, uint32_t b, uint32_t c);
 uint32_t ct__hash4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);

@@ -3,15 +3,9 @@
  * same on every target. */
 #include "ct_internal.h"
 
-/* lowbias32 (Wellons): a cheap full-avalanche 32-bit mix. */
 uint32_t ct__hash32(uint32_t x)
 {
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
+    return ct__mix32(x);
 }
 
 /* Chained mixing: each input is folded into an already avalanched state, so

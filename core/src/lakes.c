@@ -37,6 +37,24 @@ static int ct__new_lake_nbr(const ct__graph *g, const int32_t *body_v, const ct_
 }
 
 /* The reference rule (lake_own_levels = 0): shared shore vertices tie levels. */
+/* Each pin's level from the water bodies it touches: the lowest of them, or
+ * with highest set the highest (and at least 0). */
+static void ct__pins_at_levels(const ct__graph *g, const int32_t *body_v, const double *level_b,
+                               const uint8_t *is_pin_v, int highest, double *pin_v)
+{
+    uint32_t v, k;
+    for (v = 0; v < g->V; v++) {
+        double key = highest ? 0.0 : 1e300;
+        if (!is_pin_v[v]) continue;
+        for (k = 0; k < 4u; k++) {
+            uint32_t w = g->nbr[4u * (size_t)v + k];
+            if (w == CT__NONE || body_v[w] < 0) continue;
+            if (highest ? level_b[body_v[w]] > key : level_b[body_v[w]] < key) key = level_b[body_v[w]];
+        }
+        pin_v[v] = key;
+    }
+}
+
 static ct_result ct__lake_levels_tied(const ct__graph *g, const int32_t *body_v, const ct__bodies *b,
                                       double s, double *level_b, double *pin_v, uint8_t *is_pin_v,
                                       char *err, size_t errlen)
@@ -44,12 +62,8 @@ static ct_result ct__lake_levels_tied(const ct__graph *g, const int32_t *body_v,
     uint32_t V = g->V, v, k, nb = b->count;
     uint32_t *off = NULL, *list = NULL, *fill = NULL;
     uint8_t *fixed = NULL;
-    ct__heap hp;
+    ct__heap hp = {0};   /* all NULL: ct__heap_free is safe before ct__heap_init ran */
     ct_result res = CT_OK;
-    hp.item = NULL;
-    hp.item_block = NULL;
-    hp.best = NULL;
-    hp.done = NULL;
 
     off = (uint32_t *)calloc((size_t)nb + 1u, sizeof *off);
     fill = (uint32_t *)calloc((size_t)nb + 1u, sizeof *fill);
@@ -111,15 +125,7 @@ static ct_result ct__lake_levels_tied(const ct__graph *g, const int32_t *body_v,
         }
     }
     /* A pin carries the lowest level it touches (all equal after the solve). */
-    for (v = 0; v < V; v++) {
-        double key = 1e300;
-        if (!is_pin_v[v]) continue;
-        for (k = 0; k < 4u; k++) {
-            uint32_t w = g->nbr[4u * (size_t)v + k];
-            if (w != CT__NONE && body_v[w] >= 0 && level_b[body_v[w]] < key) key = level_b[body_v[w]];
-        }
-        pin_v[v] = key;
-    }
+    ct__pins_at_levels(g, body_v, level_b, is_pin_v, 0, pin_v);
     goto done;
 oom:
     res = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory solving lake levels");
@@ -160,12 +166,8 @@ static ct_result ct__lake_levels_own(const ct__graph *g, const int32_t *body_v, 
     uint32_t V = g->V, v, k, nb = b->count, c;
     uint32_t *off = NULL, *list = NULL, *fill = NULL, *voff = NULL, *vlist = NULL, *vfill = NULL;
     uint8_t *open_lakes = NULL, *from_water = NULL;
-    ct__heap hp;
+    ct__heap hp = {0};   /* all NULL: ct__heap_free is safe before ct__heap_init ran */
     ct_result res = CT_OK;
-    hp.item = NULL;
-    hp.item_block = NULL;
-    hp.best = NULL;
-    hp.done = NULL;
 
     off = (uint32_t *)calloc((size_t)nb + 1u, sizeof *off);
     fill = (uint32_t *)calloc((size_t)nb + 1u, sizeof *fill);
@@ -270,15 +272,7 @@ static ct_result ct__lake_levels_own(const ct__graph *g, const int32_t *body_v, 
         }
     }
     /* A pin stands at the highest level it touches: never below its water. */
-    for (v = 0; v < V; v++) {
-        double top = 0.0;
-        if (!is_pin_v[v]) continue;
-        for (k = 0; k < 4u; k++) {
-            uint32_t w = g->nbr[4u * (size_t)v + k];
-            if (w != CT__NONE && body_v[w] >= 0 && level_b[body_v[w]] > top) top = level_b[body_v[w]];
-        }
-        pin_v[v] = top;
-    }
+    ct__pins_at_levels(g, body_v, level_b, is_pin_v, 1, pin_v);
     goto done;
 oom:
     res = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory solving lake levels");

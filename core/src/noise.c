@@ -68,19 +68,6 @@ static inline double ct__perlin_blend(const uint32_t h[8], const ct__cell *c)
     return y0 + w * (y1 - y0);
 }
 
-/* ct__hash32 (lowbias32) again, here where the compiler can inline it: the
- * world build's noise called it 15 times per sample out of line. hash.c's
- * copy stays the reference; tests/c/test_noise_exact.c holds them equal. */
-static inline uint32_t ct__mix32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 /* The eight corner hashes of a cell, computed together. Lattice hashing is
  * progressive: x first, then y, then z, so the corners share their x and xy
  * stages (15 mixes instead of 32); each stage is a short loop of independent

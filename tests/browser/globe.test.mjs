@@ -1,12 +1,12 @@
 // Real-browser test of the demo page: Debian's Chromium (SwiftShader WebGL2) driven by playwright-core loads web/ from scripts/serve.mjs, checks the globe and its night side, the HUD under the cursor, both downloads, a palette switch, the standard views (coast at 2 km, mountains at 3 km, a lake shore, the three timed descents ending at a cube corner), a rebuild, an exaggerated alpine coast set through the address bar, and the messages shown without WebGL2 or the WebAssembly core; screenshots go to tests/artifacts/.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chromium } from 'playwright-core';
-import { mkdtempSync, mkdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
+import { launchChromium } from './chromium.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
 import { sliderScale } from '../../web/sliders.js';
 
@@ -26,7 +26,7 @@ const afternoonSun = (lat, lon) => page.evaluate(([a, b]) => window.ctDemo.setSu
 const defaultSun = () => page.evaluate(([a, b]) => window.ctDemo.setSun(a, b), DEFAULT_SUN);
 const ADDRESS = /^\d+\/[0-9a-f]{16}\/(px|nx|py|ny|pz|nz)\/\d+\/\d+\/\d+$/;
 const BIOMES = ['water', 'sand', 'grass', 'forest', 'rock', 'snow', 'desert', 'tundra'];
-let server, context, page, profile;
+let server, context, page, closeBrowser;
 const problems = [];
 
 /** Rejects when p takes longer than ms (the browser must never hang the suite). */
@@ -94,20 +94,7 @@ async function downloadVia(selector) {
 test.before(async () => {
   mkdirSync(artifacts, { recursive: true });
   server = await serve({ port: 0, quiet: true });
-  profile = mkdtempSync(path.join(os.tmpdir(), 'ct-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: { width: 960, height: 600 },
-    timeout: 60000,
-  });
-  page = context.pages()[0] || await context.newPage();
-  page.setDefaultTimeout(120000);
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  ({ context, page, close: closeBrowser } = await launchChromium({ width: 960, height: 600 }, problems));
 });
 
 // Seconds per test on stderr: the suite runs minutes in software GL, and this says where.
@@ -115,9 +102,8 @@ test.before.each((ctx) => { ctx.t0 = Date.now(); });
 test.after.each((ctx) => { process.stderr.write(`  [${((Date.now() - ctx.t0) / 1000).toFixed(1)} s] ${ctx.__test__}\n`); });
 
 test.after(async () => {
-  await context?.close().catch(() => {});
+  await closeBrowser?.();
   await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 test('the page loads, ctDemo.ready resolves and the globe is a lit planet disc against space', async () => {

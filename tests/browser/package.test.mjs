@@ -6,12 +6,11 @@
 // a three.js scene from space and near the ground with no console errors.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chromium } from 'playwright-core';
 import { build } from 'esbuild';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
+import { launchChromium } from './chromium.mjs';
 import { packAndInstall, pkg, root } from '../pack_fixture.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
 
@@ -20,7 +19,7 @@ const artifacts = path.join(root, 'tests', 'artifacts');
 const COAST = [16, 34];
 const SMALL = { preset: 'balanced', set: { macro_resolution: 16, surface_lod: 2, seed: 5 } };
 const KEY = { face: 1, lod: 2, x: 3, y: 0 };
-let context, page, profile, fx;
+let page, closeBrowser, fx;
 const servers = [];
 const problems = [];
 
@@ -42,26 +41,12 @@ window.result = (async () => {
 
 test.before(async () => {
   mkdirSync(artifacts, { recursive: true });
-  profile = mkdtempSync(path.join(os.tmpdir(), 'ct-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: { width: 800, height: 500 },
-    timeout: 60000,
-  });
-  page = context.pages()[0] || await context.newPage();
-  page.setDefaultTimeout(120000);
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  ({ page, close: closeBrowser } = await launchChromium({ width: 800, height: 500 }, problems));
 });
 
 test.after(async () => {
-  await context?.close().catch(() => {});
+  await closeBrowser?.();
   for (const s of servers) await s.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
   if (fx && fx.dir.includes('ct-pack-')) rmSync(fx.dir, { recursive: true, force: true });
 });
 

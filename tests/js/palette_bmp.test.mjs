@@ -5,15 +5,12 @@
 // unusable BMP is refused with exit 2 and the same message in both tools.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, ensureTerrain, ensureWasm } from './ct_fixture.mjs';
-import { main as twin } from '../../wasm/cli.mjs';
+import { ROOT } from './ct_fixture.mjs';
+import { native, node } from './cli_runs.mjs';
 
-const TERRAIN = ensureTerrain();
-ensureWasm();   // the twin loads the core before it parses its arguments
 const work = mkdtempSync(path.join(tmpdir(), 'ct-palbmp-'));
 const PALETTE_TXT = readFileSync(path.join(ROOT, 'core/palette.txt'), 'utf8');
 const PALETTE = PALETTE_TXT.trim().split('\n').map((l) => parseInt(l, 16));
@@ -45,17 +42,6 @@ function makeBmp({ width = 9, height = 8, bpp = 24, topDown = false, compression
     }
   }
   return b;
-}
-
-function native(args) {
-  const r = spawnSync(TERRAIN, args, { cwd: ROOT, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-async function node(args) {
-  let stdout = '', stderr = '';
-  const status = await twin(args, (l) => { stdout += `${l}\n`; }, (l) => { stderr += `${l}\n`; });
-  return { status, stdout, stderr };
 }
 
 let serial = 0;

@@ -6,32 +6,16 @@
 // point samples of faces, edges and corners, against native --locate/--sample.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, ensureTerrain, ensureWasm, freshCore } from './ct_fixture.mjs';
-import { main as twin } from '../../wasm/cli.mjs';
+import { freshCore } from './ct_fixture.mjs';
+import { native, node } from './cli_runs.mjs';
 
-const TERRAIN = ensureTerrain();
-ensureWasm();
 const work = mkdtempSync(path.join(tmpdir(), 'ct-parity-'));
 /** The summary without the two host-dependent lines (wall time, struct sizes). */
 const strip = (s) => s.replace(/^build_ms .*$/m, '').replace(/^bytes_held .*$/m, '');
 const core = await freshCore();
-
-/** Native ./terrain: {status, stdout, stderr}. */
-function native(args) {
-  const r = spawnSync(TERRAIN, args, { cwd: ROOT, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** The Node twin, in process: {status, stdout, stderr}. */
-async function node(args) {
-  let stdout = '', stderr = '';
-  const status = await twin(args, (l) => { stdout += `${l}\n`; }, (l) => { stderr += `${l}\n`; });
-  return { status, stdout, stderr };
-}
 
 /** cmp: the first differing byte, or -1. */
 function cmp(a, b) {
