@@ -20,7 +20,13 @@
  *
  * Pockets. Unreached domain vertices fenced in by collisions are closed after
  * the last pass as one terminal junction per connected pocket: the SUM of the
- * bordering collisions' incoming walks, deduplicated by provenance. */
+ * bordering collisions' incoming walks, deduplicated by provenance.
+ *
+ * The run, step by step: ct__walk_setup, ct__walk_seed, then per pass
+ * ct__pass_take (the due vertices), ct__pass_edge_meetings (fronts meeting
+ * across an edge), ct__pass_propose and ct__pass_accept (hops or meetings on
+ * a vertex), every collision made by ct__record_collision; last
+ * ct__close_pockets. */
 #include "ct_build.h"
 
 #include <stdlib.h>
@@ -82,11 +88,13 @@ static int ct__contrib_push(ct__walk *w, uint32_t src, uint32_t from, double val
 
 /* Sorting. The pass sorts run hundreds of times per build, and libc's qsort
  * is slow in WebAssembly (Emscripten's musl uses smoothsort: 6x glibc's
- * time here), so these are our own: a stable LSD radix sort on the vertex
- * index (every key is below V), then an insertion sort of each run of equal
+ * time here), so this is our own: a stable LSD radix sort on the target
+ * vertex (every key is below V), then an insertion sort of each run of equal
  * targets, which holds at most 4 proposals. Keys are unique (a vertex
  * proposes to a neighbour once), so the order is the comparator's, exactly
- * what qsort gave. Arrays up to CT__SMALL_SORT use insertion sort alone. */
+ * what qsort gave. Arrays up to CT__SMALL_SORT use insertion sort alone.
+ * The expanding vertices of a pass need no sort: every decision is taken
+ * from the pass's sorted proposals, whatever order they were gathered in. */
 #define CT__SMALL_SORT 32u
 #define CT__RADIX_MAX_BITS 11u
 
@@ -108,16 +116,6 @@ static void ct__props_insertion(ct__prop *a, size_t n)
     }
 }
 
-static void ct__u32_insertion(uint32_t *a, size_t n)
-{
-    size_t i, j;
-    for (i = 1; i < n; i++) {
-        uint32_t x = a[i];
-        for (j = i; j > 0 && x < a[j - 1u]; j--) a[j] = a[j - 1u];
-        a[j] = x;
-    }
-}
-
 /* Digit width and pass count for keys below V: as few passes as possible,
  * each at most CT__RADIX_MAX_BITS wide. */
 static unsigned ct__radix_plan(uint32_t V, unsigned *passes)
@@ -126,35 +124,6 @@ static unsigned ct__radix_plan(uint32_t V, unsigned *passes)
     while (bits < 32u && (V - 1u) >> bits) bits++;
     *passes = (bits + CT__RADIX_MAX_BITS - 1u) / CT__RADIX_MAX_BITS;
     return (bits + *passes - 1u) / *passes;
-}
-
-/* Sorts distinct vertex indices below V; tmp holds n. */
-static void ct__sort_u32(uint32_t *a, uint32_t *tmp, size_t n, uint32_t V)
-{
-    uint32_t count[1u << CT__RADIX_MAX_BITS];
-    uint32_t *from = a, *to = tmp, *t;
-    unsigned passes, width = ct__radix_plan(V, &passes), pass;
-    size_t i;
-    if (n <= CT__SMALL_SORT) {
-        ct__u32_insertion(a, n);
-        return;
-    }
-    for (pass = 0; pass < passes; pass++) {
-        unsigned shift = pass * width;
-        uint32_t mask = (1u << width) - 1u, sum = 0, c;
-        memset(count, 0, sizeof count[0] << width);
-        for (i = 0; i < n; i++) count[(from[i] >> shift) & mask]++;
-        for (c = 0; c <= mask; c++) {
-            uint32_t k = count[c];
-            count[c] = sum;
-            sum += k;
-        }
-        for (i = 0; i < n; i++) to[count[(from[i] >> shift) & mask]++] = from[i];
-        t = from;
-        from = to;
-        to = t;
-    }
-    if (from != a) memcpy(a, from, sizeof *a * n);
 }
 
 /* Sorts proposals by (target, value, proposer); tmp holds n. */
@@ -270,11 +239,30 @@ static int ct__opposing(const double a[3], const double b[3])
     return dot < 0.0 && dot * dot > 0.25 * aa * bb;
 }
 
+/* The run's state: the walk being written and the pass machinery around it. */
 typedef struct ct__walk_ctx {
     const ct__walk_params *p;
     ct__walk *w;
     double sep_arc;       /* minimum source separation, radians */
+    uint32_t *sched;      /* [V] pass a reached vertex expands in; CT__NONE once expanded or never reached */
+    ct__u32s *bucket;     /* [R] ring of vertices by expansion pass */
+    uint32_t R;           /* ring size: delays never reach a full turn */
+    size_t pending;       /* vertices queued in the ring */
+    ct__u32s active;      /* this pass's expanding vertices */
+    ct__props events;     /* this pass's steps into reached, unexpanded vertices */
+    ct__props props;      /* this pass's proposals into unreached vertices */
+    void *scratch;        /* the sort's second buffer, grow-only */
+    size_t scratch_cap;   /* bytes */
+    uint32_t domain_count, reached;
 } ct__walk_ctx;
+
+/* Up to five walks meeting at one vertex, in sorted order. */
+#define CT__MEET_MAX 5u
+typedef struct ct__meeting {
+    uint32_t n;
+    uint32_t src[CT__MEET_MAX], from[CT__MEET_MAX];
+    double value[CT__MEET_MAX];
+} ct__meeting;
 
 static int ct__separated(const ct__walk_ctx *c, uint32_t s1, uint32_t s2)
 {
@@ -307,6 +295,49 @@ static uint32_t ct__distinct(const ct__walk_ctx *c, const uint32_t *srcs, uint32
     return picked;
 }
 
+/* The one place a collision is made: t becomes terminal, holding the sum of
+ * the picked walks (in pick order) and the first one's provenance. Returns 0
+ * when out of memory. */
+static int ct__record_collision(ct__walk_ctx *c, uint32_t t, const ct__meeting *m,
+                                const uint32_t *pick, uint32_t picked)
+{
+    ct__walk *w = c->w;
+    double sum = 0.0;
+    uint32_t k;
+    w->contrib_off[t] = (uint32_t)w->contrib_count;
+    for (k = 0; k < picked; k++) {
+        if (!ct__contrib_push(w, m->src[pick[k]], m->from[pick[k]], m->value[pick[k]])) return 0;
+        sum += m->value[pick[k]];
+    }
+    w->contrib_n[t] = picked;
+    w->h[t] = sum;
+    w->state[t] = CT__WALK_COLLISION;
+    w->src[t] = m->src[pick[0]];
+    w->parent[t] = m->from[pick[0]];
+    w->depth[t] = w->depth[w->parent[t]] + 1u;
+    c->sched[t] = CT__NONE;
+    w->collisions++;
+    return 1;
+}
+
+/* Sorts a pass's proposal list, growing the shared scratch buffer. */
+static int ct__pass_sort(ct__walk_ctx *c, ct__props *l)
+{
+    if (l->n <= 1u) return 1;
+    if (!ct__reserve(&c->scratch, &c->scratch_cap, l->n * sizeof *l->v)) return 0;
+    ct__sort_props(l->v, (ct__prop *)c->scratch, l->n, c->w->V);
+    return 1;
+}
+
+/* Queues a reached vertex to expand in pass `when`. */
+static int ct__schedule(ct__walk_ctx *c, uint32_t v, uint32_t when)
+{
+    c->sched[v] = when;
+    if (!ct__u32s_push(&c->bucket[when % c->R], v)) return 0;
+    c->pending++;
+    return 1;
+}
+
 static void ct__walk_release(ct__walk *w)
 {
     free(w->h);
@@ -325,7 +356,61 @@ void ct__walk_free(ct__walk *w)
     if (w) ct__walk_release(w);
 }
 
-/* Closes every enclosed pocket of unreached domain vertices as a junction. */
+/* The walks a pocket cell's neighbour b brings to the pocket: a bordering
+ * terminal its incoming walks; a plain vertex (not expected: it would have
+ * expanded) itself. 0 when out of memory. */
+static int ct__pocket_gather(const ct__walk *w, uint32_t b, ct__contrib **gather, size_t *gn, size_t *gcap)
+{
+    uint32_t r, rn = w->contrib_n[b];
+    for (r = 0; r < (rn ? rn : 1u); r++) {
+        void *items = *gather;
+        int ok = ct__grow(&items, *gn, gcap, sizeof **gather, 64u);
+        *gather = (ct__contrib *)items;
+        if (!ok) return 0;
+        if (rn) (*gather)[*gn] = w->contrib[w->contrib_off[b] + r];
+        else {
+            (*gather)[*gn].src = w->src[b];
+            (*gather)[*gn].from = b;
+            (*gather)[*gn].value_m = w->h[b];
+        }
+        (*gn)++;
+    }
+    return 1;
+}
+
+/* Turns one flooded pocket into a junction: the sum of its bordering walks,
+ * one per provenance (the highest). 0 when out of memory. */
+static int ct__pocket_close(ct__walk *w, const ct__u32s *cells, ct__contrib *gather, size_t gn)
+{
+    size_t i, first = w->contrib_count, kept = 0;
+    double sum = 0.0;
+    if (gn > 1u) {
+        ct__contrib *tmp = (ct__contrib *)malloc(sizeof *tmp * gn);
+        if (!tmp) return 0;
+        ct__sort_contribs(gather, tmp, gn);
+        free(tmp);
+    }
+    for (i = 0; i < gn; i++) {
+        if (i > 0 && gather[i].src == gather[i - 1u].src) continue;
+        if (!ct__contrib_push(w, gather[i].src, gather[i].from, gather[i].value_m)) return 0;
+        sum += gather[i].value_m;
+        kept++;
+    }
+    for (i = 0; i < cells->n; i++) {
+        uint32_t a = cells->v[i];
+        w->state[a] = CT__WALK_JUNCTION;
+        w->h[a] = sum;
+        w->src[a] = gather[0].src;
+        w->parent[a] = CT__NONE;
+        w->contrib_off[a] = (uint32_t)first;
+        w->contrib_n[a] = (uint32_t)kept;
+    }
+    w->junction_cells += (uint32_t)cells->n;
+    return 1;
+}
+
+/* Closes every enclosed pocket of unreached domain vertices as a junction:
+ * floods each pocket from its lowest vertex, gathering the walks around it. */
 static int ct__close_pockets(const ct__walk_ctx *c, uint32_t *mark)
 {
     const ct__walk_params *p = c->p;
@@ -336,8 +421,7 @@ static int ct__close_pockets(const ct__walk_ctx *c, uint32_t *mark)
     size_t gn = 0, gcap = 0;
     int ok = 1;
     for (v = 0; v < V && ok; v++) {
-        size_t head = 0, i, first, kept = 0;
-        double sum = 0.0;
+        size_t head = 0;
         if (!p->domain_v[v] || w->state[v] != CT__WALK_UNREACHED || mark[v] == 1u) continue;
         cells.n = 0;
         gn = 0;
@@ -347,80 +431,28 @@ static int ct__close_pockets(const ct__walk_ctx *c, uint32_t *mark)
             uint32_t a = cells.v[head++], k;
             for (k = 0; k < 4u && ok; k++) {
                 uint32_t b = p->g->nbr[4u * (size_t)a + k];
-                uint32_t r, rn;
                 if (b == CT__NONE || !p->domain_v[b]) continue;
-                if (w->state[b] == CT__WALK_UNREACHED) {
-                    if (mark[b] != 1u) {
-                        mark[b] = 1u;
-                        if (!ct__u32s_push(&cells, b)) ok = 0;
-                    }
-                    continue;
-                }
-                /* A bordering terminal brings its incoming walks; a plain
-                 * vertex (not expected: it would have expanded) brings itself. */
-                rn = w->contrib_n[b];
-                for (r = 0; r < (rn ? rn : 1u) && ok; r++) {
-                    if (gn == gcap) {
-                        size_t cap = gcap ? gcap * 2u : 64u;
-                        ct__contrib *g = (ct__contrib *)realloc(gather, sizeof *g * cap);
-                        if (!g) { ok = 0; break; }
-                        gather = g;
-                        gcap = cap;
-                    }
-                    if (rn) gather[gn] = w->contrib[w->contrib_off[b] + r];
-                    else {
-                        gather[gn].src = w->src[b];
-                        gather[gn].from = b;
-                        gather[gn].value_m = w->h[b];
-                    }
-                    gn++;
+                if (w->state[b] != CT__WALK_UNREACHED) ok = ct__pocket_gather(w, b, &gather, &gn, &gcap);
+                else if (mark[b] != 1u) {
+                    mark[b] = 1u;
+                    ok = ct__u32s_push(&cells, b);
                 }
             }
         }
-        if (!ok || gn == 0) continue;   /* gn == 0: no walk ever came near (no sources) */
-        if (gn > 1u) {
-            ct__contrib *tmp = (ct__contrib *)malloc(sizeof *tmp * gn);
-            if (!tmp) { ok = 0; break; }
-            ct__sort_contribs(gather, tmp, gn);
-            free(tmp);
-        }
-        first = w->contrib_count;
-        for (i = 0; i < gn && ok; i++) {
-            if (i > 0 && gather[i].src == gather[i - 1u].src) continue;
-            if (!ct__contrib_push(w, gather[i].src, gather[i].from, gather[i].value_m)) ok = 0;
-            sum += gather[i].value_m;
-            kept++;
-        }
-        for (i = 0; i < cells.n && ok; i++) {
-            uint32_t a = cells.v[i];
-            w->state[a] = CT__WALK_JUNCTION;
-            w->h[a] = sum;
-            w->src[a] = gather[0].src;
-            w->parent[a] = CT__NONE;
-            w->contrib_off[a] = (uint32_t)first;
-            w->contrib_n[a] = (uint32_t)kept;
-        }
-        w->junction_cells += (uint32_t)cells.n;
+        /* gn == 0: no walk ever came near (no sources) */
+        if (ok && gn > 0) ok = ct__pocket_close(w, &cells, gather, gn);
     }
     free(cells.v);
     free(gather);
     return ok;
 }
 
-ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_t errlen)
+/* Allocates the walk and the pass ring, every vertex unreached. */
+static int ct__walk_setup(ct__walk_ctx *c)
 {
-    const ct__graph *g = p->g;
-    uint32_t V = g->V, v, i, R = 0, max_delay = 0, r, domain_count = 0, reached = 0;
-    size_t pending = 0, b;
-    uint32_t *sched = NULL;
-    ct__u32s *bucket = NULL, active = {0, 0, 0};
-    ct__props props = {0, 0, 0}, events = {0, 0, 0};
-    void *scratch = NULL;     /* the sorts' second buffer, grow-only */
-    size_t scratch_cap = 0;   /* bytes */
-    ct__walk_ctx c;
-    ct_result res = CT_OK;
-    ct__walk *w = out;
-
+    const ct__walk_params *p = c->p;
+    ct__walk *w = c->w;
+    uint32_t V = p->g->V, v, max_delay = 0;
     memset(w, 0, sizeof *w);
     w->V = V;
     w->h = (double *)calloc(V, sizeof *w->h);
@@ -430,204 +462,217 @@ ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_
     w->depth = (uint32_t *)calloc(V, sizeof *w->depth);
     w->contrib_off = (uint32_t *)calloc(V, sizeof *w->contrib_off);
     w->contrib_n = (uint32_t *)calloc(V, sizeof *w->contrib_n);
-    sched = (uint32_t *)malloc(sizeof *sched * (size_t)V);
+    c->sched = (uint32_t *)malloc(sizeof *c->sched * (size_t)V);
     if (!w->h || !w->state || !w->src || !w->parent || !w->depth || !w->contrib_off ||
-        !w->contrib_n || !sched)
-        goto oom;
+        !w->contrib_n || !c->sched)
+        return 0;
     for (v = 0; v < V; v++) {
         w->src[v] = CT__NONE;
         w->parent[v] = CT__NONE;
-        sched[v] = CT__NONE;
+        c->sched[v] = CT__NONE;
         if (p->domain_v[v]) {
-            domain_count++;
+            c->domain_count++;
             if (p->delay_v && p->delay_v[v] > max_delay) max_delay = p->delay_v[v];
         }
     }
-    /* Ring of buckets by expansion pass: delays never reach a full turn. */
-    R = max_delay + 2u;
-    bucket = (ct__u32s *)calloc(R, sizeof *bucket);
-    if (!bucket) goto oom;
-    c.p = p;
-    c.w = w;
-    c.sep_arc = (double)p->separation * g->cell_arc;
+    c->R = max_delay + 2u;
+    c->bucket = (ct__u32s *)calloc(c->R, sizeof *c->bucket);
+    c->sep_arc = (double)p->separation * p->g->cell_arc;
+    return c->bucket != NULL;
+}
 
+/* Every source in the domain is reached at its own height and provenance. */
+static int ct__walk_seed(ct__walk_ctx *c)
+{
+    const ct__walk_params *p = c->p;
+    ct__walk *w = c->w;
+    uint32_t i;
     for (i = 0; i < p->source_count; i++) {
-        uint32_t s = p->source[i], when;
+        uint32_t s = p->source[i];
         if (!p->domain_v[s] || w->state[s] != CT__WALK_UNREACHED) continue;
         w->state[s] = CT__WALK_SOURCE;
         w->h[s] = p->source_h[i];
         w->src[s] = s;
-        when = 1u + (p->delay_v ? p->delay_v[s] : 0u);
-        sched[s] = when;
-        if (!ct__u32s_push(&bucket[when % R], s)) goto oom;
-        pending++;
-        reached++;
+        if (!ct__schedule(c, s, 1u + (p->delay_v ? p->delay_v[s] : 0u))) return 0;
+        c->reached++;
     }
+    return 1;
+}
 
-    for (r = 1; pending > 0; r++) {
-        ct__u32s *bk = &bucket[r % R];
-        uint32_t *tmp = active.v;
-        size_t tcap = active.cap, e, q;
-        /* Take this pass's bucket, keep the vertices still due to expand. */
-        active.v = bk->v;
-        active.n = bk->n;
-        active.cap = bk->cap;
-        bk->v = tmp;
-        bk->n = 0;
-        bk->cap = tcap;
-        pending -= active.n;
-        for (e = 0, q = 0; e < active.n; e++) {
-            uint32_t u = active.v[e];
-            if (sched[u] == r && (w->state[u] == CT__WALK_SOURCE || w->state[u] == CT__WALK_HOP))
-                active.v[q++] = u;
-        }
-        active.n = q;
-        if (active.n > 1u) {
-            if (!ct__reserve(&scratch, &scratch_cap, active.n * sizeof *active.v)) goto oom;
-            ct__sort_u32(active.v, (uint32_t *)scratch, active.n, V);
-        }
-        w->passes++;
+/* Takes pass r's bucket as the active list, keeping the vertices still due
+ * to expand in it (a vertex may have turned terminal since it was queued). */
+static void ct__pass_take(ct__walk_ctx *c, uint32_t r)
+{
+    ct__u32s *bk = &c->bucket[r % c->R], spare = c->active;
+    ct__walk *w = c->w;
+    size_t e, q;
+    c->active = *bk;
+    bk->v = spare.v;
+    bk->n = 0;
+    bk->cap = spare.cap;
+    c->pending -= c->active.n;
+    for (e = 0, q = 0; e < c->active.n; e++) {
+        uint32_t u = c->active.v[e];
+        if (c->sched[u] == r && (w->state[u] == CT__WALK_SOURCE || w->state[u] == CT__WALK_HOP))
+            c->active.v[q++] = u;
+    }
+    c->active.n = q;
+}
 
-        /* Phase A: a front steps into a vertex another front reached but
-         * has not expanded yet. Between two vertices both expanding now,
-         * only the higher (value, index) one turns into the collision. */
-        events.n = 0;
-        for (e = 0; e < active.n; e++) {
-            uint32_t u = active.v[e], k;
-            for (k = 0; k < 4u; k++) {
-                uint32_t t = g->nbr[4u * (size_t)u + k];
-                if (t == CT__NONE || !p->domain_v[t] || w->state[t] != CT__WALK_HOP) continue;
-                if (sched[t] == CT__NONE) continue;          /* already expanded */
-                if (sched[t] == r && (w->h[t] < w->h[u] || (w->h[t] == w->h[u] && t < u))) continue;
-                if (!ct__walk_opposing(&c, t, u, w->parent[t]) || !ct__separated(&c, w->src[u], w->src[t]))
-                    continue;
-                if (!ct__props_push(&events, t, u, w->h[u] + ct__walk_increment(p, t, w->depth[u] + 1u)))
-                    goto oom;
-            }
+/* Meetings across an edge: a front steps into a vertex another front reached
+ * but has not expanded yet. Between two vertices both expanding now, only
+ * the higher (value, index) one turns into the collision. */
+static int ct__pass_edge_meetings(ct__walk_ctx *c, uint32_t r)
+{
+    const ct__walk_params *p = c->p;
+    ct__walk *w = c->w;
+    const uint32_t *sched = c->sched;
+    size_t e, q;
+    c->events.n = 0;
+    for (e = 0; e < c->active.n; e++) {
+        uint32_t u = c->active.v[e], k;
+        for (k = 0; k < 4u; k++) {
+            uint32_t t = p->g->nbr[4u * (size_t)u + k];
+            if (t == CT__NONE || !p->domain_v[t] || w->state[t] != CT__WALK_HOP) continue;
+            if (sched[t] == CT__NONE) continue;          /* already expanded */
+            if (sched[t] == r && (w->h[t] < w->h[u] || (w->h[t] == w->h[u] && t < u))) continue;
+            if (!ct__walk_opposing(c, t, u, w->parent[t]) || !ct__separated(c, w->src[u], w->src[t]))
+                continue;
+            if (!ct__props_push(&c->events, t, u, w->h[u] + ct__walk_increment(p, t, w->depth[u] + 1u)))
+                return 0;
         }
-        if (events.n > 1u) {
-            if (!ct__reserve(&scratch, &scratch_cap, events.n * sizeof *events.v)) goto oom;
-            ct__sort_props(events.v, (ct__prop *)scratch, events.n, V);
+    }
+    if (!ct__pass_sort(c, &c->events)) return 0;
+    /* The reached vertex's own walk comes first, then the steps into it. */
+    for (e = 0; e < c->events.n;) {
+        const ct__prop *ev = c->events.v;
+        uint32_t t = ev[e].target, pick[CT__MEET_MAX];
+        ct__meeting m;
+        m.src[0] = w->src[t];
+        m.from[0] = w->parent[t];
+        m.value[0] = w->h[t];
+        m.n = 1;
+        for (q = e; q < c->events.n && ev[q].target == t; q++) {
+            if (m.n == CT__MEET_MAX) continue;
+            m.src[m.n] = w->src[ev[q].from];
+            m.from[m.n] = ev[q].from;
+            m.value[m.n] = ev[q].value;
+            m.n++;
         }
-        for (e = 0; e < events.n;) {
-            uint32_t t = events.v[e].target, cnt = 0, srcs[5], pick[5], picked, k;
-            double vals[5], sum = 0.0;
-            uint32_t froms[5];
-            size_t end = e;
-            while (end < events.n && events.v[end].target == t) end++;
-            srcs[0] = w->src[t];
-            froms[0] = w->parent[t];
-            vals[0] = w->h[t];
-            cnt = 1;
-            for (q = e; q < end && cnt < 5u; q++) {
-                srcs[cnt] = w->src[events.v[q].from];
-                froms[cnt] = events.v[q].from;
-                vals[cnt] = events.v[q].value;
-                cnt++;
-            }
-            pick[0] = 0;
-            picked = ct__distinct(&c, srcs, cnt, pick, 1u);
-            w->contrib_off[t] = (uint32_t)w->contrib_count;
-            for (k = 0; k < picked; k++) {
-                if (!ct__contrib_push(w, srcs[pick[k]], froms[pick[k]], vals[pick[k]])) goto oom;
-                sum += vals[pick[k]];
-            }
-            w->contrib_n[t] = picked;
-            w->h[t] = sum;
-            w->state[t] = CT__WALK_COLLISION;
-            sched[t] = CT__NONE;
-            w->collisions++;
-            e = end;
-        }
+        pick[0] = 0;
+        if (!ct__record_collision(c, t, &m, pick, ct__distinct(c, m.src, m.n, pick, 1u))) return 0;
+        e = q;
+    }
+    return 1;
+}
 
-        /* Phase B: expansion into unreached neighbours. */
-        props.n = 0;
-        for (e = 0; e < active.n; e++) {
-            uint32_t u = active.v[e], k;
-            if (w->state[u] == CT__WALK_COLLISION) continue;
-            sched[u] = CT__NONE;
-            for (k = 0; k < 4u; k++) {
-                uint32_t t = g->nbr[4u * (size_t)u + k];
-                if (t == CT__NONE || !p->domain_v[t] || w->state[t] != CT__WALK_UNREACHED) continue;
-                if (!ct__props_push(&props, t, u, w->h[u] + ct__walk_increment(p, t, w->depth[u] + 1u)))
-                    goto oom;
+/* Proposals into unreached neighbours: every expanding vertex that is still
+ * a plain walk offers parent height + increment, then is spent. */
+static int ct__pass_propose(ct__walk_ctx *c)
+{
+    const ct__walk_params *p = c->p;
+    ct__walk *w = c->w;
+    size_t e;
+    c->props.n = 0;
+    for (e = 0; e < c->active.n; e++) {
+        uint32_t u = c->active.v[e], k;
+        if (w->state[u] == CT__WALK_COLLISION) continue;
+        c->sched[u] = CT__NONE;
+        for (k = 0; k < 4u; k++) {
+            uint32_t t = p->g->nbr[4u * (size_t)u + k];
+            if (t == CT__NONE || !p->domain_v[t] || w->state[t] != CT__WALK_UNREACHED) continue;
+            if (!ct__props_push(&c->props, t, u, w->h[u] + ct__walk_increment(p, t, w->depth[u] + 1u)))
+                return 0;
+        }
+    }
+    return ct__pass_sort(c, &c->props);
+}
+
+/* Resolves the proposals into one vertex (props[e..end), sorted, at most
+ * four count): the first opposing pair of separated sources makes a
+ * collision; otherwise the lowest proposal is accepted as a hop. */
+static int ct__pass_accept(ct__walk_ctx *c, uint32_t r, size_t e, size_t end)
+{
+    const ct__walk_params *p = c->p;
+    ct__walk *w = c->w;
+    const ct__prop *pp = c->props.v + e;
+    uint32_t t = pp[0].target, pick[CT__MEET_MAX], a, bb, k;
+    ct__meeting m;
+    m.n = (uint32_t)(end - e < 4u ? end - e : 4u);
+    for (k = 0; k < m.n; k++) {
+        m.src[k] = w->src[pp[k].from];
+        m.from[k] = pp[k].from;
+        m.value[k] = pp[k].value;
+    }
+    c->reached++;
+    for (a = 0; a < m.n; a++)
+        for (bb = a + 1u; bb < m.n; bb++)
+            if (ct__walk_opposing(c, t, m.from[a], m.from[bb]) && ct__separated(c, m.src[a], m.src[bb])) {
+                pick[0] = a;
+                pick[1] = bb;
+                return ct__record_collision(c, t, &m, pick, ct__distinct(c, m.src, m.n, pick, 2u));
             }
-        }
-        if (props.n > 1u) {
-            if (!ct__reserve(&scratch, &scratch_cap, props.n * sizeof *props.v)) goto oom;
-            ct__sort_props(props.v, (ct__prop *)scratch, props.n, V);
-        }
-        for (e = 0; e < props.n;) {
-            uint32_t t = props.v[e].target, cnt, srcs[4], pick[4], picked = 0, k, a = 0, bb = 0;
-            size_t end = e;
-            int found = 0;
-            while (end < props.n && props.v[end].target == t) end++;
-            cnt = (uint32_t)(end - e);
-            if (cnt > 4u) cnt = 4u;
-            for (k = 0; k < cnt; k++) srcs[k] = w->src[props.v[e + k].from];
-            /* The first opposing pair of separated sources, in sorted order. */
-            for (a = 0; a < cnt && !found; a++)
-                for (bb = a + 1u; bb < cnt && !found; bb++)
-                    if (ct__walk_opposing(&c, t, props.v[e + a].from, props.v[e + bb].from) &&
-                        ct__separated(&c, srcs[a], srcs[bb])) {
-                        pick[0] = a;
-                        pick[1] = bb;
-                        found = 1;
-                    }
-            if (found) {
-                double sum = 0.0;
-                picked = ct__distinct(&c, srcs, cnt, pick, 2u);
-                w->contrib_off[t] = (uint32_t)w->contrib_count;
-                for (k = 0; k < picked; k++) {
-                    const ct__prop *pp = &props.v[e + pick[k]];
-                    if (!ct__contrib_push(w, srcs[pick[k]], pp->from, pp->value)) goto oom;
-                    sum += pp->value;
-                }
-                w->contrib_n[t] = picked;
-                w->h[t] = sum;
-                w->state[t] = CT__WALK_COLLISION;
-                w->src[t] = srcs[pick[0]];
-                w->parent[t] = props.v[e + pick[0]].from;
-                w->depth[t] = w->depth[w->parent[t]] + 1u;
-                w->collisions++;
-            } else {
-                /* No collision: the lowest proposal is accepted. */
-                const ct__prop *pp = &props.v[e];
-                uint32_t when = r + 1u + (p->delay_v ? p->delay_v[t] : 0u);
-                w->h[t] = pp->value;
-                w->state[t] = CT__WALK_HOP;
-                w->src[t] = w->src[pp->from];
-                w->parent[t] = pp->from;
-                w->depth[t] = w->depth[pp->from] + 1u;
-                sched[t] = when;
-                if (!ct__u32s_push(&bucket[when % R], t)) goto oom;
-                pending++;
-                w->hops++;
-            }
-            reached++;
-            e = end;
-        }
-        if (p->tick && (w->passes & 15u) == 0u &&
-            p->tick(p->tick_user, domain_count ? (double)reached / (double)domain_count : 1.0)) {
+    w->h[t] = pp[0].value;
+    w->state[t] = CT__WALK_HOP;
+    w->src[t] = m.src[0];
+    w->parent[t] = pp[0].from;
+    w->depth[t] = w->depth[pp[0].from] + 1u;
+    w->hops++;
+    return ct__schedule(c, t, r + 1u + (p->delay_v ? p->delay_v[t] : 0u));
+}
+
+/* One synchronous pass: edge meetings, then proposals, then their outcome. */
+static int ct__walk_pass(ct__walk_ctx *c, uint32_t r)
+{
+    size_t e, end;
+    ct__pass_take(c, r);
+    c->w->passes++;
+    if (!ct__pass_edge_meetings(c, r) || !ct__pass_propose(c)) return 0;
+    for (e = 0; e < c->props.n; e = end) {
+        for (end = e + 1u; end < c->props.n && c->props.v[end].target == c->props.v[e].target; end++) {}
+        if (!ct__pass_accept(c, r, e, end)) return 0;
+    }
+    return 1;
+}
+
+static void ct__walk_ctx_free(ct__walk_ctx *c)
+{
+    uint32_t b;
+    if (c->bucket)
+        for (b = 0; b < c->R; b++) free(c->bucket[b].v);
+    free(c->bucket);
+    free(c->active.v);
+    free(c->props.v);
+    free(c->events.v);
+    free(c->scratch);
+    free(c->sched);
+}
+
+ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_t errlen)
+{
+    ct__walk_ctx c;
+    ct_result res = CT_OK;
+    uint32_t r, v;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    c.w = out;
+    if (!ct__walk_setup(&c) || !ct__walk_seed(&c)) goto oom;
+    for (r = 1; c.pending > 0; r++) {
+        if (!ct__walk_pass(&c, r)) goto oom;
+        if (p->tick && (out->passes & 15u) == 0u &&
+            p->tick(p->tick_user, c.domain_count ? (double)c.reached / (double)c.domain_count : 1.0)) {
             res = ct__fail(err, errlen, CT_ERR_CANCELLED, "world build cancelled by the caller");
             goto done;
         }
     }
     /* sched doubles as the pocket marker: nothing is scheduled any more. */
-    for (v = 0; v < V; v++) sched[v] = 0u;
-    if (!ct__close_pockets(&c, sched)) goto oom;
+    for (v = 0; v < out->V; v++) c.sched[v] = 0u;
+    if (!ct__close_pockets(&c, c.sched)) goto oom;
     goto done;
 oom:
     res = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory in the shore walk");
 done:
-    if (bucket)
-        for (b = 0; b < R; b++) free(bucket[b].v);
-    free(bucket);
-    free(active.v);
-    free(props.v);
-    free(events.v);
-    free(scratch);
-    free(sched);
-    if (res != CT_OK) ct__walk_release(w);
+    ct__walk_ctx_free(&c);
+    if (res != CT_OK) ct__walk_release(out);
     return res;
 }
