@@ -174,10 +174,8 @@ struct ct_world {
  * has none and gets them all. */
 struct ct__graph;   /* ct_build.h; NULL: derive builds its own */
 ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err, size_t errlen);
-/* The sampling tables (shore_ref_v, moisture_v) from body_v, water_level_v
- * and vertex_fij (sample.c); the last step of ct__world_derive. */
-ct_result ct__derive_sampling(ct_world *w, char *err, size_t errlen);
-/* Heap bytes a world holds (ct_world_stats.bytes_held), built or loaded. */
+/* Heap bytes a world holds (ct_world_stats.bytes_held), built or loaded
+ * (world_derive.c). */
 size_t ct__world_bytes(const ct_world *w);
 
 /* Index into vertex_fij for face f, grid column i, row j (0..n). */

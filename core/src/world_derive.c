@@ -7,8 +7,12 @@
  * derived here from hashed data. A snapshot stores only the hashed part, so
  * a forged byte either changes the generation (and the stored ID no longer
  * matches) or lands in nothing the reader trusts. New terrain layers add
- * their derived tables here, never to the snapshot. */
+ * their derived tables here, never to the snapshot.
+ *
+ * Every step that walks the macro graph reads one adjacency: the build hands
+ * over the graph it solved on, a loaded world builds it once here. */
 #include "ct_build.h"
+#include "ct_ranges.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,97 @@ static ct_result ct__derive_regions(ct_world *w, char *err, size_t errlen)
     }
     free(memo);
     return CT_OK;
+}
+
+size_t ct__world_bytes(const ct_world *w)
+{
+    /* Graph tables, the frozen field and the derived arrays (dir_v 3 doubles,
+     * height and water level, body, mask + 4 region weights + shore floats,
+     * shore reference and moisture; mountain belts when the config has them). */
+    size_t V = w->vertex_count, n1 = (size_t)w->n + 1u;
+    return sizeof *w + sizeof(uint32_t) * 6u * n1 * n1 +
+           V * (3u * sizeof(double) + 2u * sizeof(double) + sizeof(int32_t) + 6u * sizeof(float) +
+                2u * sizeof(double) + (w->belt_v ? sizeof(float) : 0u));
+}
+
+/* Shore reference: each land vertex takes the water level of its nearest
+ * water (hops on the graph), water vertices their own. A multi-source BFS
+ * from every water vertex in index order; queue order has non-decreasing
+ * distance, so each land vertex takes the highest reference among its
+ * neighbours one hop nearer the water, independent of which of them the BFS
+ * happened to reach first. */
+static ct_result ct__derive_shore_ref(ct_world *w, const ct__graph *g, char *err, size_t errlen)
+{
+    uint32_t V = w->vertex_count, head = 0, tail = 0, q;
+    uint32_t *queue = (uint32_t *)malloc(sizeof *queue * (size_t)(V ? V : 1u));
+    int32_t *dist = (int32_t *)malloc(sizeof *dist * (size_t)(V ? V : 1u));
+    double *ref = (double *)malloc(sizeof *ref * (size_t)(V ? V : 1u));
+    if (!queue || !dist || !ref) {
+        free(queue);
+        free(dist);
+        free(ref);
+        return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving the shore reference");
+    }
+    for (q = 0; q < V; q++) {
+        if (w->body_v[q] >= 0) {
+            dist[q] = 0;
+            ref[q] = w->water_level_v[q];
+            queue[tail++] = q;
+        } else {
+            dist[q] = -1;
+            ref[q] = 0.0;
+        }
+    }
+    while (head < tail) {
+        uint32_t a = queue[head++], k;
+        for (k = 0; k < 4u; k++) {
+            uint32_t b = g->nbr[4u * (size_t)a + k];
+            if (b != CT__NONE && dist[b] < 0) {
+                dist[b] = dist[a] + 1;
+                queue[tail++] = b;
+            }
+        }
+    }
+    for (q = 0; q < tail; q++) {
+        uint32_t a = queue[q], k;
+        int first = 1;
+        if (dist[a] == 0) continue;
+        for (k = 0; k < 4u; k++) {
+            uint32_t b = g->nbr[4u * (size_t)a + k];
+            if (b != CT__NONE && dist[b] == dist[a] - 1 && (first || ref[b] > ref[a])) {
+                ref[a] = ref[b];
+                first = 0;
+            }
+        }
+    }
+    free(w->shore_ref_v);
+    w->shore_ref_v = ref;
+    free(queue);
+    free(dist);
+    return CT_OK;
+}
+
+/* Moisture is a low-frequency field: evaluated once per vertex. */
+static ct_result ct__derive_moisture(ct_world *w, char *err, size_t errlen)
+{
+    uint32_t V = w->vertex_count, q;
+    double *moist = (double *)malloc(sizeof *moist * (size_t)(V ? V : 1u));
+    if (!moist) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving moisture");
+    for (q = 0; q < V; q++)
+        moist[q] = ct__fbm3(ct__subseed(w->cfg.seed, CT_SALT_MOISTURE), &w->dir_v[3u * (size_t)q],
+                            w->cfg.moisture_frequency, 4, 2.0, 0.5);
+    free(w->moisture_v);
+    w->moisture_v = moist;
+    return CT_OK;
+}
+
+/* The tables the sampler reads: shore reference, moisture, mountain belts. */
+static ct_result ct__derive_sampling(ct_world *w, const ct__graph *g, char *err, size_t errlen)
+{
+    ct_result r = ct__derive_shore_ref(w, g, err, errlen);
+    if (r == CT_OK) r = ct__derive_moisture(w, err, errlen);
+    if (r == CT_OK) r = ct__ranges_derive(w, err, errlen);
+    return r;
 }
 
 /* Statistics that describe the frozen field (the build log - passes, hops,
@@ -120,10 +215,9 @@ ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err
                        : ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving shore distances");
     }
     if (r == CT_OK) ct__derive_stats(w, g);
-    ct__graph_free(&own);
-    if (r != CT_OK) return r;
-    r = ct__derive_sampling(w, err, errlen);
+    if (r == CT_OK) r = ct__derive_sampling(w, g, err, errlen);
     /* The sampling tables (and mountain belts) are held too. */
     if (r == CT_OK) w->stats.bytes_held = ct__world_bytes(w);
+    ct__graph_free(&own);
     return r;
 }
