@@ -62,6 +62,11 @@ double ct__noise3(uint32_t seed, double x, double y, double z);
 /* The same noise with a cheap per-corner hash (xor of primed coordinates,
  * one multiply): for the per-sample chunk fields, not the world build. */
 double ct__noise3_fast(uint32_t seed, double x, double y, double z);
+/* Gradient noise with its analytic gradient d[3] (its own corner hash);
+ * the _x2 form runs two points in vector lanes, each lane bit for bit the
+ * scalar call. */
+double ct__noise3_deriv(uint32_t seed, double x, double y, double z, double d[3]);
+void ct__noise3_deriv_x2(uint32_t seed, const double pa[3], const double pb[3], double n[2], double d[2][3]);
 /* fBm of ct__noise3_fast over `octaves`; *coarse (may be NULL) receives the
  * normalised sum of the first coarse_octaves octaves from the same loop. */
 double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,

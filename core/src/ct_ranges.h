@@ -36,11 +36,9 @@ void ct__ranges_at_x4(const ct_config *cfg, const double dir[12], const double b
 
 /* Tangent gradient (m per m) of the bilinear macro interpolation in a cell
  * with corner directions d[0..3] (unit vectors, corners (i,j) (i+1,j)
- * (i,j+1) (i+1,j+1)), corner heights h[0..3], at (s,t). */
-void ct__macro_gradient(const double *d[4], const double h[4], double s, double t, double radius_m,
-                        double grad[3]);
-/* ct__macro_gradient in two steps: what depends on the cell's corner
- * directions only (once per cell), then the height gradient at (s,t). */
+ * (i,j+1) (i+1,j+1)), in two steps: what depends on the cell's corner
+ * directions only (once per cell), then, for corner heights h[0..3], the
+ * height gradient at (s,t). */
 typedef struct ct__macro_grad_prep {
     double es[3], et[3], a11, a12, a22, det;
 } ct__macro_grad_prep;

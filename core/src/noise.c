@@ -1,5 +1,6 @@
-/* noise.c - 3D gradient noise, fBm, ridged and domain-warp helpers, and the
- * libm-free angle functions used by generation.
+/* noise.c - 3D gradient noise (one kernel family: the build's hash, the fast
+ * detail hash, and the variant with analytic derivatives), fBm, ridged and
+ * domain-warp helpers, and the libm-free angle functions used by generation.
  *
  * Only +, -, *, / and floor appear here: those are exactly rounded in IEEE
  * arithmetic, so native and WebAssembly builds agree bit for bit (compiled
@@ -254,6 +255,150 @@ void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octave
 {
     const int oct[4] = {octaves, octaves, octaves, octaves};
     ct__fbm3_fast_x4n(seed, p, freq, oct, lacunarity, gain, coarse_octaves, out, coarse);
+}
+
+/* ------------------------------------------------ gradient noise with derivatives
+ * The same gradient noise (lattice primes, gradient set, quintic fade) with
+ * its analytic gradient, for the ranges layer's ridges and belt field
+ * (ranges.c). Its corner hash has its own final mix, so its fields are
+ * decorrelated from the detail noise's at the same seed. The value is the
+ * trilinear blend of the corner dot products; the derivative is the same
+ * blend of the corner gradients plus the fade weights' derivatives times the
+ * blend's differences. */
+static uint32_t ct__corner_deriv(uint32_t seed, uint32_t xp, uint32_t yp, uint32_t zp)
+{
+    uint32_t h = (seed ^ xp ^ yp ^ zp) * 0x2c1b3c6du;
+    return h ^ (h >> 16);
+}
+
+/* Scalar half of one point: the offsets in its cell and the eight corner
+ * gradients, corner k at bits (x | y << 1 | z << 2). */
+static void ct__deriv_lane(uint32_t seed, const double p[3], double f[3], const double *g[8])
+{
+    double x0f = floor(p[0]), y0f = floor(p[1]), z0f = floor(p[2]);
+    uint32_t x0 = (uint32_t)(int64_t)x0f * CT__PRIME_X, y0 = (uint32_t)(int64_t)y0f * CT__PRIME_Y;
+    uint32_t z0 = (uint32_t)(int64_t)z0f * CT__PRIME_Z;
+    uint32_t xs[2], ys[2], zs[2];
+    int k;
+    xs[0] = x0; xs[1] = x0 + CT__PRIME_X;
+    ys[0] = y0; ys[1] = y0 + CT__PRIME_Y;
+    zs[0] = z0; zs[1] = z0 + CT__PRIME_Z;
+    f[0] = p[0] - x0f; f[1] = p[1] - y0f; f[2] = p[2] - z0f;
+    for (k = 0; k < 8; k++) {
+        uint32_t h = ct__corner_deriv(seed, xs[k & 1], ys[(k >> 1) & 1], zs[k >> 2]);
+        g[k] = ct__grad[(uint32_t)(((uint64_t)h * 12u) >> 32)];
+    }
+}
+
+double ct__noise3_deriv(uint32_t seed, double x, double y, double z, double d[3])
+{
+    const double *g[8];
+    double p[3], f[3], o[3], c[8], u, v, w, du, dv, dw, k1, k2, k3, k4, k5, k6, k7;
+    int k;
+    p[0] = x; p[1] = y; p[2] = z;
+    ct__deriv_lane(seed, p, f, g);
+    for (k = 0; k < 3; k++) o[k] = f[k] - 1.0;
+    for (k = 0; k < 8; k++)
+        c[k] = g[k][0] * (k & 1 ? o[0] : f[0]) + g[k][1] * (k & 2 ? o[1] : f[1]) + g[k][2] * (k & 4 ? o[2] : f[2]);
+    u = ct__fade(f[0]);
+    v = ct__fade(f[1]);
+    w = ct__fade(f[2]);
+    du = 30.0 * f[0] * f[0] * (f[0] - 1.0) * (f[0] - 1.0);
+    dv = 30.0 * f[1] * f[1] * (f[1] - 1.0) * (f[1] - 1.0);
+    dw = 30.0 * f[2] * f[2] * (f[2] - 1.0) * (f[2] - 1.0);
+    /* n = c0 + k1 u + k2 v + k3 w + k4 uv + k5 vw + k6 wu + k7 uvw */
+    k1 = c[1] - c[0];
+    k2 = c[2] - c[0];
+    k3 = c[4] - c[0];
+    k4 = c[0] - c[1] - c[2] + c[3];
+    k5 = c[0] - c[2] - c[4] + c[6];
+    k6 = c[0] - c[1] - c[4] + c[5];
+    k7 = -c[0] + c[1] + c[2] - c[3] + c[4] - c[5] - c[6] + c[7];
+    for (k = 0; k < 3; k++) {
+        double a00 = g[0][k] + u * (g[1][k] - g[0][k]), a10 = g[2][k] + u * (g[3][k] - g[2][k]);
+        double a01 = g[4][k] + u * (g[5][k] - g[4][k]), a11 = g[6][k] + u * (g[7][k] - g[6][k]);
+        double b0 = a00 + v * (a10 - a00), b1 = a01 + v * (a11 - a01);
+        d[k] = b0 + w * (b1 - b0);
+    }
+    d[0] += du * (k1 + k4 * v + k6 * w + k7 * v * w);
+    d[1] += dv * (k2 + k4 * u + k5 * w + k7 * u * w);
+    d[2] += dw * (k3 + k5 * v + k6 * u + k7 * u * v);
+    return c[0] + k1 * u + k2 * v + k3 * w + k4 * u * v + k5 * v * w + k6 * w * u + k7 * u * v * w;
+}
+
+/* The blend coefficients k1..k7 of ct__noise3_deriv from the corner values. */
+static void ct__v2_deriv_coeffs(const ct__v2 c[8], ct__v2 k[8])
+{
+    k[1] = CT__V2_SUB(c[1], c[0]);
+    k[2] = CT__V2_SUB(c[2], c[0]);
+    k[3] = CT__V2_SUB(c[4], c[0]);
+    k[4] = CT__V2_ADD(CT__V2_SUB(CT__V2_SUB(c[0], c[1]), c[2]), c[3]);
+    k[5] = CT__V2_ADD(CT__V2_SUB(CT__V2_SUB(c[0], c[2]), c[4]), c[6]);
+    k[6] = CT__V2_ADD(CT__V2_SUB(CT__V2_SUB(c[0], c[1]), c[4]), c[5]);
+    k[7] = CT__V2_MUL(CT__V2(-1.0, -1.0), c[0]);
+    k[7] = CT__V2_ADD(CT__V2_SUB(CT__V2_SUB(CT__V2_ADD(CT__V2_SUB(CT__V2_ADD(CT__V2_ADD(k[7], c[1]), c[2]), c[3]),
+                                                       c[4]), c[5]), c[6]), c[7]);
+}
+
+/* ct__noise3_deriv at two points, a and b, in the two lanes of vectors:
+ * floor, lattice hashes and gradient lookups per lane, everything else as
+ * two-lane vector operations in ct__noise3_deriv's order (negation as a
+ * multiply by -1, which keeps the sign of zero as unary minus does), so each
+ * lane gives ct__noise3_deriv's bits. pa/pb hold x, y, z. */
+void ct__noise3_deriv_x2(uint32_t seed, const double pa[3], const double pb[3], double n[2], double d[2][3])
+{
+    const double *ga[8], *gb[8];
+    ct__v2 f[3], o[3], c[8], gv[8][3], one = CT__V2(1.0, 1.0), fade[3], dfade[3], kc[8], r, dd[3];
+    double fa[3], fb[3];
+    int k;
+    ct__deriv_lane(seed, pa, fa, ga);
+    ct__deriv_lane(seed, pb, fb, gb);
+    for (k = 0; k < 3; k++) {
+        f[k] = CT__V2(fa[k], fb[k]);
+        o[k] = CT__V2_SUB(f[k], one);    /* fx - 1.0 */
+        fade[k] = ct__v2_fade(f[k]);
+        /* 30 t t (t - 1) (t - 1), left to right */
+        dfade[k] = CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(CT__V2(30.0, 30.0), f[k]), f[k]), o[k]), o[k]);
+    }
+    for (k = 0; k < 8; k++) {
+        ct__v2 ox = (k & 1) ? o[0] : f[0], oy = (k & 2) ? o[1] : f[1], oz = (k & 4) ? o[2] : f[2];
+        gv[k][0] = CT__V2(ga[k][0], gb[k][0]);
+        gv[k][1] = CT__V2(ga[k][1], gb[k][1]);
+        gv[k][2] = CT__V2(ga[k][2], gb[k][2]);
+        c[k] = CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(gv[k][0], ox), CT__V2_MUL(gv[k][1], oy)), CT__V2_MUL(gv[k][2], oz));
+    }
+    ct__v2_deriv_coeffs(c, kc);
+    for (k = 0; k < 3; k++) {
+        ct__v2 b0 = ct__v2_lerp(ct__v2_lerp(gv[0][k], gv[1][k], fade[0]), ct__v2_lerp(gv[2][k], gv[3][k], fade[0]), fade[1]);
+        ct__v2 b1 = ct__v2_lerp(ct__v2_lerp(gv[4][k], gv[5][k], fade[0]), ct__v2_lerp(gv[6][k], gv[7][k], fade[0]), fade[1]);
+        dd[k] = ct__v2_lerp(b0, b1, fade[2]);
+    }
+    {
+        ct__v2 u = fade[0], v = fade[1], w = fade[2];
+        /* d[0] += du (k1 + k4 v + k6 w + k7 v w), and so on, left to right. */
+        dd[0] = CT__V2_ADD(dd[0], CT__V2_MUL(dfade[0], CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(kc[1], CT__V2_MUL(kc[4], v)),
+                                                                             CT__V2_MUL(kc[6], w)),
+                                                                  CT__V2_MUL(CT__V2_MUL(kc[7], v), w))));
+        dd[1] = CT__V2_ADD(dd[1], CT__V2_MUL(dfade[1], CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(kc[2], CT__V2_MUL(kc[4], u)),
+                                                                             CT__V2_MUL(kc[5], w)),
+                                                                  CT__V2_MUL(CT__V2_MUL(kc[7], u), w))));
+        dd[2] = CT__V2_ADD(dd[2], CT__V2_MUL(dfade[2], CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(kc[3], CT__V2_MUL(kc[5], v)),
+                                                                             CT__V2_MUL(kc[6], u)),
+                                                                  CT__V2_MUL(CT__V2_MUL(kc[7], u), v))));
+        r = CT__V2_ADD(c[0], CT__V2_MUL(kc[1], u));
+        r = CT__V2_ADD(r, CT__V2_MUL(kc[2], v));
+        r = CT__V2_ADD(r, CT__V2_MUL(kc[3], w));
+        r = CT__V2_ADD(r, CT__V2_MUL(CT__V2_MUL(kc[4], u), v));
+        r = CT__V2_ADD(r, CT__V2_MUL(CT__V2_MUL(kc[5], v), w));
+        r = CT__V2_ADD(r, CT__V2_MUL(CT__V2_MUL(kc[6], w), u));
+        r = CT__V2_ADD(r, CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(kc[7], u), v), w));
+    }
+    n[0] = CT__V2_LO(r);
+    n[1] = CT__V2_HI(r);
+    for (k = 0; k < 3; k++) {
+        d[0][k] = CT__V2_LO(dd[k]);
+        d[1][k] = CT__V2_HI(dd[k]);
+    }
 }
 
 /* ------------------------------------------------ the build's vector blend

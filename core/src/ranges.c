@@ -7,7 +7,7 @@
  * fine detail is too weak to read from the ground. Three parts fix that:
  *
  * 1. Belts (build, per macro vertex): the zero set of a belt field (two
- *    octaves of the derivative noise below), widened by range_belt_width,
+ *    octaves of ct__noise3_deriv, noise.c), widened by range_belt_width,
  *    marks long sinuous mountain belts; a very low frequency "activity"
  *    field leaves some continents with few of them.
  * 2. Macro ceiling (build, before the slope projection): land height x above
@@ -22,7 +22,7 @@
  *    biome is identical in chunks and ct_world_sample. With range_folds the
  *    first ridge octave turns, in belts, into crests along the belt field's
  *    level lines (folded chains instead of isotropic cells).
- * Chunks run the noise two samples at a time (ct__rnoise_x2, ct_v2.h), each
+ * Chunks run the noise two samples at a time (ct__noise3_deriv_x2, noise.c), each
  * lane bit for bit the scalar path.
  *
  * Every part is off at its knob's zero value and then changes nothing. */
@@ -53,8 +53,6 @@
  * ridges above and valleys below the macro surface. */
 #define CT__RIDGE_CENTRE 0.55
 
-static double ct__rnoise(uint32_t seed, double x, double y, double z, double d[3]);
-
 int ct__ranges_need_belts(const ct_config *cfg)
 {
     /* Walk mode uses neither the ceiling nor the ridges. */
@@ -66,7 +64,7 @@ int ct__ranges_on(const ct_config *cfg)
     return cfg->mode != CT_MODE_WALK && (cfg->range_height_m > 0.0 || cfg->hill_height_m > 0.0);
 }
 
-/* The belt field: a two-octave fBm of the derivative noise below, with its
+/* The belt field: a two-octave fBm of ct__noise3_deriv (noise.c), with its
  * gradient. Belts lie along its zero lines (long sinuous curves), and fold
  * crests along its level lines near zero, so they run with the belt; the
  * gradient is rarely small there, which keeps folds free of the rings
@@ -82,7 +80,7 @@ static double ct__belt_field(const ct_config *cfg, const double p[3], double gra
     int o, k;
     grad[0] = grad[1] = grad[2] = 0.0;
     for (o = 0; o < 2; o++) {
-        n += amp * ct__rnoise(seed + (uint32_t)o, p[0] * f, p[1] * f, p[2] * f, d);
+        n += amp * ct__noise3_deriv(seed + (uint32_t)o, p[0] * f, p[1] * f, p[2] * f, d);
         for (k = 0; k < 3; k++) grad[k] += amp * f * d[k];
         amp *= 0.5;
         f *= 2.0;
@@ -125,180 +123,10 @@ double ct__range_ceiling(const ct_config *cfg, const double dir[3], double belt,
     return base + c * x / (c + x);
 }
 
-/* ------------------------------------------------ gradient noise with derivatives */
-
-/* Corner hash: xor of primed lattice coordinates and the seed, one multiply
- * (the primes of FastNoiseLite; a different final mix from noise.c). */
-#define CT__RX 501125321u
-#define CT__RY 1136930381u
-#define CT__RZ 1720413743u
-
-static uint32_t ct__rcorner(uint32_t seed, uint32_t x, uint32_t y, uint32_t z)
-{
-    uint32_t h = (seed ^ x ^ y ^ z) * 0x2c1b3c6du;
-    return h ^ (h >> 16);
-}
-
-/* The 12 cube-edge midpoints (Perlin's gradient set), as floats of 0, +-1. */
-static const double ct__rgrad_tab[12][3] = {
-    {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0}, {1, 0, 1}, {-1, 0, 1},
-    {1, 0, -1}, {-1, 0, -1}, {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}
-};
-
-/* Gradient of a corner hash, and its dot product with the offset (x,y,z). */
-#define CT__RCORNER(k, X, Y, Z, ox, oy, oz) do { \
-        g[k] = ct__rgrad_tab[(uint32_t)(((uint64_t)ct__rcorner(seed, X, Y, Z) * 12u) >> 32)]; \
-        c[k] = g[k][0] * (ox) + g[k][1] * (oy) + g[k][2] * (oz); \
-    } while (0)
-
-/* Perlin gradient noise at (x,y,z) and its gradient d[3]. The value is the
- * trilinear blend (quintic weights) of the corner dot products; its
- * derivative is the same blend of the corner gradients plus the weights'
- * derivatives times the blend's differences. Only +,-,*,floor: identical
- * native and in WebAssembly. Corners unrolled: this runs per octave at every
- * land sample of every chunk. */
-static double ct__rnoise(uint32_t seed, double x, double y, double z, double d[3])
-{
-    double x0f = floor(x), y0f = floor(y), z0f = floor(z);
-    double fx = x - x0f, fy = y - y0f, fz = z - z0f, gx = fx - 1.0, gy = fy - 1.0, gz = fz - 1.0;
-    uint32_t x0 = (uint32_t)(int64_t)x0f * CT__RX, y0 = (uint32_t)(int64_t)y0f * CT__RY;
-    uint32_t z0 = (uint32_t)(int64_t)z0f * CT__RZ;
-    uint32_t x1 = x0 + CT__RX, y1 = y0 + CT__RY, z1 = z0 + CT__RZ;
-    const double *g[8];
-    double c[8], u, v, w, du, dv, dw, k1, k2, k3, k4, k5, k6, k7;
-    int k;
-    CT__RCORNER(0, x0, y0, z0, fx, fy, fz);
-    CT__RCORNER(1, x1, y0, z0, gx, fy, fz);
-    CT__RCORNER(2, x0, y1, z0, fx, gy, fz);
-    CT__RCORNER(3, x1, y1, z0, gx, gy, fz);
-    CT__RCORNER(4, x0, y0, z1, fx, fy, gz);
-    CT__RCORNER(5, x1, y0, z1, gx, fy, gz);
-    CT__RCORNER(6, x0, y1, z1, fx, gy, gz);
-    CT__RCORNER(7, x1, y1, z1, gx, gy, gz);
-    u = fx * fx * fx * (fx * (fx * 6.0 - 15.0) + 10.0);
-    v = fy * fy * fy * (fy * (fy * 6.0 - 15.0) + 10.0);
-    w = fz * fz * fz * (fz * (fz * 6.0 - 15.0) + 10.0);
-    du = 30.0 * fx * fx * (fx - 1.0) * (fx - 1.0);
-    dv = 30.0 * fy * fy * (fy - 1.0) * (fy - 1.0);
-    dw = 30.0 * fz * fz * (fz - 1.0) * (fz - 1.0);
-    /* n = c0 + k1 u + k2 v + k3 w + k4 uv + k5 vw + k6 wu + k7 uvw */
-    k1 = c[1] - c[0];
-    k2 = c[2] - c[0];
-    k3 = c[4] - c[0];
-    k4 = c[0] - c[1] - c[2] + c[3];
-    k5 = c[0] - c[2] - c[4] + c[6];
-    k6 = c[0] - c[1] - c[4] + c[5];
-    k7 = -c[0] + c[1] + c[2] - c[3] + c[4] - c[5] - c[6] + c[7];
-    for (k = 0; k < 3; k++) {
-        double a00 = g[0][k] + u * (g[1][k] - g[0][k]), a10 = g[2][k] + u * (g[3][k] - g[2][k]);
-        double a01 = g[4][k] + u * (g[5][k] - g[4][k]), a11 = g[6][k] + u * (g[7][k] - g[6][k]);
-        double b0 = a00 + v * (a10 - a00), b1 = a01 + v * (a11 - a01);
-        d[k] = b0 + w * (b1 - b0);
-    }
-    d[0] += du * (k1 + k4 * v + k6 * w + k7 * v * w);
-    d[1] += dv * (k2 + k4 * u + k5 * w + k7 * u * w);
-    d[2] += dw * (k3 + k5 * v + k6 * u + k7 * u * v);
-    return c[0] + k1 * u + k2 * v + k3 * w + k4 * u * v + k5 * v * w + k6 * w * u + k7 * u * v * w;
-}
-
-/* ct__rnoise at two points, a and b, in the two lanes of vectors: floor,
- * lattice hashes and gradient lookups per lane, everything else as two-lane
- * vector operations in ct__rnoise's order (negation as a multiply by -1,
- * which keeps the sign of zero as unary minus does), so each lane gives
- * ct__rnoise's bits. pa/pb hold x, y, z. */
-static void ct__rnoise_x2(uint32_t seed, const double pa[3], const double pb[3], double n[2], double d[2][3])
-{
-    const double *ga[8], *gb[8];
-    const double *pt[2];
-    ct__v2 f[3], o[3], c[8], gv[8][3], one = CT__V2(1.0, 1.0), u, v, w, du, dv, dw, k1, k2, k3, k4, k5, k6, k7, r, dd[3];
-    double fl[2][3];
-    int lane, k;
-    pt[0] = pa;
-    pt[1] = pb;
-    for (lane = 0; lane < 2; lane++) {
-        const double *p = pt[lane];
-        const double **g = lane ? gb : ga;
-        double x0f = floor(p[0]), y0f = floor(p[1]), z0f = floor(p[2]);
-        uint32_t x0 = (uint32_t)(int64_t)x0f * CT__RX, y0 = (uint32_t)(int64_t)y0f * CT__RY;
-        uint32_t z0 = (uint32_t)(int64_t)z0f * CT__RZ;
-        uint32_t x1 = x0 + CT__RX, y1 = y0 + CT__RY, z1 = z0 + CT__RZ;
-        fl[lane][0] = p[0] - x0f; fl[lane][1] = p[1] - y0f; fl[lane][2] = p[2] - z0f;
-#define CT__RG(k, X, Y, Z) g[k] = ct__rgrad_tab[(uint32_t)(((uint64_t)ct__rcorner(seed, X, Y, Z) * 12u) >> 32)]
-        CT__RG(0, x0, y0, z0); CT__RG(1, x1, y0, z0); CT__RG(2, x0, y1, z0); CT__RG(3, x1, y1, z0);
-        CT__RG(4, x0, y0, z1); CT__RG(5, x1, y0, z1); CT__RG(6, x0, y1, z1); CT__RG(7, x1, y1, z1);
-#undef CT__RG
-    }
-    for (k = 0; k < 3; k++) {
-        f[k] = CT__V2(fl[0][k], fl[1][k]);
-        o[k] = CT__V2_SUB(f[k], one);    /* fx - 1.0 */
-    }
-    /* Corner k uses f or f - 1 per axis by its bits (x | y << 1 | z << 2). */
-    for (k = 0; k < 8; k++) {
-        ct__v2 ox = (k & 1) ? o[0] : f[0], oy = (k & 2) ? o[1] : f[1], oz = (k & 4) ? o[2] : f[2];
-        gv[k][0] = CT__V2(ga[k][0], gb[k][0]);
-        gv[k][1] = CT__V2(ga[k][1], gb[k][1]);
-        gv[k][2] = CT__V2(ga[k][2], gb[k][2]);
-        c[k] = CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(gv[k][0], ox), CT__V2_MUL(gv[k][1], oy)), CT__V2_MUL(gv[k][2], oz));
-    }
-    {
-        ct__v2 six = CT__V2(6.0, 6.0), fifteen = CT__V2(15.0, 15.0), ten = CT__V2(10.0, 10.0), thirty = CT__V2(30.0, 30.0);
-        ct__v2 *fade[3], *dfade[3];
-        fade[0] = &u; fade[1] = &v; fade[2] = &w;
-        dfade[0] = &du; dfade[1] = &dv; dfade[2] = &dw;
-        for (k = 0; k < 3; k++) {
-            ct__v2 t = f[k];
-            /* t t t (t (t 6 - 15) + 10) and 30 t t (t - 1) (t - 1), left to right */
-            *fade[k] = CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(t, t), t),
-                                  CT__V2_ADD(CT__V2_MUL(t, CT__V2_SUB(CT__V2_MUL(t, six), fifteen)), ten));
-            *dfade[k] = CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(thirty, t), t), o[k]), o[k]);
-        }
-    }
-    k1 = CT__V2_SUB(c[1], c[0]);
-    k2 = CT__V2_SUB(c[2], c[0]);
-    k3 = CT__V2_SUB(c[4], c[0]);
-    k4 = CT__V2_ADD(CT__V2_SUB(CT__V2_SUB(c[0], c[1]), c[2]), c[3]);
-    k5 = CT__V2_ADD(CT__V2_SUB(CT__V2_SUB(c[0], c[2]), c[4]), c[6]);
-    k6 = CT__V2_ADD(CT__V2_SUB(CT__V2_SUB(c[0], c[1]), c[4]), c[5]);
-    k7 = CT__V2_MUL(CT__V2(-1.0, -1.0), c[0]);
-    k7 = CT__V2_ADD(CT__V2_SUB(CT__V2_SUB(CT__V2_ADD(CT__V2_SUB(CT__V2_ADD(CT__V2_ADD(k7, c[1]), c[2]), c[3]), c[4]),
-                                           c[5]), c[6]), c[7]);
-    for (k = 0; k < 3; k++) {
-#define CT__GC(q) gv[q][k]
-#define CT__LERP(a, b, t) CT__V2_ADD(a, CT__V2_MUL(t, CT__V2_SUB(b, a)))
-        ct__v2 g0 = CT__GC(0), g2 = CT__GC(2), g4 = CT__GC(4), g6 = CT__GC(6);
-        ct__v2 a00 = CT__LERP(g0, CT__GC(1), u), a10 = CT__LERP(g2, CT__GC(3), u);
-        ct__v2 a01 = CT__LERP(g4, CT__GC(5), u), a11 = CT__LERP(g6, CT__GC(7), u);
-        ct__v2 b0 = CT__LERP(a00, a10, v), b1 = CT__LERP(a01, a11, v);
-        dd[k] = CT__LERP(b0, b1, w);
-#undef CT__GC
-    }
-    /* d[0] += du (k1 + k4 v + k6 w + k7 v w), and so on, left to right. */
-    dd[0] = CT__V2_ADD(dd[0], CT__V2_MUL(du, CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(k1, CT__V2_MUL(k4, v)), CT__V2_MUL(k6, w)),
-                                                       CT__V2_MUL(CT__V2_MUL(k7, v), w))));
-    dd[1] = CT__V2_ADD(dd[1], CT__V2_MUL(dv, CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(k2, CT__V2_MUL(k4, u)), CT__V2_MUL(k5, w)),
-                                                       CT__V2_MUL(CT__V2_MUL(k7, u), w))));
-    dd[2] = CT__V2_ADD(dd[2], CT__V2_MUL(dw, CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(k3, CT__V2_MUL(k5, v)), CT__V2_MUL(k6, u)),
-                                                       CT__V2_MUL(CT__V2_MUL(k7, u), v))));
-    r = CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(CT__V2_ADD(c[0], CT__V2_MUL(k1, u)),
-                                                                                   CT__V2_MUL(k2, v)),
-                                                                        CT__V2_MUL(k3, w)),
-                                                             CT__V2_MUL(CT__V2_MUL(k4, u), v)),
-                                                  CT__V2_MUL(CT__V2_MUL(k5, v), w)),
-                                       CT__V2_MUL(CT__V2_MUL(k6, w), u)),
-                   CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(k7, u), v), w));
-#undef CT__LERP
-    n[0] = CT__V2_LO(r);
-    n[1] = CT__V2_HI(r);
-    for (k = 0; k < 3; k++) {
-        d[0][k] = CT__V2_LO(dd[k]);
-        d[1][k] = CT__V2_HI(dd[k]);
-    }
-}
-
 /* One ridge octave: R = (1 - |n|)^2 and its gradient (frequency applied). */
 static double ct__ridge_octave(uint32_t seed, const double p[3], double f, double d[3])
 {
-    double n = ct__rnoise(seed, p[0] * f, p[1] * f, p[2] * f, d), r, k;
+    double n = ct__noise3_deriv(seed, p[0] * f, p[1] * f, p[2] * f, d), r, k;
     int i;
     r = 1.0 - fabs(n);
     k = -2.0 * r * (n < 0.0 ? -1.0 : 1.0) * f;
@@ -377,7 +205,7 @@ static void ct__fold(const ct_config *cfg, const double p[3], double rv, const d
 {
     double dn[3], dj[3], n, j, fj = cfg->ridge_frequency / CT__FOLD_JITTER_CRESTS;
     n = ct__belt_field(cfg, p, dn);
-    j = ct__rnoise(ct__subseed(cfg->seed, CT_SALT_RANGE_FOLD), p[0] * fj, p[1] * fj, p[2] * fj, dj);
+    j = ct__noise3_deriv(ct__subseed(cfg->seed, CT_SALT_RANGE_FOLD), p[0] * fj, p[1] * fj, p[2] * fj, dj);
     ct__fold_shape(cfg, p, rv, rd, n, dn, j, dj, out);
 }
 
@@ -394,7 +222,7 @@ static void ct__fold_x2(const ct_config *cfg, const double *p[2], const double r
     for (o = 0; o < 2; o++) {
         for (lane = 0; lane < 2; lane++)
             for (k = 0; k < 3; k++) q[lane][k] = p[lane][k] * f;
-        ct__rnoise_x2(seed + (uint32_t)o, q[0], q[1], v, d);
+        ct__noise3_deriv_x2(seed + (uint32_t)o, q[0], q[1], v, d);
         for (lane = 0; lane < 2; lane++) {
             n[lane] += amp * v[lane];
             for (k = 0; k < 3; k++) dn[lane][k] += amp * f * d[lane][k];
@@ -404,7 +232,7 @@ static void ct__fold_x2(const ct_config *cfg, const double *p[2], const double r
     }
     for (lane = 0; lane < 2; lane++)
         for (k = 0; k < 3; k++) q[lane][k] = p[lane][k] * fj;
-    ct__rnoise_x2(ct__subseed(cfg->seed, CT_SALT_RANGE_FOLD), q[0], q[1], j, dj);
+    ct__noise3_deriv_x2(ct__subseed(cfg->seed, CT_SALT_RANGE_FOLD), q[0], q[1], j, dj);
     for (lane = 0; lane < 2; lane++)
         ct__fold_shape(cfg, p[lane], rv[lane], rd[lane], n[lane], dn[lane], j[lane], dj[lane], &out[lane]);
 }
@@ -460,7 +288,7 @@ static double ct__ridged(const ct_config *cfg, const double p[3], double fold_m,
     return ct__ridged_combine(cfg, p, fold_m, NULL, r0, d0, s, ds, norm, d);
 }
 
-/* ct__ridged at two points (the two lanes of ct__rnoise_x2), each lane's
+/* ct__ridged at two points (the two lanes of ct__noise3_deriv_x2), each lane's
  * bits those of ct__ridged with its fold_m. */
 static void ct__ridged_x2(const ct_config *cfg, const double pa[3], const double pb[3], const double fold_m[2],
                           double val[2], double d[2][3])
@@ -476,7 +304,7 @@ static void ct__ridged_x2(const ct_config *cfg, const double pa[3], const double
             f *= 2.0;
         }
         for (k = 0; k < 3; k++) { qa[k] = pa[k] * f; qb[k] = pb[k] * f; }
-        ct__rnoise_x2(seed + (uint32_t)i, qa, qb, n, di);
+        ct__noise3_deriv_x2(seed + (uint32_t)i, qa, qb, n, di);
         for (lane = 0; lane < 2; lane++) {
             /* ct__ridge_octave's step after the noise. */
             double r = 1.0 - fabs(n[lane]), kk = -2.0 * r * (n[lane] < 0.0 ? -1.0 : 1.0) * f;
@@ -618,12 +446,4 @@ void ct__macro_gradient_at(const ct__macro_grad_prep *p, const double h[4], doub
     b1 = (p->a22 * hs - p->a12 * ht) / p->det;
     b2 = (p->a11 * ht - p->a12 * hs) / p->det;
     for (k = 0; k < 3; k++) grad[k] = b1 * p->es[k] + b2 * p->et[k];
-}
-
-void ct__macro_gradient(const double *d[4], const double h[4], double s, double t, double radius_m,
-                        double grad[3])
-{
-    ct__macro_grad_prep p;
-    ct__macro_gradient_prepare(d, radius_m, &p);
-    ct__macro_gradient_at(&p, h, s, t, grad);
 }

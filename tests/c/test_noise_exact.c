@@ -1,7 +1,7 @@
 /* test_noise_exact.c - the faster noise, fBm and angle code against plain
  * reference versions, bit for bit, on many inputs: the cell-shared multi-seed
  * fBm, the inlined corner hashes, the early-stopping asin series and the
- * 4-sample vector noise must all give exactly what the straightforward
+ * 4-sample vector noise and the two-point derivative noise must all give exactly what the straightforward
  * formulation gives, or generation IDs and digests would move. The
  * references below are the formulations the golden values were made with. */
 #include "ct_internal.h"
@@ -64,6 +64,45 @@ static double ref_noise3_fast(uint32_t seed, double x, double y, double z)
         h[c] = k ^ (k >> 15);
     }
     return ref_blend(h, x - x0f, y - y0f, z - z0f);
+}
+
+/* The derivative noise as first written (corner by corner, its own hash). */
+static double ref_noise3_deriv(uint32_t seed, double x, double y, double z, double d[3])
+{
+    double x0f = floor(x), y0f = floor(y), z0f = floor(z), f[3], c[8], u, v, w, du, dv, dw;
+    uint32_t xs[2], ys[2], zs[2];
+    const double *g[8];
+    int k;
+    xs[0] = (uint32_t)(int64_t)x0f * 501125321u; xs[1] = xs[0] + 501125321u;
+    ys[0] = (uint32_t)(int64_t)y0f * 1136930381u; ys[1] = ys[0] + 1136930381u;
+    zs[0] = (uint32_t)(int64_t)z0f * 1720413743u; zs[1] = zs[0] + 1720413743u;
+    f[0] = x - x0f; f[1] = y - y0f; f[2] = z - z0f;
+    for (k = 0; k < 8; k++) {
+        uint32_t h = (seed ^ xs[k & 1] ^ ys[(k >> 1) & 1] ^ zs[k >> 2]) * 0x2c1b3c6du;
+        double ox = k & 1 ? f[0] - 1.0 : f[0], oy = k & 2 ? f[1] - 1.0 : f[1], oz = k & 4 ? f[2] - 1.0 : f[2];
+        h ^= h >> 16;
+        g[k] = ref_grad[(uint32_t)(((uint64_t)h * 12u) >> 32)];
+        c[k] = g[k][0] * ox + g[k][1] * oy + g[k][2] * oz;
+    }
+    u = ref_fade(f[0]); v = ref_fade(f[1]); w = ref_fade(f[2]);
+    du = 30.0 * f[0] * f[0] * (f[0] - 1.0) * (f[0] - 1.0);
+    dv = 30.0 * f[1] * f[1] * (f[1] - 1.0) * (f[1] - 1.0);
+    dw = 30.0 * f[2] * f[2] * (f[2] - 1.0) * (f[2] - 1.0);
+    {
+        double k1 = c[1] - c[0], k2 = c[2] - c[0], k3 = c[4] - c[0];
+        double k4 = c[0] - c[1] - c[2] + c[3], k5 = c[0] - c[2] - c[4] + c[6], k6 = c[0] - c[1] - c[4] + c[5];
+        double k7 = -c[0] + c[1] + c[2] - c[3] + c[4] - c[5] - c[6] + c[7];
+        for (k = 0; k < 3; k++) {
+            double a00 = g[0][k] + u * (g[1][k] - g[0][k]), a10 = g[2][k] + u * (g[3][k] - g[2][k]);
+            double a01 = g[4][k] + u * (g[5][k] - g[4][k]), a11 = g[6][k] + u * (g[7][k] - g[6][k]);
+            double b0 = a00 + v * (a10 - a00), b1 = a01 + v * (a11 - a01);
+            d[k] = b0 + w * (b1 - b0);
+        }
+        d[0] += du * (k1 + k4 * v + k6 * w + k7 * v * w);
+        d[1] += dv * (k2 + k4 * u + k5 * w + k7 * u * w);
+        d[2] += dw * (k3 + k5 * v + k6 * u + k7 * u * v);
+        return c[0] + k1 * u + k2 * v + k3 * w + k4 * u * v + k5 * v * w + k6 * w * u + k7 * u * v * w;
+    }
 }
 
 static double ref_fbm3(uint32_t seed, const double p[3], double freq, int octaves, double lac, double gain)
@@ -247,9 +286,46 @@ static void test_x4(void)
     CHECK(bad_coarse == 0, "%d vector coarse fBm lanes differ", bad_coarse);
 }
 
+/* The derivative noise: both lanes of the two-point form give the scalar
+ * call's bits, the scalar call gives the reference's, and the gradient is the
+ * value's derivative (central differences). */
+static void test_deriv(void)
+{
+    int i, k, bad = 0, bad_ref = 0, bad_grad = 0;
+    for (i = 0; i < 100000; i++) {
+        double pa[3], pb[3], n[2], d[2][3], ds[3], dr[3], s = i % 2 ? 3.0 : 4000.0;
+        uint32_t seed = (uint32_t)(rng >> 20);
+        for (k = 0; k < 3; k++) { pa[k] = rnd(-s, s); pb[k] = rnd(-s, s); }
+        if (i % 40 == 0) { pa[0] = floor(pa[0]); pb[2] = -0.0; }
+        ct__noise3_deriv_x2(seed, pa, pb, n, d);
+        if (!same(n[0], ct__noise3_deriv(seed, pa[0], pa[1], pa[2], ds))) bad++;
+        for (k = 0; k < 3; k++) if (!same(d[0][k], ds[k])) bad++;
+        if (!same(n[1], ct__noise3_deriv(seed, pb[0], pb[1], pb[2], ds))) bad++;
+        for (k = 0; k < 3; k++) if (!same(d[1][k], ds[k])) bad++;
+        if (!same(n[1], ref_noise3_deriv(seed, pb[0], pb[1], pb[2], dr))) bad_ref++;
+        for (k = 0; k < 3; k++) if (!same(ds[k], dr[k])) bad_ref++;
+        if (i % 10 == 0) {
+            const double h = 1e-6;
+            for (k = 0; k < 3; k++) {
+                double q[3], lo, hi, dd[3];
+                q[0] = pb[0]; q[1] = pb[1]; q[2] = pb[2];
+                q[k] = pb[k] + h;
+                hi = ct__noise3_deriv(seed, q[0], q[1], q[2], dd);
+                q[k] = pb[k] - h;
+                lo = ct__noise3_deriv(seed, q[0], q[1], q[2], dd);
+                if (fabs((hi - lo) / (2.0 * h) - ds[k]) > 1e-3 * (1.0 + fabs(ds[k]))) bad_grad++;
+            }
+        }
+    }
+    CHECK(bad == 0, "%d derivative-noise lanes differ from the scalar call", bad);
+    CHECK(bad_ref == 0, "%d derivative-noise values differ from the reference", bad_ref);
+    CHECK(bad_grad == 0, "%d gradients differ from central differences", bad_grad);
+}
+
 int main(void)
 {
     test_x4();
+    test_deriv();
     test_noise_reference();
     test_fbm_multi();
     test_fbm_memo();
