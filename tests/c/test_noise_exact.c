@@ -1,9 +1,10 @@
 /* test_noise_exact.c - the faster noise, fBm and angle code against plain
  * reference versions, bit for bit, on many inputs: the cell-shared multi-seed
- * fBm, the inlined corner hashes, the early-stopping asin series and the
- * 4-sample vector noise and the two-point derivative noise must all give exactly what the straightforward
- * formulation gives, or generation IDs and digests would move. The
- * references below are the formulations the golden values were made with. */
+ * fBm, the inlined corner hashes, the early-stopping asin series, the
+ * 4-sample vector noise and the two-point derivative noise must all give
+ * exactly what the straightforward formulation gives, or generation IDs and
+ * digests would move. The references below are the formulations the golden
+ * values were made with. */
 #include "ct_internal.h"
 #include "test.h"
 
