@@ -188,5 +188,5 @@ double ct__coast_shore(const ct_config *cfg, const double dir[3], double wet, do
 double ct__coast_ramp(double shore)
 {
     double t = CT__COAST_RAMP_K * shore;
-    return t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    return ct__clamp(t, 0.0, 1.0);
 }

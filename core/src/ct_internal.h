@@ -4,6 +4,7 @@
 #define CT_INTERNAL_H
 
 #include "ct.h"
+#include "ct_math.h"
 
 /* ------------------------------------------------------------ error helper */
 /* Writes "message" (printf-style) into err and returns code. err may be NULL. */
@@ -117,8 +118,6 @@ double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
 /* Domain warp: out = p + strength * (fbm_x, fbm_y, fbm_z). */
 void ct__warp3(uint32_t seed, const double p[3], double freq, double strength,
                double out[3]);
-/* smoothstep on [e0,e1] */
-double ct__smoothstep(double e0, double e1, double x);
 /* asin(x) for |x| <= 0.75 by a fixed series (no libm), error < 1e-12. */
 double ct__asin_small(double x);
 /* Great-circle angle between unit vectors (radians), libm-free. */

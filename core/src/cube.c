@@ -269,7 +269,7 @@ ct_result ct_key_metric(ct_key key, double local_x, double local_y, double radiu
     ct__face_axes(key.face, du, dv);
     if (fabs(u) > 0x1p500 || fabs(v) > 0x1p500)
         return ct__fail(err, errlen, CT_ERR_LOCAL, "local position is too far from the chunk for a metric");
-    len = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    len = sqrt(ct__dot3(p, p));
     for (k = 0; k < 3; k++) { p[k] /= len; pu += p[k] * du[k]; pv += p[k] * dv[k]; }
     /* d(P/|P|)/du = (dP/du - dir (dir . dP/du)) / |P|; du/dlocal = 2 / n. */
     scale = radius_m * 2.0 / (double)((int64_t)CT_CHUNK_CORE << key.lod) / len;

@@ -143,29 +143,6 @@ static void ct__mesh_tri(ct__mesher *m, uint32_t *ic, uint32_t a, uint32_t b, ui
     *ic += 3;
 }
 
-static void ct__cross(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double ct__dot(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void ct__normalize_or(double v[3], const double fallback[3])
-{
-    double len = sqrt(ct__dot(v, v));
-    int k;
-    if (!(len > 0.0)) {
-        for (k = 0; k < 3; k++) v[k] = fallback[k];
-        return;
-    }
-    for (k = 0; k < 3; k++) v[k] /= len;
-}
-
 /* Terrain position of local sample (lx, ly), which may lie one stride outside
  * the chunk: those come from ct_world_sample, encoded and decoded like a chunk
  * height, so edge normals match the neighbouring chunk's. */
@@ -269,9 +246,9 @@ static void ct__mesh_terrain(ct__mesher *m)
             double a[3], b[3], nrm[3];
             int si = gj * s * CT_CHUNK_EDGE + gi * s;
             for (k = 0; k < 3; k++) { a[k] = xp[k] - xm[k]; b[k] = yp[k] - ym[k]; }
-            ct__cross(a, b, nrm);
-            if (ct__dot(nrm, dir) < 0.0) for (k = 0; k < 3; k++) nrm[k] = -nrm[k];
-            ct__normalize_or(nrm, dir);
+            ct__cross3(a, b, nrm);
+            if (ct__dot3(nrm, dir) < 0.0) for (k = 0; k < 3; k++) nrm[k] = -nrm[k];
+            ct__normalize3_or(nrm, dir);
             ct__mesh_put(m, (uint32_t)gj * row + (uint32_t)gi, p, nrm, c->palette[si]);
         }
         t = up; up = mid; mid = down; down = t;
@@ -424,8 +401,8 @@ ct_result ct_mesh_build(const ct_world *world, const ct_chunk *chunk,
     ct__face_uv_to_cube(chunk->key.face, 1.0, 0.0, a);
     ct__face_uv_to_cube(chunk->key.face, 0.0, 1.0, b);
     for (k = 0; k < 3; k++) { du[k] = a[k] - o[k]; dv[k] = b[k] - o[k]; }
-    ct__cross(du, dv, nrm);
-    m.ccw = ct__dot(nrm, o) > 0.0;
+    ct__cross3(du, dv, nrm);
+    m.ccw = ct__dot3(nrm, o) > 0.0;
     for (k = 0; k < 3; k++) mesh->center_m[k] = m.center[k];
     if (m.o.water) ct__mesh_water(&m);
     else ct__mesh_terrain(&m);

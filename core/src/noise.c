@@ -601,16 +601,6 @@ void ct__warp3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], double
     out[2] = p[2] + strength * wv[2];
 }
 
-double ct__smoothstep(double e0, double e1, double x)
-{
-    double t;
-    if (e1 == e0) return x < e0 ? 0.0 : 1.0;
-    t = (x - e0) / (e1 - e0);
-    if (t < 0.0) t = 0.0;
-    if (t > 1.0) t = 1.0;
-    return t * t * (3.0 - 2.0 * t);
-}
-
 /* Maclaurin series of asin, at most 40 terms (for |x| <= 0.5 the 40th is
  * below 1e-24). It stops at the first term that leaves the sum unchanged:
  * the terms only shrink (each is under x^2 = 1/4 of the one before) and

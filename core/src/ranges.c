@@ -118,7 +118,7 @@ double ct__range_ceiling(const ct_config *cfg, const double dir[3], double belt,
     double x = h - base, lift, c;
     if (!(cfg->macro_ceiling_m > 0.0) || !(x > 0.0)) return h;
     lift = 0.5 + 1.5 * ct__fbm3(ct__subseed(cfg->seed, CT_SALT_RANGE_LIFT), dir, CT__LIFT_FREQ, 2, 2.0, 0.5);
-    lift = lift < 0.0 ? 0.0 : (lift > 1.0 ? 1.0 : lift);
+    lift = ct__clamp(lift, 0.0, 1.0);
     c = cfg->macro_ceiling_m * (CT__CEIL_MIN + (1.0 - CT__CEIL_MIN) * lift + CT__CEIL_BELT * belt);
     return base + c * x / (c + x);
 }
@@ -177,7 +177,7 @@ static void ct__fold_shape(const ct_config *cfg, const double p[3], double rv, c
     double gl, x, k, fj = cfg->ridge_frequency / CT__FOLD_JITTER_CRESTS, w, sgn, hm, dhm, t, pw;
     int i;
     /* Only the tangent part of grad n sets the crest spacing on the sphere. */
-    x = dn[0] * p[0] + dn[1] * p[1] + dn[2] * p[2];
+    x = ct__dot3(dn, p);
     gl = sqrt((dn[0] - x * p[0]) * (dn[0] - x * p[0]) + (dn[1] - x * p[1]) * (dn[1] - x * p[1])
               + (dn[2] - x * p[2]) * (dn[2] - x * p[2])) / (CT__FOLD_GRAD * cfg->range_belt_frequency);
     out->fade = ct__smoothstep(CT__FOLD_FADE_LO, CT__FOLD_FADE_HI, gl);
@@ -192,7 +192,7 @@ static void ct__fold_shape(const ct_config *cfg, const double p[3], double rv, c
      * and restart en echelon instead of running like corrugations. */
     pw = w;
     t = (j + CT__FOLD_GAP) / (2.0 * CT__FOLD_GAP);
-    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    t = ct__clamp(t, 0.0, 1.0);
     hm = 1.0 - CT__FOLD_PEAKS + CT__FOLD_PEAKS * t * t * (3.0 - 2.0 * t);
     dhm = CT__FOLD_PEAKS * 6.0 * t * (1.0 - t) / (2.0 * CT__FOLD_GAP) * fj;
     for (i = 0; i < 3; i++)
@@ -373,7 +373,7 @@ static double ct__ranges_finish(const ct_config *cfg, const double dir[3], doubl
     }
     if (grad) {
         for (k = 0; k < 3; k++) grad[k] = slope_k * d[k];
-        dot = grad[0] * dir[0] + grad[1] * dir[1] + grad[2] * dir[2];
+        dot = ct__dot3(grad, dir);
         for (k = 0; k < 3; k++) grad[k] -= dot * dir[k];
     }
     return delta;

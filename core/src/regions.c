@@ -40,8 +40,7 @@ void ct__region_weights_warped(const ct_config *cfg, ct__fbm_memo *memo, const d
         if (f[k] > best) best = f[k];
     for (k = 0; k < CT_REGION_COUNT; k++) {
         double t = 1.0 - (best - f[k]) / cfg->region_blend;
-        if (t < 0.0) t = 0.0;
-        w[k] = t * t * (3.0 - 2.0 * t);
+        w[k] = ct__smooth01(t < 0.0 ? 0.0 : t);
         sum += w[k];
     }
     /* The best profile always has weight 1 before normalising, so sum >= 1. */
@@ -92,7 +91,7 @@ ct_result ct_world_region(const ct_world *world, const double dir[3], ct_region_
     if (!world || !dir || !out) return ct__fail(err, errlen, CT_ERR_NULL, "world, dir or out is NULL");
     if (!ct__is_finite(dir[0]) || !ct__is_finite(dir[1]) || !ct__is_finite(dir[2]))
         return ct__fail(err, errlen, CT_ERR_DIRECTION, "direction has a NaN or infinite component");
-    len2 = dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2];
+    len2 = ct__dot3(dir, dir);
     if (!(len2 > 0.0) || !ct__is_finite(len2))
         return ct__fail(err, errlen, CT_ERR_DIRECTION, "direction is zero or too large to normalise");
     len = sqrt(len2);

@@ -85,11 +85,6 @@ static int ct__cell_split(const int32_t body[4])
 #define CT__MOIST_SHORE 0.15
 #define CT__MOIST_SHORE_HOPS 3.0
 
-static double ct__clamp(double x, double lo, double hi)
-{
-    return x < lo ? lo : (x > hi ? hi : x);
-}
-
 /* The macro cell under a direction and its four corners. */
 typedef struct ct__cell {
     double s, t;          /* position inside the cell, [0,1] along i and j */
@@ -311,7 +306,7 @@ static double ct__sample_slope(const ct__cell *c, const double g[3])
     int k;
     ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gm);
     for (k = 0; k < 3; k++) t[k] = g[k] + gm[k];
-    return sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+    return sqrt(ct__dot3(t, t));
 }
 
 /* Classification: water or land, moisture, biome and palette entry. */

@@ -233,9 +233,7 @@ static void ct__arrival(const double *dir, uint32_t to, uint32_t from, double a[
 /* Angle between a and b above 120 degrees: cos < -1/2, without sqrt. */
 static int ct__opposing(const double a[3], const double b[3])
 {
-    double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-    double aa = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
-    double bb = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
+    double dot = ct__dot3(a, b), aa = ct__dot3(a, a), bb = ct__dot3(b, b);
     return dot < 0.0 && dot * dot > 0.25 * aa * bb;
 }
 
