@@ -23,7 +23,7 @@ CFLAGS_ALL := $(STD) $(OPT) -Icore/include -Icore/src $(CFLAGS)
 NATIVE_DEFS := -DCT_WITH_THREADS -D_POSIX_C_SOURCE=200809L
 LIBS    := -lm -pthread
 
-CORE_HDR := core/include/ct.h core/include/ct_knobs.def $(wildcard core/src/*.h)
+CORE_HDR := core/include/ct.h core/include/ct_knobs.def core/include/ct_stats.def $(wildcard core/src/*.h)
 # stream.c is the only file with threads: native builds only.
 CORE_SRC := $(filter-out core/src/stream.c,$(sort $(wildcard core/src/*.c)))
 STREAM_SRC := $(wildcard core/src/stream.c)

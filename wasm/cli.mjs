@@ -157,18 +157,11 @@ function knobLines(core) {
     : `${k.name.padEnd(22)} real default ${fmtG(k.def, 10)} range ${fmtG(k.min, 10)}..${fmtG(k.max, 10)}  ${k.doc}`));
 }
 
+/** The native CLI's statistics lines: one per row of ct_stats.def, as it prints them. */
 function statLines(world) {
   const s = world.stats();
-  return [
-    `generation ${world.generation}`, `macro_resolution ${s.macroResolution}`,
-    `vertex_count ${s.vertexCount}`, `edge_count ${s.edgeCount}`, `passes ${s.passes}`,
-    `accepted_hops ${s.acceptedHops}`, `collisions ${s.collisions}`, `junction_cells ${s.junctionCells}`,
-    `water_bodies ${s.waterBodies}`, `lakes ${s.lakes}`, `elevated_lakes ${s.elevatedLakes}`,
-    `ocean_fraction ${fmtF(s.oceanFraction, 6)}`,
-    `land_fraction ${fmtF(s.landFraction, 6)}`, `min_height_m ${fmtF(s.minHeightM, 3)}`,
-    `max_height_m ${fmtF(s.maxHeightM, 3)}`, `max_macro_slope_excess_m ${fmtG(s.maxMacroSlopeExcessM, 9)}`,
-    `build_ms ${fmtF(s.buildMs, 1)}`, `bytes_held ${s.bytesHeld}`,
-  ];
+  const fmt = (st, v) => (st.conv === 'f' ? fmtF(v, st.digits) : st.conv === 'g' ? fmtG(v, st.digits) : String(v));
+  return [`generation ${world.generation}`, ...world.statTable().map((st) => `${st.name} ${fmt(st, s[st.key])}`)];
 }
 
 /** --palette-from-bmp: the native importer's checks, messages and statuses. */

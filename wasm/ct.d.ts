@@ -54,6 +54,20 @@ export interface BuildHooks {
 
 export interface KeyAtResult { key: ChunkKey; localX: number; localY: number; }
 
+/** One row of the statistics table (core/include/ct_stats.def). */
+export interface StatInfo {
+  /** the C name, as the CLI prints it */
+  name: string;
+  /** its field in WorldStats (name in camelCase) */
+  key: keyof WorldStats;
+  /** printf conversion: 'u' for integers, 'f' or 'g' for reals */
+  conv: 'u' | 'f' | 'g';
+  /** printf precision of reals */
+  digits: number;
+  doc: string;
+}
+
+/** One field per row of core/include/ct_stats.def (tests/js/stats.test.mjs checks they agree). */
 export interface WorldStats {
   macroResolution: number;
   vertexCount: number;
@@ -180,6 +194,8 @@ export declare class World {
   /** The config as "name=value" lines, as the native tools write it. */
   configText(): string;
   stats(): WorldStats;
+  /** The statistics table, in the order of the CLI lines. */
+  statTable(): readonly StatInfo[];
   sample(dirs: Float64Array | ArrayLike<number>[]): SampleResult;
   /** One sample with every field in double precision. */
   sampleAt(dir: Vec3Like): PointSample;

@@ -76,6 +76,32 @@ CTW_EXPORT int ctw_knob_info(int i, double *out)
     return 1;
 }
 
+/* The statistics table (ct_stats.def): names, docs and print formats. */
+CTW_EXPORT int ctw_stat_count(void) { return (int)ct_stat_count(); }
+
+CTW_EXPORT const char *ctw_stat_name(int i)
+{
+    const ct_stat_info *s = ct_stat_get((size_t)i);
+    return s ? s->name : NULL;
+}
+
+CTW_EXPORT const char *ctw_stat_doc(int i)
+{
+    const ct_stat_info *s = ct_stat_get((size_t)i);
+    return s ? s->doc : NULL;
+}
+
+/* out: kind, printf conversion (a character code), digits. Returns 0 past the end. */
+CTW_EXPORT int ctw_stat_info(int i, double *out)
+{
+    const ct_stat_info *s = ct_stat_get((size_t)i);
+    if (!s || !out) return 0;
+    out[0] = (double)s->kind;
+    out[1] = (double)(unsigned char)s->conv;
+    out[2] = (double)s->digits;
+    return 1;
+}
+
 CTW_EXPORT int ctw_preset_count(void) { return (int)ct_preset_count(); }
 CTW_EXPORT const char *ctw_preset_name(int i) { return ct_preset_name((size_t)i); }
 CTW_EXPORT const char *ctw_reference_layers(void) { return ct_reference_layers(); }
@@ -169,41 +195,17 @@ CTW_EXPORT void ctw_world_generation_hex(const ct_world *w, char *out17)
     ctw__hex64(ct_world_generation(w), out17);
 }
 
-/* Order of the doubles written by ctw_world_stats (read in wasm/ct_world.mjs). */
-enum {
-    CTW_STATS_MACRO_RESOLUTION, CTW_STATS_VERTEX_COUNT, CTW_STATS_EDGE_COUNT,
-    CTW_STATS_PASSES, CTW_STATS_ACCEPTED_HOPS, CTW_STATS_COLLISIONS,
-    CTW_STATS_JUNCTION_CELLS, CTW_STATS_WATER_BODIES, CTW_STATS_LAKES,
-    CTW_STATS_OCEAN_FRACTION, CTW_STATS_LAND_FRACTION, CTW_STATS_MIN_HEIGHT_M,
-    CTW_STATS_MAX_HEIGHT_M, CTW_STATS_MAX_SLOPE_EXCESS_M, CTW_STATS_BUILD_MS,
-    CTW_STATS_BYTES_HELD, CTW_STATS_ELEVATED_LAKES, CTW_STATS_COUNT
-};
-
+/* out: ctw_stat_count() doubles, one per row of ct_stats.def in its order. */
 CTW_EXPORT int ctw_world_stats(const ct_world *w, double *out, char *err, size_t errlen)
 {
     ct_world_stats s;
     ct_result r = ct_world_stats_get(w, &s);
+    size_t i;
     if (r != CT_OK) {
         if (err && errlen) snprintf(err, errlen, "%s", ct_result_message(r));
         return (int)r;
     }
-    out[CTW_STATS_MACRO_RESOLUTION] = s.macro_resolution;
-    out[CTW_STATS_VERTEX_COUNT] = s.vertex_count;
-    out[CTW_STATS_EDGE_COUNT] = s.edge_count;
-    out[CTW_STATS_PASSES] = s.passes;
-    out[CTW_STATS_ACCEPTED_HOPS] = s.accepted_hops;
-    out[CTW_STATS_COLLISIONS] = s.collisions;
-    out[CTW_STATS_JUNCTION_CELLS] = s.junction_cells;
-    out[CTW_STATS_WATER_BODIES] = s.water_bodies;
-    out[CTW_STATS_LAKES] = s.lakes;
-    out[CTW_STATS_ELEVATED_LAKES] = s.elevated_lakes;
-    out[CTW_STATS_OCEAN_FRACTION] = s.ocean_fraction;
-    out[CTW_STATS_LAND_FRACTION] = s.land_fraction;
-    out[CTW_STATS_MIN_HEIGHT_M] = s.min_height_m;
-    out[CTW_STATS_MAX_HEIGHT_M] = s.max_height_m;
-    out[CTW_STATS_MAX_SLOPE_EXCESS_M] = s.max_macro_slope_excess_m;
-    out[CTW_STATS_BUILD_MS] = s.build_ms;
-    out[CTW_STATS_BYTES_HELD] = (double)s.bytes_held;
+    for (i = 0; i < ct_stat_count(); i++) out[i] = ct_world_stats_value(&s, ct_stat_get(i));
     return CT_OK;
 }
 

@@ -13,11 +13,30 @@ const CTC_BYTES = 60 + 6 * SAMPLES;
 const U16LE_BYTES = 2 * 256 * 256;
 const SAMPLE_BATCH = 1024;          // directions per C call in world.sample
 const REGION_NAMES = ['plains', 'ridges', 'broken', 'basins'];
-const STATS_FIELDS = [              // order of ctw_world_stats (wasm/ct_wasm.c)
-  'macroResolution', 'vertexCount', 'edgeCount', 'passes', 'acceptedHops', 'collisions',
-  'junctionCells', 'waterBodies', 'lakes', 'oceanFraction', 'landFraction', 'minHeightM',
-  'maxHeightM', 'maxMacroSlopeExcessM', 'buildMs', 'bytesHeld', 'elevatedLakes',
-];
+const STAT_TABLES = new WeakMap();  // heap -> the statistics table, read once
+
+/**
+ * The statistics table (core/include/ct_stats.def) as the core reports it:
+ * the C name, its camelCase field in stats(), the printf conversion ('u' for
+ * integers, 'f' or 'g') and digits the CLI prints it with, and the doc line.
+ */
+export function statTable(heap) {
+  let table = STAT_TABLES.get(heap);
+  if (!table) {
+    const x = heap.x, out = heap.slot(6), list = [];
+    for (let i = 0, n = x.ctw_stat_count(); i < n; i++) {
+      x.ctw_stat_info(i, out);
+      const f = heap.f64().subarray(out / 8, out / 8 + 3), name = heap.str(x.ctw_stat_name(i));
+      list.push(Object.freeze({
+        name, key: name.replace(/_([a-z0-9])/g, (m, c) => c.toUpperCase()),
+        conv: String.fromCharCode(f[1]), digits: f[2], doc: heap.str(x.ctw_stat_doc(i)),
+      }));
+    }
+    table = Object.freeze(list);
+    STAT_TABLES.set(heap, table);
+  }
+  return table;
+}
 
 /**
  * Validates a key {face: 0..5|'+X'|'px', lod, x, y} into integers. Range
@@ -90,13 +109,23 @@ export class World {
     }
   }
 
-  /** Build and size statistics. */
+  /** Build and size statistics: one field per row of statTable(). */
   stats() {
-    const heap = this._live(), out = heap.slot(6);
-    heap.check(heap.x.ctw_world_stats(this.ptr, out, ...heap.errArgs()));
-    const f = heap.f64(), s = {};
-    STATS_FIELDS.forEach((name, i) => { s[name] = f[out / 8 + i]; });
-    return s;
+    const heap = this._live(), table = statTable(heap), bytes = 8 * table.length;
+    const out = bytes <= 256 ? heap.slot(6) : heap.malloc(bytes);   // a slot holds 32 doubles
+    try {
+      heap.check(heap.x.ctw_world_stats(this.ptr, out, ...heap.errArgs()));
+      const f = heap.f64(), s = {};
+      table.forEach((st, i) => { s[st.key] = f[out / 8 + i]; });
+      return s;
+    } finally {
+      if (bytes > 256) heap.free(out);
+    }
+  }
+
+  /** The statistics table (ct_stats.def): [{name, key, conv, digits, doc}]. */
+  statTable() {
+    return statTable(this._live());
   }
 
   /** As core.keyAt; lod defaults to the world's surface_lod and may not exceed it. */

@@ -116,29 +116,21 @@ static char *read_text(const char *path, size_t *len_out, char *err, size_t errl
     return buf;
 }
 
+/* One "name value" line per row of ct_stats.def, after the generation. */
 static void print_stats(const ct_world *w)
 {
     ct_world_stats st;
     uint64_t g = ct_world_generation(w);
+    size_t k;
     ct_world_stats_get(w, &st);
     printf("generation %08lx%08lx\n", (unsigned long)(uint32_t)(g >> 32), (unsigned long)(uint32_t)g);
-    printf("macro_resolution %lu\n", (unsigned long)st.macro_resolution);
-    printf("vertex_count %lu\n", (unsigned long)st.vertex_count);
-    printf("edge_count %lu\n", (unsigned long)st.edge_count);
-    printf("passes %lu\n", (unsigned long)st.passes);
-    printf("accepted_hops %lu\n", (unsigned long)st.accepted_hops);
-    printf("collisions %lu\n", (unsigned long)st.collisions);
-    printf("junction_cells %lu\n", (unsigned long)st.junction_cells);
-    printf("water_bodies %lu\n", (unsigned long)st.water_bodies);
-    printf("lakes %lu\n", (unsigned long)st.lakes);
-    printf("elevated_lakes %lu\n", (unsigned long)st.elevated_lakes);
-    printf("ocean_fraction %.6f\n", st.ocean_fraction);
-    printf("land_fraction %.6f\n", st.land_fraction);
-    printf("min_height_m %.3f\n", st.min_height_m);
-    printf("max_height_m %.3f\n", st.max_height_m);
-    printf("max_macro_slope_excess_m %.9g\n", st.max_macro_slope_excess_m);
-    printf("build_ms %.1f\n", st.build_ms);
-    printf("bytes_held %lu\n", (unsigned long)st.bytes_held);
+    for (k = 0; k < ct_stat_count(); k++) {
+        const ct_stat_info *s = ct_stat_get(k);
+        double v = ct_world_stats_value(&st, s);
+        if (s->kind != CT_STAT_REAL) printf("%s %.0f\n", s->name, v);
+        else if (s->conv == 'g') printf("%s %.*g\n", s->name, s->digits, v);
+        else printf("%s %.*f\n", s->name, s->digits, v);
+    }
 }
 
 static void print_knobs(void)

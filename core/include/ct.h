@@ -257,28 +257,35 @@ void ct_world_free(ct_world *world);
 const ct_config *ct_world_config(const ct_world *world);
 uint64_t ct_world_generation(const ct_world *world);
 
+/* World statistics: one field per row of ct_stats.def, in its order. */
 typedef struct ct_world_stats {
-    uint32_t macro_resolution;
-    uint32_t vertex_count;          /* 6n^2+2 */
-    uint32_t edge_count;            /* 12n^2 */
-    uint32_t passes;                /* walk passes over both solves (0 after load) */
-    uint32_t accepted_hops;         /* (0 after load) */
-    uint32_t collisions;            /* collision vertices, both passes (0 after load) */
-    uint32_t junction_cells;        /* enclosed pockets closed as junctions (0 after load) */
-    uint32_t water_bodies;          /* ocean + lakes + seas too big to be lakes */
-    uint32_t lakes;                 /* lake-sized bodies (<= lake_max_vertices), at any level */
-    double ocean_fraction;          /* share of vertices in the ocean */
-    double land_fraction;
-    double min_height_m, max_height_m;     /* macro bed heights */
-    double max_macro_slope_excess_m;       /* worst remaining edge violation */
-    double build_ms;                /* wall time of the build (not part of the world) */
-    size_t bytes_held;              /* heap bytes the world keeps */
-    uint32_t elevated_lakes;        /* lakes whose level is >= CT_ELEVATED_LAKE_M above sea level */
+#define CT_STAT_U(name, doc) uint32_t name;
+#define CT_STAT_Z(name, doc) size_t name;
+#define CT_STAT_F(name, conv, digits, doc) double name;
+#include "ct_stats.def"
+#undef CT_STAT_U
+#undef CT_STAT_Z
+#undef CT_STAT_F
 } ct_world_stats;
 /* A lake counts as elevated from this height up (metres above sea level). */
 #define CT_ELEVATED_LAKE_M 5.0
 
 ct_result ct_world_stats_get(const ct_world *world, ct_world_stats *out);
+
+/* The statistics table (ct_stats.def) for printing and bindings. */
+typedef enum ct_stat_kind { CT_STAT_UINT = 0, CT_STAT_SIZE = 1, CT_STAT_REAL = 2 } ct_stat_kind;
+typedef struct ct_stat_info {
+    const char *name;
+    ct_stat_kind kind;
+    char conv;               /* printf conversion: 'u' for integers, 'f' or 'g' for reals */
+    int digits;              /* printf precision of reals (0 for integers) */
+    const char *doc;
+    size_t offset;           /* offsetof(ct_world_stats, name) */
+} ct_stat_info;
+size_t ct_stat_count(void);
+const ct_stat_info *ct_stat_get(size_t index);        /* NULL past the end */
+/* One statistic as a double (exact: every count stays below 2^53). */
+double ct_world_stats_value(const ct_world_stats *stats, const ct_stat_info *stat);
 
 typedef struct ct_region_info {
     double weight[CT_REGION_COUNT];   /* plains, ridges, broken, basins; sum 1 */

@@ -14,6 +14,7 @@
 #include "ct_build.h"
 #include "ct_ranges.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,39 @@ static void ct__derive_stats(ct_world *w, const ct__graph *g)
     s->ocean_fraction = V ? (double)ocean / (double)V : 0.0;
     s->max_macro_slope_excess_m = ct__slope_excess(g, w->cfg.max_macro_slope, w->height_v);
     s->bytes_held = ct__world_bytes(w);
+}
+
+/* The statistics table: ct_stats.def as data. */
+static const ct_stat_info ct__stats[] = {
+#define CT_STAT_U(name, doc) {#name, CT_STAT_UINT, 'u', 0, doc, offsetof(ct_world_stats, name)},
+#define CT_STAT_Z(name, doc) {#name, CT_STAT_SIZE, 'u', 0, doc, offsetof(ct_world_stats, name)},
+#define CT_STAT_F(name, conv, digits, doc) {#name, CT_STAT_REAL, (#conv)[0], digits, doc, offsetof(ct_world_stats, name)},
+#include "ct_stats.def"
+#undef CT_STAT_U
+#undef CT_STAT_Z
+#undef CT_STAT_F
+};
+#define CT__STAT_COUNT (sizeof ct__stats / sizeof ct__stats[0])
+
+size_t ct_stat_count(void) { return CT__STAT_COUNT; }
+
+const ct_stat_info *ct_stat_get(size_t index)
+{
+    return index < CT__STAT_COUNT ? &ct__stats[index] : NULL;
+}
+
+double ct_world_stats_value(const ct_world_stats *stats, const ct_stat_info *stat)
+{
+    const unsigned char *base = (const unsigned char *)stats;
+    uint32_t u;
+    size_t z;
+    double f;
+    if (!stats || !stat) return 0.0;
+    switch (stat->kind) {
+    case CT_STAT_UINT: memcpy(&u, base + stat->offset, sizeof u); return (double)u;
+    case CT_STAT_SIZE: memcpy(&z, base + stat->offset, sizeof z); return (double)z;
+    default:           memcpy(&f, base + stat->offset, sizeof f); return f;
+    }
 }
 
 /* Body labels a reader may trust: -1 (land) or 0..bodies-1, every label used. */
