@@ -1,6 +1,6 @@
 # Makefile - native library, CLIs, tests, sanitizers and the WebAssembly core.
 #
-#   make                 libct.a, ./terrain, ./stream_demo
+#   make                 libct.a, ./terrain, ./cache_demo
 #   make test            native tests (tests/c/test_*.c), one binary each
 #   make sanitize        the same tests under AddressSanitizer + UBSan
 #   make thread-sanitize the same tests under ThreadSanitizer
@@ -24,10 +24,10 @@ NATIVE_DEFS := -DCT_WITH_THREADS -D_POSIX_C_SOURCE=200809L
 LIBS    := -lm -pthread
 
 CORE_HDR := core/include/ct.h core/include/ct_knobs.def core/include/ct_stats.def $(wildcard core/src/*.h)
-# stream.c is the only file with threads: native builds only.
-CORE_SRC := $(filter-out core/src/stream.c,$(sort $(wildcard core/src/*.c)))
-STREAM_SRC := $(wildcard core/src/stream.c)
-NATIVE_SRC := $(CORE_SRC) $(STREAM_SRC)
+# cache.c is the only file with threads: native builds only.
+CORE_SRC := $(filter-out core/src/cache.c,$(sort $(wildcard core/src/*.c)))
+CACHE_SRC := $(wildcard core/src/cache.c)
+NATIVE_SRC := $(CORE_SRC) $(CACHE_SRC)
 TEST_SRC := $(sort $(wildcard tests/c/test_*.c))
 TEST_HDR := $(wildcard tests/c/*.h)
 
@@ -37,7 +37,7 @@ TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
 .PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib wasm-check site bench clean fuzz fuzz-build c-game
 .PHONY: samples previews validate
-all: $(B)/libct.a terrain $(if $(wildcard core/cli/stream_demo.c),stream_demo)
+all: $(B)/libct.a terrain $(if $(wildcard core/cli/cache_demo.c),cache_demo)
 
 $(B)/obj/%.o: core/src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
@@ -53,15 +53,15 @@ $(B)/libct.a: $(NATIVE_OBJ)
 ZLIB_OK := $(shell printf '\043include <zlib.h>\nint main(void){return zlibVersion()[0]==0;}\n' | $(CC) -x c - -lz -o /dev/null 2>/dev/null && echo 1)
 CLI_DEFS := $(if $(ZLIB_OK),-DCT_CLI_ZLIB)
 CLI_LIBS := $(if $(ZLIB_OK),-lz)
-# core/cli: terrain.c and stream_demo.c are programs, previews*.c the preview
+# core/cli: terrain.c and cache_demo.c are programs, previews*.c the preview
 # program (make previews); every other file is shared by the programs.
-CLI_SHARED := $(filter-out core/cli/terrain.c core/cli/stream_demo.c core/cli/previews%.c,$(wildcard core/cli/*.c))
+CLI_SHARED := $(filter-out core/cli/terrain.c core/cli/cache_demo.c core/cli/previews%.c,$(wildcard core/cli/*.c))
 
 terrain: core/cli/terrain.c $(CLI_SHARED) $(wildcard core/cli/*.h) $(B)/libct.a
 	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Icore/cli core/cli/terrain.c $(CLI_SHARED) $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
 
-stream_demo: core/cli/stream_demo.c $(B)/libct.a
-	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) core/cli/stream_demo.c $(B)/libct.a $(LIBS) -o $@
+cache_demo: core/cli/cache_demo.c $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) core/cli/cache_demo.c $(B)/libct.a $(LIBS) -o $@
 
 $(B)/tests/%: tests/c/%.c $(TEST_HDR) $(B)/libct.a
 	@mkdir -p $(@D)
@@ -162,7 +162,7 @@ $(B)/bench_native: bench/bench_native.c $(B)/libct.a
 	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $< $(B)/libct.a $(LIBS) -o $@
 
 clean:
-	rm -rf build terrain stream_demo site
+	rm -rf build terrain cache_demo site
 
 # ------------------------------------------------------- terrain measurement
 # make terrain-stats ARGS="--preset alpine --quick" (same as npm run terrain-stats -- ...)

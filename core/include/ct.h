@@ -12,7 +12,7 @@
  * WHAT IT IS NOT
  *   Not an erosion, river, weather or vegetation simulator. It does not stitch
  *   meshes of mixed LOD (skirts are provided), choose LODs, or render. The
- *   native streaming cache (ct_stream_*) is the only part that uses threads;
+ *   native threaded chunk cache (ct_cache_*) is the only part that uses threads;
  *   it is compiled only when CT_WITH_THREADS is defined and never in WASM.
  *
  * STEP BY STEP
@@ -51,7 +51,7 @@
  *
  * MEMORY
  *   Allocation happens only in ct_world_build / ct_world_load and the create
- *   calls (ct_stream_create). Chunk, sample and mesh calls write into buffers
+ *   calls (ct_cache_create). Chunk, sample and mesh calls write into buffers
  *   the caller owns and never allocate. Two worlds never share state.
  */
 #ifndef CT_H
@@ -414,31 +414,31 @@ ct_result ct_mesh_build(const ct_world *world, const ct_chunk *chunk,
                         const ct_mesh_options *opts, const ct_palette *palette,
                         ct_mesh *mesh, char *err, size_t errlen);
 
-/* -------------------------------------------------- streaming (native only) */
+/* ------------------------------------------- threaded chunk cache (native only) */
 #ifdef CT_WITH_THREADS
-typedef struct ct_stream ct_stream;
-enum { CT_STREAM_QUEUED = 0, CT_STREAM_READY = 1, CT_STREAM_BUSY = -1 };
-ct_stream *ct_stream_create(const ct_world *world, int slots, char *err, size_t errlen);
-/* 1 ready, 0 queued, CT_STREAM_BUSY when every slot is pinned or queued,
+typedef struct ct_cache ct_cache;
+enum { CT_CACHE_QUEUED = 0, CT_CACHE_READY = 1, CT_CACHE_BUSY = -1 };
+ct_cache *ct_cache_create(const ct_world *world, int slots, char *err, size_t errlen);
+/* 1 ready, 0 queued, CT_CACHE_BUSY when every slot is pinned or queued,
  * < -1 on an invalid key: -1 - ct_result (e.g. -1 - CT_ERR_LOD), message in
  * err. Never blocks on generation, never allocates. */
-int ct_stream_request(ct_stream *cache, ct_key key, char *err, size_t errlen);
+int ct_cache_request(ct_cache *cache, ct_key key, char *err, size_t errlen);
 /* Pins and returns a ready chunk, or NULL. Release every acquired chunk. */
-const ct_chunk *ct_stream_acquire(ct_stream *cache, ct_key key);
-void ct_stream_release(ct_stream *cache, const ct_chunk *chunk);
+const ct_chunk *ct_cache_acquire(ct_cache *cache, ct_key key);
+void ct_cache_release(ct_cache *cache, const ct_chunk *chunk);
 /* Blocks until key is ready or timeout_ms passes: 1 ready, 0 timeout (or
  * at once if key is neither queued, generating nor ready); timeout_ms < 0
  * waits without limit. Tools, tests and loading screens only. */
-int ct_stream_wait(ct_stream *cache, ct_key key, int timeout_ms);
+int ct_cache_wait(ct_cache *cache, ct_key key, int timeout_ms);
 /* hits + misses + busy = valid requests (a miss is any 0 answer, including a
  * repeat for a chunk already in flight); generated counts finished chunks and
  * generate_ms_* their worker wall time (diagnostics, never in any result). */
-typedef struct ct_stream_stats {
+typedef struct ct_cache_stats {
     uint64_t hits, misses, busy, generated;
     double generate_ms_total, generate_ms_max;
-} ct_stream_stats;
-void ct_stream_stats_get(const ct_stream *cache, ct_stream_stats *out);
-void ct_stream_destroy(ct_stream *cache);
+} ct_cache_stats;
+void ct_cache_stats_get(const ct_cache *cache, ct_cache_stats *out);
+void ct_cache_destroy(ct_cache *cache);
 #endif
 
 /* -------------------------------------------------------------- utilities */

@@ -157,31 +157,31 @@ static void test_cli(void)
           "--config with a NUL byte is refused: %s", a);
 }
 
-/* stream_demo used to wait on a neighbour the cache did not hold whenever
+/* cache_demo used to wait on a neighbour the cache did not hold whenever
  * the centre request was refused as BUSY, and gave up after 1000 instant
  * returns ("centre chunk never arrived"). */
-static void test_stream_demo(void)
+static void test_cache_demo(void)
 {
     static char a[65536];
     static const char *const runs[] = {"--steps 40", "--slots 4", "--slots 1 --steps 6"};
     static const int steps[] = {40, 16, 6};
     char cmd[512];
     int k;
-    if (run("test -x ./stream_demo", NULL, 0) != 0) { CHECK(0, "./stream_demo is not built (make all)"); return; }
+    if (run("test -x ./cache_demo", NULL, 0) != 0) { CHECK(0, "./cache_demo is not built (make all)"); return; }
     CHECK(run("./terrain --set macro_resolution=16 --set surface_lod=5 --out " TMP "/sd >/dev/null", NULL, 0) == 0,
-          "world for the stream demo");
+          "world for the cache demo");
     for (k = 0; k < 3; k++) {
         const char *p;
         int lines = 0;
-        snprintf(cmd, sizeof cmd, "./stream_demo " TMP "/sd/world.ctw %s 2>&1", runs[k]);
-        CHECK(run(cmd, a, sizeof a) == 0, "stream_demo %s exits 0: %.300s", runs[k], a);
-        CHECK(strstr(a, "never arrived") == NULL, "stream_demo %s: every centre chunk arrives", runs[k]);
+        snprintf(cmd, sizeof cmd, "./cache_demo " TMP "/sd/world.ctw %s 2>&1", runs[k]);
+        CHECK(run(cmd, a, sizeof a) == 0, "cache_demo %s exits 0: %.300s", runs[k], a);
+        CHECK(strstr(a, "never arrived") == NULL, "cache_demo %s: every centre chunk arrives", runs[k]);
         for (p = a; (p = strstr(p, "\n")) != NULL; p++) {
             int step;
             char face[8];
             if (sscanf(p + 1, "%d %7s", &step, face) == 2 && (face[0] == '+' || face[0] == '-')) lines++;
         }
-        CHECK(lines == steps[k], "stream_demo %s: %d of %d steps printed", runs[k], lines, steps[k]);
+        CHECK(lines == steps[k], "cache_demo %s: %d of %d steps printed", runs[k], lines, steps[k]);
     }
 }
 
@@ -191,6 +191,6 @@ int main(void)
     test_huge_locals();
     test_snapshot_graph_bound();
     test_cli();
-    test_stream_demo();
+    test_cache_demo();
     return test_summary("hostile");
 }

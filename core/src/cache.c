@@ -1,4 +1,4 @@
-/* stream.c - the native streaming cache: a fixed set of chunk slots filled by
+/* cache.c - the native threaded chunk cache: a fixed set of chunk slots filled by
  * one generator thread.
  *
  * Compiled only for native builds with CT_WITH_THREADS (the WebAssembly core
@@ -6,7 +6,7 @@
  *
  * Why it looks like this:
  *   - Everything (slots, their ct_chunk storage, the job ring) is allocated in
- *     ct_stream_create, so a game's frame loop never touches the allocator.
+ *     ct_cache_create, so a game's frame loop never touches the allocator.
  *   - request/acquire/release hold one mutex for a scan over the slots (a few
  *     dozen compares for typical caches of 9..64 slots) and never generate or
  *     read files. Generation happens in the worker with the mutex released,
@@ -16,7 +16,7 @@
  *   - A slot is reused only when it is EMPTY or READY with no pins, least
  *     recently used first. Queued and generating slots are never cancelled, so
  *     a request for a chunk never silently loses an earlier request's work;
- *     when nothing can be reused the answer is CT_STREAM_BUSY and the caller
+ *     when nothing can be reused the answer is CT_CACHE_BUSY and the caller
  *     keeps its current terrain and asks again next frame.
  *   - The world is only read, by the worker and by anyone else at the same
  *     time; it must outlive the cache.
@@ -39,7 +39,7 @@ typedef struct ct__slot {
     uint64_t last_use;     /* tick of the last hit, acquire or completion */
 } ct__slot;
 
-struct ct_stream {
+struct ct_cache {
     const ct_world *world;
     int slot_count;
     ct__slot *slot_s;          /* [slot_count] */
@@ -48,10 +48,10 @@ struct ct_stream {
     int queue_head, queue_len;
     uint64_t tick;
     int stopping;
-    ct_stream_stats stats;
+    ct_cache_stats stats;
     pthread_mutex_t mutex;
     pthread_cond_t work;       /* worker sleeps here while the ring is empty */
-    pthread_cond_t done;       /* ct_stream_wait sleeps here */
+    pthread_cond_t done;       /* ct_cache_wait sleeps here */
     pthread_t thread;
 };
 
@@ -61,7 +61,7 @@ static int ct__key_equal(ct_key a, ct_key b)
 }
 
 /* Index of the non-empty slot holding key, or -1. Mutex held. */
-static int ct__find(const ct_stream *c, ct_key key)
+static int ct__find(const ct_cache *c, ct_key key)
 {
     int i;
     for (i = 0; i < c->slot_count; i++)
@@ -73,7 +73,7 @@ static int ct__find(const ct_stream *c, ct_key key)
 /* A slot that may take a new key: an empty one, else the least recently used
  * ready slot without pins; -1 if every slot is pinned, queued or generating.
  * Mutex held. */
-static int ct__victim(const ct_stream *c)
+static int ct__victim(const ct_cache *c)
 {
     int i, best = -1;
     for (i = 0; i < c->slot_count; i++) {
@@ -95,7 +95,7 @@ static double ct__now_ms(void)
 
 static void *ct__worker(void *arg)
 {
-    ct_stream *c = (ct_stream *)arg;
+    ct_cache *c = (ct_cache *)arg;
     char err[256];
     pthread_mutex_lock(&c->mutex);
     for (;;) {
@@ -136,14 +136,14 @@ static void *ct__worker(void *arg)
 }
 
 /* Mutex and both condition variables; 1 on success, nothing left on failure. */
-static int ct__sync_init(ct_stream *c)
+static int ct__sync_init(ct_cache *c)
 {
     pthread_condattr_t attr;
     int ok = 0;
     if (pthread_mutex_init(&c->mutex, NULL) != 0) return 0;
     if (pthread_condattr_init(&attr) == 0) {
 #if !defined(__APPLE__)
-        /* Timeouts in ct_stream_wait must not jump with the wall clock. */
+        /* Timeouts in ct_cache_wait must not jump with the wall clock. */
         pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 #endif
         if (pthread_cond_init(&c->work, NULL) == 0) {
@@ -156,19 +156,19 @@ static int ct__sync_init(ct_stream *c)
     return ok;
 }
 
-ct_stream *ct_stream_create(const ct_world *world, int slots, char *err, size_t errlen)
+ct_cache *ct_cache_create(const ct_world *world, int slots, char *err, size_t errlen)
 {
-    ct_stream *c;
+    ct_cache *c;
     if (!world) {
-        ct__fail(err, errlen, CT_ERR_NULL, "ct_stream_create: world is NULL");
+        ct__fail(err, errlen, CT_ERR_NULL, "ct_cache_create: world is NULL");
         return NULL;
     }
     if (slots < 1 || slots > CT__STREAM_MAX_SLOTS) {
-        ct__fail(err, errlen, CT_ERR_CONFIG, "ct_stream_create: slots %d out of range [1, %d]",
+        ct__fail(err, errlen, CT_ERR_CONFIG, "ct_cache_create: slots %d out of range [1, %d]",
                  slots, CT__STREAM_MAX_SLOTS);
         return NULL;
     }
-    c = (ct_stream *)calloc(1, sizeof *c);
+    c = (ct_cache *)calloc(1, sizeof *c);
     if (!c) goto oom;
     c->world = world;
     c->slot_count = slots;
@@ -183,27 +183,27 @@ ct_stream *ct_stream_create(const ct_world *world, int slots, char *err, size_t 
         pthread_cond_destroy(&c->done);
         pthread_mutex_destroy(&c->mutex);
         free(c->queue_q); free(c->chunk_s); free(c->slot_s); free(c);
-        ct__fail(err, errlen, CT_ERR_MEMORY, "ct_stream_create: cannot start the generator thread");
+        ct__fail(err, errlen, CT_ERR_MEMORY, "ct_cache_create: cannot start the generator thread");
         return NULL;
     }
     return c;
 oom:
     if (c) { free(c->queue_q); free(c->chunk_s); free(c->slot_s); free(c); }
-    ct__fail(err, errlen, CT_ERR_MEMORY, "ct_stream_create: out of memory for %d slots", slots);
+    ct__fail(err, errlen, CT_ERR_MEMORY, "ct_cache_create: out of memory for %d slots", slots);
     return NULL;
 }
 
-int ct_stream_request(ct_stream *cache, ct_key key, char *err, size_t errlen)
+int ct_cache_request(ct_cache *cache, ct_key key, char *err, size_t errlen)
 {
     ct_result r;
     int i, answer;
     if (!cache)
-        return -1 - (int)ct__fail(err, errlen, CT_ERR_NULL, "ct_stream_request: cache is NULL");
+        return -1 - (int)ct__fail(err, errlen, CT_ERR_NULL, "ct_cache_request: cache is NULL");
     r = ct_key_validate(key, err, errlen);
     if (r != CT_OK) return -1 - (int)r;
     if ((uint32_t)key.lod > cache->world->cfg.surface_lod)
         return -1 - (int)ct__fail(err, errlen, CT_ERR_LOD,
-                                  "ct_stream_request: LOD %d exceeds the world's surface_lod %u",
+                                  "ct_cache_request: LOD %d exceeds the world's surface_lod %u",
                                   (int)key.lod, (unsigned)cache->world->cfg.surface_lod);
 
     pthread_mutex_lock(&cache->mutex);
@@ -212,14 +212,14 @@ int ct_stream_request(ct_stream *cache, ct_key key, char *err, size_t errlen)
         if (cache->slot_s[i].state == CT__SLOT_READY) {
             cache->slot_s[i].last_use = ++cache->tick;
             cache->stats.hits++;
-            answer = CT_STREAM_READY;
+            answer = CT_CACHE_READY;
         } else {
             cache->stats.misses++;    /* already queued or generating */
-            answer = CT_STREAM_QUEUED;
+            answer = CT_CACHE_QUEUED;
         }
     } else if ((i = ct__victim(cache)) < 0) {
         cache->stats.busy++;
-        answer = CT_STREAM_BUSY;
+        answer = CT_CACHE_BUSY;
     } else {
         ct__slot *s = &cache->slot_s[i];
         s->key = key;
@@ -230,13 +230,13 @@ int ct_stream_request(ct_stream *cache, ct_key key, char *err, size_t errlen)
         cache->queue_len++;
         cache->stats.misses++;
         pthread_cond_signal(&cache->work);
-        answer = CT_STREAM_QUEUED;
+        answer = CT_CACHE_QUEUED;
     }
     pthread_mutex_unlock(&cache->mutex);
     return answer;
 }
 
-const ct_chunk *ct_stream_acquire(ct_stream *cache, ct_key key)
+const ct_chunk *ct_cache_acquire(ct_cache *cache, ct_key key)
 {
     const ct_chunk *chunk = NULL;
     int i;
@@ -252,7 +252,7 @@ const ct_chunk *ct_stream_acquire(ct_stream *cache, ct_key key)
     return chunk;
 }
 
-void ct_stream_release(ct_stream *cache, const ct_chunk *chunk)
+void ct_cache_release(ct_cache *cache, const ct_chunk *chunk)
 {
     int i;
     if (!cache || !chunk) return;
@@ -268,7 +268,7 @@ void ct_stream_release(ct_stream *cache, const ct_chunk *chunk)
     pthread_mutex_unlock(&cache->mutex);
 }
 
-int ct_stream_wait(ct_stream *cache, ct_key key, int timeout_ms)
+int ct_cache_wait(ct_cache *cache, ct_key key, int timeout_ms)
 {
     struct timespec deadline;
     int ready = 0;
@@ -304,9 +304,9 @@ int ct_stream_wait(ct_stream *cache, ct_key key, int timeout_ms)
     return ready;
 }
 
-void ct_stream_stats_get(const ct_stream *cache, ct_stream_stats *out)
+void ct_cache_stats_get(const ct_cache *cache, ct_cache_stats *out)
 {
-    ct_stream *c = (ct_stream *)cache;   /* locking is not a logical change */
+    ct_cache *c = (ct_cache *)cache;   /* locking is not a logical change */
     if (!out) return;
     if (!c) { memset(out, 0, sizeof *out); return; }
     pthread_mutex_lock(&c->mutex);
@@ -314,7 +314,7 @@ void ct_stream_stats_get(const ct_stream *cache, ct_stream_stats *out)
     pthread_mutex_unlock(&c->mutex);
 }
 
-void ct_stream_destroy(ct_stream *cache)
+void ct_cache_destroy(ct_cache *cache)
 {
     if (!cache) return;
     /* The worker finishes the chunk it is generating (generation has no

@@ -1,4 +1,4 @@
-/* test_stream.c - the native streaming cache under capacity pressure.
+/* test_cache.c - the native threaded chunk cache under capacity pressure.
  *
  * What must hold: busy answers when every slot is pinned or queued; a pinned
  * chunk is never evicted and its bytes never change; eviction takes the least
@@ -89,88 +89,88 @@ static int make_refs(const ct_world *w)
 static void test_arguments(const ct_world *w)
 {
     char err[256];
-    ct_stream *c;
+    ct_cache *c;
     ct_key k = key_of(0, 0, 0);
     int r;
     ct_chunk foreign;
 
     err[0] = 0;
-    CHECK(ct_stream_create(NULL, 4, err, sizeof err) == NULL && err[0], "NULL world accepted");
+    CHECK(ct_cache_create(NULL, 4, err, sizeof err) == NULL && err[0], "NULL world accepted");
     err[0] = 0;
-    CHECK(ct_stream_create(w, 0, err, sizeof err) == NULL && err[0], "0 slots accepted");
-    CHECK(ct_stream_create(w, -3, NULL, 0) == NULL, "negative slots accepted");
-    CHECK(ct_stream_create(w, 1 << 20, NULL, 0) == NULL, "a million slots accepted");
-    r = ct_stream_request(NULL, k, err, sizeof err);
+    CHECK(ct_cache_create(w, 0, err, sizeof err) == NULL && err[0], "0 slots accepted");
+    CHECK(ct_cache_create(w, -3, NULL, 0) == NULL, "negative slots accepted");
+    CHECK(ct_cache_create(w, 1 << 20, NULL, 0) == NULL, "a million slots accepted");
+    r = ct_cache_request(NULL, k, err, sizeof err);
     CHECK(r == -1 - (int)CT_ERR_NULL, "NULL cache: %d", r);
 
-    c = ct_stream_create(w, 2, err, sizeof err);
+    c = ct_cache_create(w, 2, err, sizeof err);
     CHECK(c != NULL, "create: %s", err);
     if (!c) return;
 
     k = key_of(6, 0, 0); err[0] = 0;
-    r = ct_stream_request(c, k, err, sizeof err);
+    r = ct_cache_request(c, k, err, sizeof err);
     CHECK(r < -1 && -1 - r == (int)CT_ERR_FACE && err[0], "face 6: %d '%s'", r, err);
     k = key_of(-1, 0, 0);
-    r = ct_stream_request(c, k, NULL, 0);
+    r = ct_cache_request(c, k, NULL, 0);
     CHECK(r < -1 && -1 - r == (int)CT_ERR_FACE, "face -1: %d", r);
     k = key_of(0, 0, 0); k.lod = TEST_LOD + 1; err[0] = 0;
-    r = ct_stream_request(c, k, err, sizeof err);
+    r = ct_cache_request(c, k, err, sizeof err);
     CHECK(r < -1 && -1 - r == (int)CT_ERR_LOD && err[0], "lod above surface_lod: %d '%s'", r, err);
     k = key_of(0, 8, 0); err[0] = 0;
-    r = ct_stream_request(c, k, err, sizeof err);
+    r = ct_cache_request(c, k, err, sizeof err);
     CHECK(r < -1 && -1 - r == (int)CT_ERR_CHUNK_XY && err[0], "x = 2^lod: %d '%s'", r, err);
     k = key_of(0, 0, 0); k.lod = -1;
-    r = ct_stream_request(c, k, NULL, 0);
+    r = ct_cache_request(c, k, NULL, 0);
     CHECK(r < -1 && -1 - r == (int)CT_ERR_LOD, "lod -1: %d", r);
 
     /* Nothing was requested: no chunk, no blocking, foreign pointers ignored. */
-    CHECK(ct_stream_acquire(c, key_of(0, 0, 0)) == NULL, "acquire of an unrequested key");
-    CHECK(ct_stream_wait(c, key_of(0, 0, 0), 60000) == 0, "wait on an unrequested key");
-    ct_stream_release(c, NULL);
-    ct_stream_release(c, &foreign);
-    CHECK(ct_stream_acquire(NULL, key_of(0, 0, 0)) == NULL, "acquire on NULL cache");
+    CHECK(ct_cache_acquire(c, key_of(0, 0, 0)) == NULL, "acquire of an unrequested key");
+    CHECK(ct_cache_wait(c, key_of(0, 0, 0), 60000) == 0, "wait on an unrequested key");
+    ct_cache_release(c, NULL);
+    ct_cache_release(c, &foreign);
+    CHECK(ct_cache_acquire(NULL, key_of(0, 0, 0)) == NULL, "acquire on NULL cache");
     {
-        ct_stream_stats st;
-        ct_stream_stats_get(c, &st);
+        ct_cache_stats st;
+        ct_cache_stats_get(c, &st);
         CHECK(st.hits + st.misses + st.busy == 0, "invalid requests were counted");
-        ct_stream_stats_get(NULL, &st);
+        ct_cache_stats_get(NULL, &st);
         CHECK(st.generated == 0 && st.hits == 0, "NULL cache stats not zeroed");
     }
-    ct_stream_destroy(c);
-    ct_stream_destroy(NULL);
+    ct_cache_destroy(c);
+    ct_cache_destroy(NULL);
 }
 
 /* Three slots, keys K0..K5 (indices into g_keys). */
 static void test_pressure(const ct_world *w)
 {
     char err[256];
-    ct_stream *c = ct_stream_create(w, 3, err, sizeof err);
+    ct_cache *c = ct_cache_create(w, 3, err, sizeof err);
     const ct_chunk *pa, *pb, *pc, *pa2;
     ct_chunk *copy_a, *copy_b;
-    ct_stream_stats st;
+    ct_cache_stats st;
     uint64_t valid = 0;
     int r;
-#define REQ(i) (valid++, ct_stream_request(c, g_keys[i], err, sizeof err))
+#define REQ(i) (valid++, ct_cache_request(c, g_keys[i], err, sizeof err))
 
     CHECK(c != NULL, "create: %s", err);
     copy_a = (ct_chunk *)malloc(sizeof *copy_a);
     copy_b = (ct_chunk *)malloc(sizeof *copy_b);
-    if (!c || !copy_a || !copy_b) { free(copy_a); free(copy_b); ct_stream_destroy(c); return; }
+    if (!c || !copy_a || !copy_b) { free(copy_a); free(copy_b); ct_cache_destroy(c); return; }
 
-    CHECK(REQ(0) == CT_STREAM_QUEUED, "first request is not queued");
-    CHECK(REQ(1) == CT_STREAM_QUEUED, "second request is not queued");
-    CHECK(REQ(2) == CT_STREAM_QUEUED, "third request is not queued");
+    CHECK(REQ(0) == CT_CACHE_QUEUED, "first request is not queued");
+    CHECK(REQ(1) == CT_CACHE_QUEUED, "second request is not queued");
+    CHECK(REQ(2) == CT_CACHE_QUEUED, "third request is not queued");
     r = REQ(1);
-    CHECK(r == CT_STREAM_QUEUED || r == CT_STREAM_READY, "repeat of an in-flight key: %d", r);
+    CHECK(r == CT_CACHE_QUEUED || r == CT_CACHE_READY, "repeat of an in-flight key: %d", r);
 
-    CHECK(ct_stream_wait(c, g_keys[0], WAIT_MS) == 1, "K0 never became ready");
-    CHECK(ct_stream_wait(c, g_keys[1], WAIT_MS) == 1, "K1 never became ready");
-    CHECK(ct_stream_wait(c, g_keys[2], WAIT_MS) == 1, "K2 never became ready");
-    CHECK(REQ(0) == CT_STREAM_READY, "ready chunk not a hit");
+    CHECK(ct_cache_wait(c, g_keys[0], WAIT_MS) == 1, "K0 never became ready");
+    CHECK(ct_cache_wait(c, g_keys[1], WAIT_MS) == 1, "K1 never became ready");
+    CHECK(ct_cache_wait(c, g_keys[2], WAIT_MS) == 1, "K2 never became ready");
+    CHECK(REQ(0) == CT_CACHE_READY, "ready chunk not a hit");
 
-    pa = ct_stream_acquire(c, g_keys[0]);
-    pb = ct_stream_acquire(c, g_keys[1]);
-    pc = ct_stream_acquire(c, g_keys[2]);
+    pa = ct_cache_acquire(c, g_keys[0]);
+    pb = ct_cache_acquire(c, g_keys[1]);
+    pc = ct_cache_acquire(c, g_keys[2]);
     CHECK(pa && pb && pc && pa != pb && pb != pc && pa != pc, "acquire of ready chunks");
     if (!pa || !pb || !pc) goto out;
     CHECK(chunk_same(pa, &g_ref[0]) && chunk_same(pb, &g_ref[1]) && chunk_same(pc, &g_ref[2]),
@@ -179,42 +179,42 @@ static void test_pressure(const ct_world *w)
     memcpy(copy_b, pb, sizeof *copy_b);
 
     /* All pinned: busy, and repeatedly so. */
-    CHECK(REQ(3) == CT_STREAM_BUSY, "all slots pinned but not busy");
-    CHECK(REQ(4) == CT_STREAM_BUSY, "all slots pinned but not busy (2)");
+    CHECK(REQ(3) == CT_CACHE_BUSY, "all slots pinned but not busy");
+    CHECK(REQ(4) == CT_CACHE_BUSY, "all slots pinned but not busy (2)");
 
     /* Unpin K2: the next new key takes exactly that slot. */
-    ct_stream_release(c, pc);
-    CHECK(REQ(3) == CT_STREAM_QUEUED, "an unpinned slot exists but request failed");
-    CHECK(ct_stream_acquire(c, g_keys[2]) == NULL, "evicted K2 still acquirable");
-    CHECK(ct_stream_wait(c, g_keys[3], WAIT_MS) == 1, "K3 never became ready");
+    ct_cache_release(c, pc);
+    CHECK(REQ(3) == CT_CACHE_QUEUED, "an unpinned slot exists but request failed");
+    CHECK(ct_cache_acquire(c, g_keys[2]) == NULL, "evicted K2 still acquirable");
+    CHECK(ct_cache_wait(c, g_keys[3], WAIT_MS) == 1, "K3 never became ready");
 
     /* K0, K1 pinned, K3 ready: K4 must evict K3. */
-    CHECK(REQ(4) == CT_STREAM_QUEUED, "K4 could not evict K3");
-    CHECK(ct_stream_wait(c, g_keys[4], WAIT_MS) == 1, "K4 never became ready");
-    CHECK(ct_stream_acquire(c, g_keys[3]) == NULL, "K3 was not the one evicted");
+    CHECK(REQ(4) == CT_CACHE_QUEUED, "K4 could not evict K3");
+    CHECK(ct_cache_wait(c, g_keys[4], WAIT_MS) == 1, "K4 never became ready");
+    CHECK(ct_cache_acquire(c, g_keys[3]) == NULL, "K3 was not the one evicted");
 
     /* A second pin needs a second release. */
-    pa2 = ct_stream_acquire(c, g_keys[0]);
+    pa2 = ct_cache_acquire(c, g_keys[0]);
     CHECK(pa2 == pa, "second acquire of K0 moved it");
-    ct_stream_release(c, pa2);
+    ct_cache_release(c, pa2);
     /* K0 still pinned once. Unpin K1: unpinned slots are K1 (used before K4
      * completed) and K4, so least recently used means K1 goes. */
-    ct_stream_release(c, pb);
-    CHECK(REQ(5) == CT_STREAM_QUEUED, "K5 found no slot");
-    CHECK(ct_stream_acquire(c, g_keys[1]) == NULL, "K1 (least recently used) not evicted");
-    CHECK(ct_stream_wait(c, g_keys[5], WAIT_MS) == 1, "K5 never became ready");
-    pc = ct_stream_acquire(c, g_keys[4]);
+    ct_cache_release(c, pb);
+    CHECK(REQ(5) == CT_CACHE_QUEUED, "K5 found no slot");
+    CHECK(ct_cache_acquire(c, g_keys[1]) == NULL, "K1 (least recently used) not evicted");
+    CHECK(ct_cache_wait(c, g_keys[5], WAIT_MS) == 1, "K5 never became ready");
+    pc = ct_cache_acquire(c, g_keys[4]);
     CHECK(pc != NULL, "K4 (more recent) was evicted instead of K1");
-    ct_stream_release(c, pc);
+    ct_cache_release(c, pc);
 
     /* Through all of that, the pinned K0 never moved or changed. */
-    CHECK(ct_stream_acquire(c, g_keys[0]) == pa, "pinned K0 moved");
-    ct_stream_release(c, pa);
+    CHECK(ct_cache_acquire(c, g_keys[0]) == pa, "pinned K0 moved");
+    ct_cache_release(c, pa);
     CHECK(chunk_same(pa, copy_a) && chunk_same(pa, &g_ref[0]), "pinned K0 bytes changed");
     CHECK(chunk_same(copy_b, &g_ref[1]), "K1 copy differs from direct generation");
-    ct_stream_release(c, pa);
+    ct_cache_release(c, pa);
 
-    ct_stream_stats_get(c, &st);
+    ct_cache_stats_get(c, &st);
     CHECK(st.hits + st.misses + st.busy == valid, "stats do not add up: %llu+%llu+%llu != %llu",
           (unsigned long long)st.hits, (unsigned long long)st.misses,
           (unsigned long long)st.busy, (unsigned long long)valid);
@@ -225,7 +225,7 @@ static void test_pressure(const ct_world *w)
 out:
     free(copy_a);
     free(copy_b);
-    ct_stream_destroy(c);
+    ct_cache_destroy(c);
 #undef REQ
 }
 
@@ -237,24 +237,24 @@ static void test_busy_when_queued(const ct_world *w)
 {
     int round, strict = 0;
     for (round = 0; round < 3; round++) {
-        ct_stream *c = ct_stream_create(w, 2, NULL, 0);
-        ct_stream_stats st;
+        ct_cache *c = ct_cache_create(w, 2, NULL, 0);
+        ct_cache_stats st;
         int r0, r1, r2;
         CHECK(c != NULL, "create");
         if (!c) return;
-        r0 = ct_stream_request(c, g_keys[6 + round], NULL, 0);
-        r1 = ct_stream_request(c, g_keys[9], NULL, 0);
-        r2 = ct_stream_request(c, g_keys[10], NULL, 0);
-        ct_stream_stats_get(c, &st);
-        CHECK(r0 == CT_STREAM_QUEUED && r1 == CT_STREAM_QUEUED, "fresh keys not queued");
-        CHECK(r2 == CT_STREAM_BUSY || (r2 == CT_STREAM_QUEUED && st.generated >= 1),
+        r0 = ct_cache_request(c, g_keys[6 + round], NULL, 0);
+        r1 = ct_cache_request(c, g_keys[9], NULL, 0);
+        r2 = ct_cache_request(c, g_keys[10], NULL, 0);
+        ct_cache_stats_get(c, &st);
+        CHECK(r0 == CT_CACHE_QUEUED && r1 == CT_CACHE_QUEUED, "fresh keys not queued");
+        CHECK(r2 == CT_CACHE_BUSY || (r2 == CT_CACHE_QUEUED && st.generated >= 1),
               "third key with two slots in flight: %d (generated %llu)", r2,
               (unsigned long long)st.generated);
-        strict += r2 == CT_STREAM_BUSY;
-        if (r2 == CT_STREAM_BUSY)
+        strict += r2 == CT_CACHE_BUSY;
+        if (r2 == CT_CACHE_BUSY)
             CHECK(st.busy == 1 && st.misses == 2, "busy/miss counts %llu/%llu",
                   (unsigned long long)st.busy, (unsigned long long)st.misses);
-        ct_stream_destroy(c);
+        ct_cache_destroy(c);
     }
     /* Three rounds each losing a microsecond race to a whole chunk build would
      * mean the busy path is never taken. */
@@ -266,30 +266,30 @@ static void collect_in_order(const ct_world *w, const int *order, int n, int slo
 {
     char err[256];
     int done[NKEYS] = {0}, left = n, pass, i, same = 0;
-    ct_stream *c = ct_stream_create(w, slots, err, sizeof err);
+    ct_cache *c = ct_cache_create(w, slots, err, sizeof err);
     CHECK(c != NULL, "create: %s", err);
     if (!c) return;
     /* Fire every request first (some answer busy), then sweep until all came. */
-    for (i = 0; i < n; i++) (void)ct_stream_request(c, g_keys[order[i]], NULL, 0);
+    for (i = 0; i < n; i++) (void)ct_cache_request(c, g_keys[order[i]], NULL, 0);
     for (pass = 0; left > 0 && pass < 4 * n; pass++) {
         for (i = 0; i < n; i++) {
             int k = order[i], r;
             const ct_chunk *ch;
             if (done[k]) continue;
-            r = ct_stream_request(c, g_keys[k], err, sizeof err);
-            if (r == CT_STREAM_QUEUED) (void)ct_stream_wait(c, g_keys[k], WAIT_MS);
-            if (r == CT_STREAM_BUSY) continue;
-            ch = ct_stream_acquire(c, g_keys[k]);
+            r = ct_cache_request(c, g_keys[k], err, sizeof err);
+            if (r == CT_CACHE_QUEUED) (void)ct_cache_wait(c, g_keys[k], WAIT_MS);
+            if (r == CT_CACHE_BUSY) continue;
+            ch = ct_cache_acquire(c, g_keys[k]);
             if (!ch) continue;
             same += chunk_same(ch, &g_ref[k]);
-            ct_stream_release(c, ch);
+            ct_cache_release(c, ch);
             done[k] = 1;
             left--;
         }
     }
     CHECK(left == 0, "%s: %d keys never arrived", name, left);
     CHECK(same == n, "%s: %d of %d cached chunks identical to direct generation", name, same, n);
-    ct_stream_destroy(c);
+    ct_cache_destroy(c);
 }
 
 static void test_orders(const ct_world *w)
@@ -309,7 +309,7 @@ static void test_orders(const ct_world *w)
  * arrives. When nothing is ready it waits a little, as a loading screen
  * would, so slow sanitizer builds still make progress. */
 typedef struct client {
-    ct_stream *cache;
+    ct_cache *cache;
     int rot;
     int ops;
     int checked, wrong, bad_answers;
@@ -325,29 +325,29 @@ static void *client_run(void *arg)
         int window = op / 100, j, got = 0, first = -1;
         for (j = 0; j < 3; j++) {
             int k = (3 * window + (j + cl->rot) % 3) % NKEYS, r;
-            r = ct_stream_request(cl->cache, g_keys[k], NULL, 0);
+            r = ct_cache_request(cl->cache, g_keys[k], NULL, 0);
             cl->valid++;
-            if (r == CT_STREAM_READY) {
-                const ct_chunk *ch = ct_stream_acquire(cl->cache, g_keys[k]);
+            if (r == CT_CACHE_READY) {
+                const ct_chunk *ch = ct_cache_acquire(cl->cache, g_keys[k]);
                 if (!ch) continue;   /* evicted in between: fine, ask again */
                 got = 1;
                 cl->checked++;
                 if (!key_equal(ch->key, g_keys[k]) || ch->digest != g_ref[k].digest ||
                     ch->height[(op * 7919) % CT_CHUNK_SAMPLES] != g_ref[k].height[(op * 7919) % CT_CHUNK_SAMPLES])
                     cl->wrong++;
-                if (held[turn]) ct_stream_release(cl->cache, held[turn]);
+                if (held[turn]) ct_cache_release(cl->cache, held[turn]);
                 held[turn] = ch;
                 turn ^= 1;
-            } else if (r == CT_STREAM_QUEUED) {
+            } else if (r == CT_CACHE_QUEUED) {
                 if (first < 0) first = k;
-            } else if (r != CT_STREAM_BUSY) {
+            } else if (r != CT_CACHE_BUSY) {
                 cl->bad_answers++;
             }
         }
-        if (!got && first >= 0) (void)ct_stream_wait(cl->cache, g_keys[first], 200);
+        if (!got && first >= 0) (void)ct_cache_wait(cl->cache, g_keys[first], 200);
     }
-    if (held[0]) ct_stream_release(cl->cache, held[0]);
-    if (held[1]) ct_stream_release(cl->cache, held[1]);
+    if (held[0]) ct_cache_release(cl->cache, held[0]);
+    if (held[1]) ct_cache_release(cl->cache, held[1]);
     return NULL;
 }
 
@@ -357,9 +357,9 @@ static void test_many_requests(const ct_world *w, int threads)
     client cl[2];
     pthread_t th[2];
     int i, started[2] = {0, 0};
-    ct_stream_stats st;
+    ct_cache_stats st;
     uint64_t valid = 0;
-    ct_stream *c = ct_stream_create(w, 4, err, sizeof err);
+    ct_cache *c = ct_cache_create(w, 4, err, sizeof err);
     CHECK(c != NULL, "create: %s", err);
     if (!c) return;
     for (i = 0; i < threads; i++) {
@@ -378,7 +378,7 @@ static void test_many_requests(const ct_world *w, int threads)
         CHECK(cl[i].checked > 0, "client %d never got a chunk", i);
         valid += cl[i].valid;
     }
-    ct_stream_stats_get(c, &st);
+    ct_cache_stats_get(c, &st);
     CHECK(st.hits + st.misses + st.busy == valid, "%d threads: stats do not add up", threads);
     /* No pin may have leaked: four keys outside the working set must all find
      * a slot (a leaked pin would leave one of them busy for ever). */
@@ -388,39 +388,39 @@ static void test_many_requests(const ct_world *w, int threads)
         fresh[0] = key_of(0, 3, 3); fresh[1] = key_of(1, 1, 1);
         fresh[2] = key_of(2, 6, 1); fresh[3] = key_of(3, 5, 5);
         for (i = 0; i < 4; i++) {
-            int r = ct_stream_request(c, fresh[i], NULL, 0), tries;
+            int r = ct_cache_request(c, fresh[i], NULL, 0), tries;
             /* Busy is fine while earlier jobs still occupy slots: wait them out. */
-            for (tries = 0; r == CT_STREAM_BUSY && tries < 400; tries++) {
+            for (tries = 0; r == CT_CACHE_BUSY && tries < 400; tries++) {
                 int j;
-                for (j = 0; j < i; j++) (void)ct_stream_wait(c, fresh[j], 100);
-                for (j = 0; j < NKEYS; j++) (void)ct_stream_wait(c, g_keys[j], 100);
-                r = ct_stream_request(c, fresh[i], NULL, 0);
+                for (j = 0; j < i; j++) (void)ct_cache_wait(c, fresh[j], 100);
+                for (j = 0; j < NKEYS; j++) (void)ct_cache_wait(c, g_keys[j], 100);
+                r = ct_cache_request(c, fresh[i], NULL, 0);
             }
             ok += r >= 0;
         }
         for (i = 0; i < 4; i++)
-            CHECK(ct_stream_wait(c, fresh[i], WAIT_MS) == 1, "fresh key %d not ready", i);
+            CHECK(ct_cache_wait(c, fresh[i], WAIT_MS) == 1, "fresh key %d not ready", i);
         CHECK(ok == 4, "%d threads: only %d of 4 fresh keys found a slot (leaked pin?)", threads, ok);
     }
-    ct_stream_destroy(c);
+    ct_cache_destroy(c);
 }
 
 static void test_destroy_while_queued(const ct_world *w)
 {
     int cycle, queued = 0;
     for (cycle = 0; cycle < 6; cycle++) {
-        ct_stream *c = ct_stream_create(w, 4, NULL, 0);
+        ct_cache *c = ct_cache_create(w, 4, NULL, 0);
         int i;
         CHECK(c != NULL, "create in cycle %d", cycle);
         if (!c) return;
-        for (i = 0; i < 4; i++) queued += ct_stream_request(c, g_keys[(cycle + i) % NKEYS], NULL, 0) == 0;
-        ct_stream_destroy(c);   /* must not wait for all four, must not leak */
+        for (i = 0; i < 4; i++) queued += ct_cache_request(c, g_keys[(cycle + i) % NKEYS], NULL, 0) == 0;
+        ct_cache_destroy(c);   /* must not wait for all four, must not leak */
     }
     CHECK(queued == 24, "only %d of 24 requests queued", queued);
     {
-        ct_stream *c = ct_stream_create(w, 1, NULL, 0);   /* idle destroy */
+        ct_cache *c = ct_cache_create(w, 1, NULL, 0);   /* idle destroy */
         CHECK(c != NULL, "create(1)");
-        ct_stream_destroy(c);
+        ct_cache_destroy(c);
     }
 }
 
@@ -428,7 +428,7 @@ int main(void)
 {
     ct_world *w = make_world();
     CHECK(w != NULL, "world build");
-    if (!w) return test_summary("stream");
+    if (!w) return test_summary("cache");
     if (make_refs(w)) {
         test_arguments(w);
         test_busy_when_queued(w);
@@ -441,5 +441,5 @@ int main(void)
     }
     free(g_ref);
     ct_world_free(w);
-    return test_summary("stream");
+    return test_summary("cache");
 }

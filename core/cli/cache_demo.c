@@ -1,13 +1,13 @@
-/* stream_demo.c - walks a route across a cube edge through the native
- * streaming cache and reports what a game's frame loop would see.
+/* cache_demo.c - walks a route across a cube edge through the native
+ * threaded chunk cache and reports what a game's frame loop would see.
  *
- *   ./stream_demo out/world.ctw [--slots N] [--steps N] [--lod L]
+ *   ./cache_demo out/world.ctw [--slots N] [--steps N] [--lod L]
  *
  * Each step is one "frame": the position's chunk and its 3x3 neighbourhood
  * (ct_key_neighbourhood, which follows the sphere across edges and corners)
  * are requested, centre first. A real game would keep drawing what it has
  * when the centre is not ready; the demo waits for it (the loading-screen use
- * of ct_stream_wait) so the printed heights follow the route. */
+ * of ct_cache_wait) so the printed heights follow the route. */
 #include "ct.h"
 
 #include <math.h>
@@ -34,7 +34,7 @@ static int parse_int(const char *text, int lo, int hi, int *out)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: stream_demo WORLD.ctw [--slots N (1..256, default 9)] "
+    fprintf(stderr, "usage: cache_demo WORLD.ctw [--slots N (1..256, default 9)] "
                     "[--steps N (2..1000, default 16)] [--lod L (default surface_lod)]\n");
     return 2;
 }
@@ -76,13 +76,13 @@ static void pending_add(pending *p, ct_key key)
 
 /* Waits until one queued key is ready (or the budget runs out); keys the
  * cache no longer holds are dropped from the ring on the way. */
-static void wait_for_a_slot(ct_stream *cache, pending *p, int budget_ms)
+static void wait_for_a_slot(ct_cache *cache, pending *p, int budget_ms)
 {
     double until = now_ms() + budget_ms;
     while (p->count > 0 && now_ms() < until) {
         ct_key k = p->key[p->head];
         double t = now_ms();
-        if (ct_stream_wait(cache, k, 100)) return;   /* ready: its slot can be reused */
+        if (ct_cache_wait(cache, k, 100)) return;   /* ready: its slot can be reused */
         /* An immediate "no" means the cache does not hold k: forget it. A
          * timeout means it is still being made: wait on it again. */
         if (now_ms() - t < 50.0) {
@@ -98,8 +98,8 @@ int main(int argc, char **argv)
     const char *path = NULL;
     int slots = 9, steps = 16, lod = -1, i, step, last_face = -1, crossings = 0;
     ct_world *world;
-    ct_stream *cache;
-    ct_stream_stats st;
+    ct_cache *cache;
+    ct_cache_stats st;
     double t_start, waited_total = 0.0;
     long ready_n = 0, queued_n = 0, busy_n = 0;
     static pending queued;
@@ -121,19 +121,19 @@ int main(int argc, char **argv)
 
     world = ct_world_load(path, err, sizeof err);
     if (!world) {
-        fprintf(stderr, "stream_demo: %s: %s\n", path, err);
+        fprintf(stderr, "cache_demo: %s: %s\n", path, err);
         return 1;
     }
     if (lod < 0) lod = (int)ct_world_config(world)->surface_lod;
     if ((unsigned)lod > ct_world_config(world)->surface_lod) {
-        fprintf(stderr, "stream_demo: --lod %d is finer than the world's surface_lod %u\n",
+        fprintf(stderr, "cache_demo: --lod %d is finer than the world's surface_lod %u\n",
                 lod, (unsigned)ct_world_config(world)->surface_lod);
         ct_world_free(world);
         return 1;
     }
-    cache = ct_stream_create(world, slots, err, sizeof err);
+    cache = ct_cache_create(world, slots, err, sizeof err);
     if (!cache) {
-        fprintf(stderr, "stream_demo: %s\n", err);
+        fprintf(stderr, "cache_demo: %s\n", err);
         ct_world_free(world);
         return 1;
     }
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
         route_direction((double)step / (double)(steps - 1), dir);
         if (ct_key_at(world, dir, lod, &centre, &lx, &ly, err, sizeof err) != CT_OK ||
             ct_key_neighbourhood(centre, lx, ly, near, &count, err, sizeof err) != CT_OK) {
-            fprintf(stderr, "stream_demo: step %d: %s\n", step, err);
+            fprintf(stderr, "cache_demo: step %d: %s\n", step, err);
             break;
         }
         /* The centre matters most: ask for it first so it gets a slot first. */
@@ -162,11 +162,11 @@ int main(int argc, char **argv)
             }
         }
         for (j = 0; j < count; j++) {
-            int r = ct_stream_request(cache, near[j], err, sizeof err);
-            if (r == CT_STREAM_READY) r_ready++;
-            else if (r == CT_STREAM_QUEUED) { r_queued++; pending_add(&queued, near[j]); }
-            else if (r == CT_STREAM_BUSY) r_busy++;
-            else fprintf(stderr, "stream_demo: request: %s\n", err);
+            int r = ct_cache_request(cache, near[j], err, sizeof err);
+            if (r == CT_CACHE_READY) r_ready++;
+            else if (r == CT_CACHE_QUEUED) { r_queued++; pending_add(&queued, near[j]); }
+            else if (r == CT_CACHE_BUSY) r_busy++;
+            else fprintf(stderr, "cache_demo: request: %s\n", err);
         }
         ready_n += r_ready; queued_n += r_queued; busy_n += r_busy;
 
@@ -174,15 +174,15 @@ int main(int argc, char **argv)
         t0 = now_ms();
         chunk = NULL;
         while (!chunk && now_ms() - t0 < 60000.0) {
-            int r = ct_stream_request(cache, centre, NULL, 0);
-            if (r == CT_STREAM_QUEUED) (void)ct_stream_wait(cache, centre, 30000);
-            else if (r == CT_STREAM_BUSY) wait_for_a_slot(cache, &queued, 30000);
-            chunk = ct_stream_acquire(cache, centre);
+            int r = ct_cache_request(cache, centre, NULL, 0);
+            if (r == CT_CACHE_QUEUED) (void)ct_cache_wait(cache, centre, 30000);
+            else if (r == CT_CACHE_BUSY) wait_for_a_slot(cache, &queued, 30000);
+            chunk = ct_cache_acquire(cache, centre);
         }
         waited = now_ms() - t0;
         waited_total += waited;
         if (!chunk) {
-            fprintf(stderr, "stream_demo: centre chunk never arrived\n");
+            fprintf(stderr, "cache_demo: centre chunk never arrived\n");
             break;
         }
         ix = (int)(lx + 0.5); iy = (int)(ly + 0.5);
@@ -198,10 +198,10 @@ int main(int argc, char **argv)
                step, ct_face_name(centre.face), (unsigned)centre.x, (unsigned)centre.y, lx, ly,
                r_ready, r_queued, r_busy, waited,
                ct_height_decode(chunk->height[iy * CT_CHUNK_EDGE + ix], chunk->height_quantum_m));
-        ct_stream_release(cache, chunk);
+        ct_cache_release(cache, chunk);
     }
 
-    ct_stream_stats_get(cache, &st);
+    ct_cache_stats_get(cache, &st);
     printf("\nneighbourhood answers: %ld ready, %ld queued, %ld busy\n", ready_n, queued_n, busy_n);
     printf("cache: %llu hits, %llu misses, %llu busy, %llu chunks generated\n",
            (unsigned long long)st.hits, (unsigned long long)st.misses,
@@ -210,7 +210,7 @@ int main(int argc, char **argv)
            st.generated ? st.generate_ms_total / (double)st.generated : 0.0, st.generate_ms_max);
     printf("route: %d edge crossing(s), %.0f ms waiting for centre chunks, %.0f ms in all\n",
            crossings, waited_total, now_ms() - t_start);
-    ct_stream_destroy(cache);
+    ct_cache_destroy(cache);
     ct_world_free(world);
     return crossings > 0 ? 0 : 1;
 }
