@@ -381,7 +381,8 @@ ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *o
         t.mean_v[v] = mean;
         t.jitter_v[v] = jit < mean ? jit : mean;
     }
-    if (ct__report(&pr, "walk (first pass)", 0.20)) goto cancel;
+    /* Each branch announces the stage it runs. */
+    if (ct__report(&pr, walked ? "walk (first pass)" : "noise heights", 0.20)) goto cancel;
     if (walked) {
         if ((r = ct__solve_walks(w, &t, &pr, err, errlen)) != CT_OK) goto fail;
     } else {

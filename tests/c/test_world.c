@@ -234,12 +234,15 @@ typedef struct progress_log {
     int n, cancel_at;
     const char *cancel_stage;
     int bad_stage;
+    int walk_stages, noise_stages;   /* reports naming a walk, the noise heights */
 } progress_log;
 
 static int on_progress(const char *stage, double fraction, void *user)
 {
     progress_log *log = (progress_log *)user;
     if (!stage || !stage[0]) log->bad_stage++;
+    if (stage && strstr(stage, "walk")) log->walk_stages++;
+    if (stage && strstr(stage, "noise heights")) log->noise_stages++;
     if (log->n < 4096) log->f[log->n] = fraction;
     log->n++;
     if (log->cancel_at >= 0 && log->n > log->cancel_at) return 1;
@@ -283,6 +286,22 @@ static void test_progress_and_cancel(void)
         CHECK(r == CT_ERR_CANCELLED && w == NULL && strstr(err, "cancel"), "cancel case %d: %s (%s)", i,
               ct_result_name(r), err);
     }
+
+    /* Stages name what runs: noise mode never announces a walk. */
+    memset(&log, 0, sizeof log);
+    log.cancel_at = -1;
+    cfg = small_config("noise", 32);
+    r = ct_world_build_ex(&cfg, &o, &w, err, sizeof err);
+    CHECK(r == CT_OK && log.walk_stages == 0 && log.noise_stages == 1, "noise mode: %d walk, %d noise reports",
+          log.walk_stages, log.noise_stages);
+    ct_world_free(w);
+    memset(&log, 0, sizeof log);
+    log.cancel_at = -1;
+    cfg = small_config("balanced", 32);
+    r = ct_world_build_ex(&cfg, &o, &w, err, sizeof err);
+    CHECK(r == CT_OK && log.walk_stages > 0 && log.noise_stages == 0, "hybrid mode: %d walk, %d noise reports",
+          log.walk_stages, log.noise_stages);
+    ct_world_free(w);
 }
 
 static void test_stats(void)
