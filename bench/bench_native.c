@@ -4,7 +4,7 @@
  * line on stdin; each reply is one JSON line on stdout. The script alternates
  * native and WebAssembly repetitions of the same operation, so both halves
  * see the same machine load (a shared machine drifts by tens of percent over
- * a minute, which used to land entirely on one half). `make bench` feeds it
+ * a minute, which would otherwise land entirely on one half). `make bench` feeds it
  * bench/native_plan.txt for a native-only run.
  *
  *   info                      machine, compiler

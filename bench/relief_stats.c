@@ -2,7 +2,7 @@
  * land slope percentiles between neighbouring chunk vertices at surface_lod,
  * land height percentiles, the share of land biomes that are rock and snow,
  * and the share of macro land vertices with a downhill edge exactly at the
- * slope limit (the "slope-capped plateau" measure of issue 11).
+ * slope limit (the "slope-capped plateau" measure).
  *
  *   cc -std=c99 -O2 -ffp-contract=off -Icore/include -Icore/src bench/relief_stats.c \
  *      build/native/libct.a -lm -pthread -o build/relief_stats

@@ -60,7 +60,7 @@ static int key_equal(ct_key a, ct_key b)
  * cache answers BUSY every slot is queued or generating, so the way to a free
  * slot is to wait for one of those: waiting on a key the cache does not hold
  * (say a neighbour that was itself refused) returns at once and never frees
- * anything - the old "centre chunk never arrived" failure. */
+ * anything, and the centre chunk would never arrive. */
 #define PENDING_MAX 512
 typedef struct pending {
     ct_key key[PENDING_MAX];

@@ -1,5 +1,5 @@
 /* coast.c - fractal coasts and lake shores below the macro grid, and the
- * shore ramp (issue 11). Off when coast_fractal and shore_ramp_m are both 0:
+ * shore ramp. Off when coast_fractal and shore_ramp_m are both 0:
  * the sampler then never calls in here.
  *
  * Inside a macro triangle that holds both land and water corners, the wet

@@ -74,9 +74,9 @@ static const char *const ct__preset_names[] = {
 };
 #define CT__PRESET_COUNT (sizeof ct__preset_names / sizeof ct__preset_names[0])
 
-/* The off values of every generation layer added after the reference model
- * (issue 11), in one place. Applied on top of any preset they give back the
- * reference behaviour: chunk payloads (heights, water, biomes, palette) equal
+/* The off values of every generation layer added after the reference model,
+ * in one place. Applied on top of any preset they give back the reference
+ * behaviour: chunk payloads (heights, water, biomes, palette) equal
  * the ones frozen in tests/golden/reference_payloads.txt. Each new layer knob
  * appends its "name=off" line here. */
 static const char ct__reference_layers_text[] =
@@ -147,7 +147,7 @@ ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t
         c.macro_ceiling_m = 3800.0;
         /* Folded chains: the mountain preset pays for them (three more
          * noises per belt sample); the default world keeps its shore
-         * chunks within issue 11's cost limit without them. */
+         * chunks cheaper without them. */
         c.range_folds = 0.85;
     } else if (strcmp(preset, "dry") == 0) {
         c.land_bias = 0.0;

@@ -140,8 +140,8 @@ ct_result ct__lake_beds(const ct__graph *g, const int32_t *body_v, const ct__bod
  * of (key, vertex) pairs held inline, with lazy deletion instead of
  * decrease-key: a push that lowers a vertex's key adds a new pair and the
  * stale ones are skipped when they surface. Pairs are totally ordered, so the
- * pop order is the same as any exact priority queue's (the indexed binary
- * heap this replaced, for one): only the cost changed. Keys are compared as
+ * pop order is the same as any exact priority queue's (an indexed binary
+ * heap with decrease-key, say): only the cost differs. Keys are compared as
  * integers (same order as the doubles, -0 equal to +0), which compiles to
  * branch-free selects natively and in WebAssembly. */
 typedef struct ct__heap_item {

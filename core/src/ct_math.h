@@ -3,8 +3,8 @@
  * (static inline) so each stays a few inlined operations.
  *
  * Each helper is written as one fixed sequence of IEEE operations (no libm
- * beyond sqrt), so a call gives the same bits as the expression it replaced,
- * natively and in WebAssembly; NaN passes through the clamps unchanged. */
+ * beyond sqrt), so a call gives the same bits as the same expression written
+ * out, natively and in WebAssembly; NaN passes through the clamps unchanged. */
 #ifndef CT_MATH_H
 #define CT_MATH_H
 

@@ -1,8 +1,7 @@
-/* test_hostile.c - hostile input the integrity pass (issue 14) found
- * accepted: NUL bytes inside config text, a directory given as a config
- * file, snapshots claiming graphs beyond macro_resolution's range, local
- * positions so large their squares overflow, and `terrain --verify` on good
- * and tampered files. Run from the repository root (make test does). */
+/* test_hostile.c - hostile input that must be rejected: NUL bytes inside
+ * config text, a directory given as a config file, snapshots claiming graphs
+ * beyond macro_resolution's range, local positions so large their squares
+ * overflow, and `terrain --verify` on good and tampered files. Run from the repository root (make test does). */
 #include "ct_surface.h"
 #include "test.h"
 
@@ -157,9 +156,9 @@ static void test_cli(void)
           "--config with a NUL byte is refused: %s", a);
 }
 
-/* cache_demo used to wait on a neighbour the cache did not hold whenever
- * the centre request was refused as BUSY, and gave up after 1000 instant
- * returns ("centre chunk never arrived"). */
+/* cache_demo under slot pressure: when the centre request is refused as
+ * BUSY it must wait on a chunk the cache holds (waiting on one it does not
+ * hold returns at once and frees nothing), so every centre chunk arrives. */
 static void test_cache_demo(void)
 {
     static char a[65536];

@@ -67,7 +67,7 @@ static double ref_noise3_fast(uint32_t seed, double x, double y, double z)
     return ref_blend(h, x - x0f, y - y0f, z - z0f);
 }
 
-/* The derivative noise as first written (corner by corner, its own hash). */
+/* The derivative noise written out corner by corner, with its own hash. */
 static double ref_noise3_deriv(uint32_t seed, double x, double y, double z, double d[3])
 {
     double x0f = floor(x), y0f = floor(y), z0f = floor(z), f[3], c[8], u, v, w, du, dv, dw;

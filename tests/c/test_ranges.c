@@ -1,6 +1,6 @@
 /* test_ranges.c - the ranges layer (core/src/ranges.c): its gradient is the
  * derivative of its height, it never moves water or takes land down to it,
- * the default world is no longer slope-capped plateaus and flat sheets, and
+ * the default world has no slope-capped plateaus or flat sheets, and
  * alpine keeps its peaks under about 9 km with rock on steep ground. */
 #include "ct.h"
 #include "ct_ranges.h"
@@ -155,7 +155,8 @@ static int cmp_double(const void *x, const void *y)
 }
 
 /* Land slopes between neighbouring LOD-6 chunk vertices: median >= 2 deg and
- * p90 >= 8 deg (issue 11); the reference model has about 1 and 5. */
+ * p90 >= 8 deg, so slopes read from the ground; the reference model has
+ * about 1 and 5. */
 static void slopes(const ct_world *w, double *median_deg, double *p90_deg, double *max_h, double *rock_share)
 {
     enum { POINTS = 6000 };

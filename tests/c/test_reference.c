@@ -1,5 +1,5 @@
 /* test_reference.c - the reference model stays reachable. Every generation
- * layer added after the reference model (issue 11) has an off value; with
+ * layer added after the reference model has an off value; with
  * those off values (ct_config_reference_layers) applied on top of a preset,
  * chunk payloads (heights, water, biomes, palette) must equal the ones frozen
  * in tests/golden/reference_payloads.txt, which were computed from the code
