@@ -133,44 +133,37 @@ static int ct__all_finite_f32(const float *a, size_t count)
     return 1;
 }
 
-ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
-                                 char *err, size_t errlen)
+/* The knob block at pos into cfg, in table order; returns the position after it. */
+static size_t ct__snapshot_knobs(const uint8_t *buf, size_t pos, ct_config *cfg)
 {
-    ct_config cfg;
-    ct_world *w = NULL;
-    size_t pos, k, expect;
-    uint32_t n, V, c;
-    uint64_t sum, gen;
-    ct_result r;
-    char inner[200];
-
-    if (!buf || !out) return ct__fail(err, errlen, CT_ERR_NULL, "buffer or output is NULL");
-    *out = NULL;
-    r = ct__check_head(buf, len, err, errlen);
-    if (r) return r;
-    pos = CT__WORLD_HEAD;
-    if (len < pos + ct__knob_bytes() + 8u)
-        return ct__fail(err, errlen, CT_ERR_TRUNCATED, "world snapshot is truncated (%lu bytes)",
-                        (unsigned long)len);
-    ct_config_default(&cfg);
+    size_t k;
+    ct_config_default(cfg);
     for (k = 0; k < ct_knob_count(); k++) {
         const ct_knob_info *kn = ct_knob_get(k);
         if (kn->kind == CT_KNOB_UINT) {
             uint32_t u = ct__get_u32(buf + pos);
-            memcpy((char *)&cfg + kn->offset, &u, sizeof u);
+            memcpy((char *)cfg + kn->offset, &u, sizeof u);
             pos += 4;
         } else {
             double d = ct__get_f64(buf + pos);
-            memcpy((char *)&cfg + kn->offset, &d, sizeof d);
+            memcpy((char *)cfg + kn->offset, &d, sizeof d);
             pos += 8;
         }
     }
-    n = ct__get_u32(buf + pos);
-    V = ct__get_u32(buf + pos + 4);
-    pos += 8;
-    /* Sizes first, bounded by macro_resolution's range before any size is
-     * computed (size_t is 32 bits in WebAssembly), then the checksum, then
-     * meaning: a flipped byte anywhere is reported as corruption. */
+    return pos;
+}
+
+/* The graph size at pos, checked before any field is read: sizes first,
+ * bounded by macro_resolution's range before any size is computed (size_t is
+ * 32 bits in WebAssembly), then the checksum, then meaning, so a flipped
+ * byte anywhere is reported as corruption. */
+static ct_result ct__snapshot_check(const uint8_t *buf, size_t len, size_t pos, const ct_config *cfg,
+                                    uint32_t *n_out, uint32_t *V_out, char *err, size_t errlen)
+{
+    uint32_t n = ct__get_u32(buf + pos), V = ct__get_u32(buf + pos + 4);
+    size_t expect;
+    char inner[200];
+    ct_result r;
     if (n < 1u || (double)n > ct_knob_find("macro_resolution")->max || V != 6u * n * n + 2u) {
         size_t shortest = ct__snapshot_bytes(6u * 8u * 8u + 2u);
         if (len < shortest)
@@ -187,50 +180,74 @@ ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
     if (len > expect)
         return ct__fail(err, errlen, CT_ERR_FORMAT, "world snapshot has %lu bytes; expected %lu",
                         (unsigned long)len, (unsigned long)expect);
-    sum = ct_fnv1a64(buf, expect - 8u, CT_FNV1A64_INIT);
-    if (sum != ct__get_u64(buf + expect - 8u))
+    if (ct_fnv1a64(buf, expect - 8u, CT_FNV1A64_INIT) != ct__get_u64(buf + expect - 8u))
         return ct__fail(err, errlen, CT_ERR_CHECKSUM, "world snapshot checksum mismatch: the file is corrupt");
-    r = ct_config_validate(&cfg, inner, sizeof inner);
+    r = ct_config_validate(cfg, inner, sizeof inner);
     if (r) return ct__fail(err, errlen, CT_ERR_CONFIG, "world snapshot config is invalid: %s", inner);
-    if (n != cfg.macro_resolution)
+    if (n != cfg->macro_resolution)
         return ct__fail(err, errlen, CT_ERR_FORMAT, "world snapshot graph n=%lu disagrees with macro_resolution=%lu",
-                        (unsigned long)n, (unsigned long)cfg.macro_resolution);
+                        (unsigned long)n, (unsigned long)cfg->macro_resolution);
+    *n_out = n;
+    *V_out = V;
+    return CT_OK;
+}
 
-    w = (ct_world *)calloc(1, sizeof *w);
-    if (!w) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory loading the world");
-    w->cfg = cfg;
-    w->n = n;
-    w->vertex_count = V;
-    r = ct__world_alloc_graph(w, n, err, errlen);
-    if (r) goto fail;
-    w->n = n;
-    w->vertex_count = V;
+/* The covered field at pos (heights, water levels, bodies, mask), then the
+ * generation ID it must reproduce. */
+static ct_result ct__snapshot_field(ct_world *w, const uint8_t *buf, size_t pos, char *err, size_t errlen)
+{
+    uint32_t V = w->vertex_count, c;
     w->height_v = (double *)malloc(sizeof(double) * V);
     w->water_level_v = (double *)malloc(sizeof(double) * V);
     w->body_v = (int32_t *)malloc(sizeof(int32_t) * V);
     w->mask_v = (float *)malloc(sizeof(float) * V);
-    if (!w->height_v || !w->water_level_v || !w->body_v || !w->mask_v) {
-        r = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory loading the world");
-        goto fail;
-    }
+    if (!w->height_v || !w->water_level_v || !w->body_v || !w->mask_v)
+        return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory loading the world");
     for (c = 0; c < V; c++, pos += 8) w->height_v[c] = ct__get_f64(buf + pos);
     for (c = 0; c < V; c++, pos += 8) w->water_level_v[c] = ct__get_f64(buf + pos);
     for (c = 0; c < V; c++, pos += 4) w->body_v[c] = (int32_t)ct__get_u32(buf + pos);
     for (c = 0; c < V; c++, pos += 4) w->mask_v[c] = ct__get_f32(buf + pos);
     if (!ct__all_finite_f64(w->height_v, V) || !ct__all_finite_f64(w->water_level_v, V) ||
-        !ct__all_finite_f32(w->mask_v, V)) {
-        r = ct__fail(err, errlen, CT_ERR_FORMAT, "world snapshot holds a NaN or infinite value");
-        goto fail;
-    }
-    gen = ct__get_u64(buf + pos);
+        !ct__all_finite_f32(w->mask_v, V))
+        return ct__fail(err, errlen, CT_ERR_FORMAT, "world snapshot holds a NaN or infinite value");
     ct_palette_default(&w->palette);
     /* The ID first: derive only ever sees data the ID vouches for. */
     w->generation = ct__world_generation(w);
-    if (w->generation != gen) {
-        r = ct__fail(err, errlen, CT_ERR_CHECKSUM,
-                     "world snapshot generation does not match its contents: the file is corrupt");
-        goto fail;
-    }
+    if (w->generation != ct__get_u64(buf + pos))
+        return ct__fail(err, errlen, CT_ERR_CHECKSUM,
+                        "world snapshot generation does not match its contents: the file is corrupt");
+    return CT_OK;
+}
+
+ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
+                                 char *err, size_t errlen)
+{
+    ct_config cfg;
+    ct_world *w = NULL;
+    size_t pos;
+    uint32_t n = 0, V = 0;
+    ct_result r;
+    char inner[200];
+
+    if (!buf || !out) return ct__fail(err, errlen, CT_ERR_NULL, "buffer or output is NULL");
+    *out = NULL;
+    r = ct__check_head(buf, len, err, errlen);
+    if (r) return r;
+    pos = CT__WORLD_HEAD;
+    if (len < pos + ct__knob_bytes() + 8u)
+        return ct__fail(err, errlen, CT_ERR_TRUNCATED, "world snapshot is truncated (%lu bytes)",
+                        (unsigned long)len);
+    pos = ct__snapshot_knobs(buf, pos, &cfg);
+    r = ct__snapshot_check(buf, len, pos, &cfg, &n, &V, err, errlen);
+    if (r) return r;
+    pos += 8;
+
+    w = (ct_world *)calloc(1, sizeof *w);
+    if (!w) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory loading the world");
+    w->cfg = cfg;
+    r = ct__world_alloc_graph(w, n, err, errlen);
+    if (r == CT_OK) r = ct__snapshot_field(w, buf, pos, err, errlen);
+    if (r) goto fail;
     r = ct__world_derive(w, NULL, inner, sizeof inner);
     if (r) {
         r = ct__fail(err, errlen, r, "world snapshot: %s", inner);
