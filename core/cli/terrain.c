@@ -291,135 +291,170 @@ done:
     return rc;
 }
 
+/* --preset NAME, --set NAME=VALUE or --config FILE: one config edit, in
+ * command-line order. Returns 0 or an exit status. */
+static int parse_config_edit(options *o, const char *arg, const char *value)
+{
+    char err[512];
+    ct_result r;
+    if (arg[2] == 'p') {
+        r = ct_config_preset(&o->cfg, value, err, sizeof err);
+    } else if (arg[2] == 's') {
+        char name[128];
+        const char *eq = strchr(value, '=');
+        if (!eq || eq == value || (size_t)(eq - value) >= sizeof name)
+            return usage("--set expects NAME=VALUE, got '%s'", value);
+        memcpy(name, value, (size_t)(eq - value));
+        name[eq - value] = '\0';
+        r = ct_config_set(&o->cfg, name, eq + 1, err, sizeof err);
+    } else {
+        size_t len = 0;
+        char *text = read_text(value, &len, err, sizeof err);
+        if (!text) { fprintf(stderr, "terrain: --config: %s\n", err); return 2; }
+        r = ct_config_parse_n(&o->cfg, text, len, err, sizeof err);
+        free(text);
+    }
+    if (r) {
+        fprintf(stderr, "terrain: %s %s: %s\n", arg, value, err);
+        return 2;
+    }
+    o->config_given = 1;
+    if (o->echo_count < MAX_ECHO - 1) {
+        o->echo[o->echo_count++] = arg;
+        o->echo[o->echo_count++] = value;
+    }
+    return 0;
+}
+
+/* --chunk FACE LOD X Y (v holds the four words). */
+static int parse_chunk(options *o, char **v)
+{
+    long lod, x, y;
+    int face;
+    ct_key key;
+    char err[512];
+    if (ct_face_parse(v[0], &face) != CT_OK)
+        return usage("--chunk: bad face '%s' (use +X -X +Y -Y +Z -Z or px nx py ny pz nz)", v[0]);
+    if (!parse_long(v[1], 0, CT_MAX_LOD, &lod))
+        return usage("--chunk: LOD '%s' is not an integer 0..16", v[1]);
+    if (!parse_long(v[2], 0, 65535, &x) || !parse_long(v[3], 0, 65535, &y))
+        return usage("--chunk: X and Y must be integers below 2^LOD%s", "");
+    key.face = face;
+    key.lod = (int32_t)lod;
+    key.x = (uint32_t)x;
+    key.y = (uint32_t)y;
+    if (ct_key_validate(key, err, sizeof err) != CT_OK) return usage("--chunk: %s", err);
+    if (o->chunk_count >= MAX_CHUNKS) return usage("too many --chunk options (max 256)%s", "");
+    o->chunks[o->chunk_count++] = key;
+    return 0;
+}
+
+/* --locate X Y Z [LOD] or --sample X Y Z at argv[*a]; advances *a past
+ * the words it takes. */
+static int parse_direction(options *o, int argc, char **argv, int *a)
+{
+    const char *arg = argv[*a];
+    double *v = arg[2] == 'l' ? o->locate : o->sample;
+    int c;
+    if (argc - *a - 1 < 3) return usage("%s needs X Y Z", arg);
+    for (c = 0; c < 3; c++)
+        if (!parse_double(argv[*a + 1 + c], &v[c]))
+            return usage("bad direction component '%s'", argv[*a + 1 + c]);
+    *a += 3;
+    if (arg[2] == 'l') {
+        long lod;
+        o->has_locate = 1;
+        if (*a + 1 < argc && parse_long(argv[*a + 1], 0, CT_MAX_LOD, &lod)) {
+            o->locate_lod = (int)lod;
+            (*a)++;
+        }
+    } else {
+        o->has_sample = 1;
+    }
+    return 0;
+}
+
+/* One option at argv[*a] (flags, config edits, files, chunks, directions);
+ * advances *a past its arguments. Returns 0 or an exit status. */
+static int parse_option(options *o, int argc, char **argv, int *a)
+{
+    const char *arg = argv[*a];
+    int more = argc - *a - 1;
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        o->help = 1;
+    } else if (strcmp(arg, "--knobs") == 0) {
+        o->knobs = 1;
+    } else if (strcmp(arg, "--diagnostics") == 0) {
+        o->diagnostics = 1;
+    } else if (strcmp(arg, "--preset") == 0 || strcmp(arg, "--set") == 0 || strcmp(arg, "--config") == 0) {
+        if (more < 1) return usage("%s needs an argument", arg);
+        return parse_config_edit(o, arg, argv[++*a]);
+    } else if (strcmp(arg, "--load") == 0 || strcmp(arg, "--out") == 0 ||
+               strcmp(arg, "--palette") == 0 || strcmp(arg, "--preview") == 0) {
+        if (more < 1) return usage("%s needs an argument", arg);
+        ++*a;
+        if (arg[2] == 'l') o->load = argv[*a];
+        else if (arg[2] == 'o') o->out = argv[*a];
+        else if (arg[4] == 'l') o->palette = argv[*a];
+        else o->preview = argv[*a];
+    } else if (strcmp(arg, "--palette-from-bmp") == 0 || strcmp(arg, "--palette-out") == 0) {
+        if (more < 1) return usage("%s needs a file name", arg);
+        if (arg[10] == 'f') o->palette_bmp = argv[++*a];
+        else o->palette_out = argv[++*a];
+    } else if (strcmp(arg, "--preview-width") == 0) {
+        long v;
+        if (more < 1 || !parse_long(argv[*a + 1], 8, 16384, &v))
+            return usage("--preview-width needs a number 8..16384%s", "");
+        o->preview_width = (int)v;
+        ++*a;
+    } else if (strcmp(arg, "--chunk") == 0) {
+        if (more < 4) return usage("--chunk needs FACE LOD X Y%s", "");
+        *a += 4;
+        return parse_chunk(o, argv + *a - 3);
+    } else if (strcmp(arg, "--locate") == 0 || strcmp(arg, "--sample") == 0) {
+        return parse_direction(o, argc, argv, a);
+    } else {
+        return usage("unknown argument '%s'", arg);
+    }
+    return 0;
+}
+
+/* Requested LODs against the world's surface_lod (exit status 2 if finer). */
+static int check_lods(const options *o, uint32_t surface_lod, int with_locate)
+{
+    int k;
+    for (k = 0; k < o->chunk_count; k++)
+        if ((uint32_t)o->chunks[k].lod > surface_lod) {
+            fprintf(stderr, "terrain: --chunk LOD %d is finer than surface_lod %lu\n",
+                    (int)o->chunks[k].lod, (unsigned long)surface_lod);
+            return 2;
+        }
+    if (with_locate && o->has_locate && o->locate_lod > (int)surface_lod) {
+        fprintf(stderr, "terrain: --locate LOD %d is finer than surface_lod %lu\n", o->locate_lod,
+                (unsigned long)surface_lod);
+        return 2;
+    }
+    return 0;
+}
+
 /* Parses argv into o; returns 0 or an exit status. Config edits apply in
  * command-line order, so --preset after --set resets the override. */
 static int parse_args(int argc, char **argv, options *o)
 {
-    int a;
+    int a, rc;
     char err[512];
     ct_config_default(&o->cfg);
     o->preview_width = 1024;
     o->locate_lod = -1;
-    for (a = 1; a < argc; a++) {
-        const char *arg = argv[a];
-        int more = argc - a - 1;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            o->help = 1;
-        } else if (strcmp(arg, "--knobs") == 0) {
-            o->knobs = 1;
-        } else if (strcmp(arg, "--diagnostics") == 0) {
-            o->diagnostics = 1;
-        } else if (strcmp(arg, "--preset") == 0 || strcmp(arg, "--set") == 0 ||
-                   strcmp(arg, "--config") == 0) {
-            ct_result r;
-            if (more < 1) return usage("%s needs an argument", arg);
-            a++;
-            if (arg[2] == 'p') {
-                r = ct_config_preset(&o->cfg, argv[a], err, sizeof err);
-            } else if (arg[2] == 's') {
-                char name[128];
-                const char *eq = strchr(argv[a], '=');
-                if (!eq || eq == argv[a] || (size_t)(eq - argv[a]) >= sizeof name)
-                    return usage("--set expects NAME=VALUE, got '%s'", argv[a]);
-                memcpy(name, argv[a], (size_t)(eq - argv[a]));
-                name[eq - argv[a]] = '\0';
-                r = ct_config_set(&o->cfg, name, eq + 1, err, sizeof err);
-            } else {
-                size_t len = 0;
-                char *text = read_text(argv[a], &len, err, sizeof err);
-                if (!text) { fprintf(stderr, "terrain: --config: %s\n", err); return 2; }
-                r = ct_config_parse_n(&o->cfg, text, len, err, sizeof err);
-                free(text);
-            }
-            if (r) {
-                fprintf(stderr, "terrain: %s %s: %s\n", arg, argv[a], err);
-                return 2;
-            }
-            o->config_given = 1;
-            if (o->echo_count < MAX_ECHO - 1) {
-                o->echo[o->echo_count++] = arg;
-                o->echo[o->echo_count++] = argv[a];
-            }
-        } else if (strcmp(arg, "--load") == 0 || strcmp(arg, "--out") == 0 ||
-                   strcmp(arg, "--palette") == 0 || strcmp(arg, "--preview") == 0) {
-            if (more < 1) return usage("%s needs an argument", arg);
-            a++;
-            if (arg[2] == 'l') o->load = argv[a];
-            else if (arg[2] == 'o') o->out = argv[a];
-            else if (arg[4] == 'l') o->palette = argv[a];
-            else o->preview = argv[a];
-        } else if (strcmp(arg, "--palette-from-bmp") == 0 || strcmp(arg, "--palette-out") == 0) {
-            if (more < 1) return usage("%s needs a file name", arg);
-            if (arg[10] == 'f') o->palette_bmp = argv[++a];
-            else o->palette_out = argv[++a];
-        } else if (strcmp(arg, "--preview-width") == 0) {
-            long v;
-            if (more < 1 || !parse_long(argv[a + 1], 8, 16384, &v))
-                return usage("--preview-width needs a number 8..16384%s", "");
-            o->preview_width = (int)v;
-            a++;
-        } else if (strcmp(arg, "--chunk") == 0) {
-            long lod, x, y;
-            int face;
-            ct_key key;
-            if (more < 4) return usage("--chunk needs FACE LOD X Y%s", "");
-            if (ct_face_parse(argv[a + 1], &face) != CT_OK)
-                return usage("--chunk: bad face '%s' (use +X -X +Y -Y +Z -Z or px nx py ny pz nz)", argv[a + 1]);
-            if (!parse_long(argv[a + 2], 0, CT_MAX_LOD, &lod))
-                return usage("--chunk: LOD '%s' is not an integer 0..16", argv[a + 2]);
-            if (!parse_long(argv[a + 3], 0, 65535, &x) || !parse_long(argv[a + 4], 0, 65535, &y))
-                return usage("--chunk: X and Y must be integers below 2^LOD%s", "");
-            key.face = face;
-            key.lod = (int32_t)lod;
-            key.x = (uint32_t)x;
-            key.y = (uint32_t)y;
-            if (ct_key_validate(key, err, sizeof err) != CT_OK) return usage("--chunk: %s", err);
-            if (o->chunk_count >= MAX_CHUNKS) return usage("too many --chunk options (max 256)%s", "");
-            o->chunks[o->chunk_count++] = key;
-            a += 4;
-        } else if (strcmp(arg, "--locate") == 0 || strcmp(arg, "--sample") == 0) {
-            double *v = arg[2] == 'l' ? o->locate : o->sample;
-            int c;
-            if (more < 3) return usage("%s needs X Y Z", arg);
-            for (c = 0; c < 3; c++)
-                if (!parse_double(argv[a + 1 + c], &v[c]))
-                    return usage("bad direction component '%s'", argv[a + 1 + c]);
-            a += 3;
-            if (arg[2] == 'l') {
-                long lod;
-                o->has_locate = 1;
-                if (a + 1 < argc && parse_long(argv[a + 1], 0, CT_MAX_LOD, &lod)) {
-                    o->locate_lod = (int)lod;
-                    a++;
-                }
-            } else {
-                o->has_sample = 1;
-            }
-        } else {
-            return usage("unknown argument '%s'", arg);
-        }
-    }
+    for (a = 1; a < argc; a++)
+        if ((rc = parse_option(o, argc, argv, &a)) != 0) return rc;
     if (o->load && o->config_given)
         return usage("--load takes its config from the snapshot; drop --preset/--set/--config%s", "");
     if (!o->load && o->config_given) {
         ct_result r = ct_config_validate(&o->cfg, err, sizeof err);
         if (r) { fprintf(stderr, "terrain: %s\n", err); return 2; }
     }
-    if (!o->load) {
-        int k;
-        for (k = 0; k < o->chunk_count; k++)
-            if ((uint32_t)o->chunks[k].lod > o->cfg.surface_lod) {
-                fprintf(stderr, "terrain: --chunk LOD %d is finer than surface_lod %lu\n",
-                        (int)o->chunks[k].lod, (unsigned long)o->cfg.surface_lod);
-                return 2;
-            }
-        if (o->has_locate && o->locate_lod > (int)o->cfg.surface_lod) {
-            fprintf(stderr, "terrain: --locate LOD %d is finer than surface_lod %lu\n", o->locate_lod,
-                    (unsigned long)o->cfg.surface_lod);
-            return 2;
-        }
-    }
-    return 0;
+    return o->load ? 0 : check_lods(o, o->cfg.surface_lod, 1);
 }
 
 static int do_locate(const ct_world *w, const options *o)
@@ -449,13 +484,83 @@ static int do_sample(const ct_world *w, const options *o)
     return 0;
 }
 
+/* The --palette file into pal (the default palette without one). */
+static int load_palette(const options *o, ct_palette *pal)
+{
+    char err[512];
+    char *text;
+    ct_result r;
+    ct_palette_default(pal);
+    if (!o->palette) return 0;
+    text = read_text(o->palette, NULL, err, sizeof err);
+    if (!text) { fprintf(stderr, "terrain: --palette: %s\n", err); return 1; }
+    r = ct_palette_parse(text, pal, err, sizeof err);
+    free(text);
+    if (r) { fprintf(stderr, "terrain: --palette %s: %s\n", o->palette, err); return 2; }
+    return 0;
+}
+
+/* The world: loaded from --load (its chunk LODs checked against it) or built. */
+static int open_world(const options *o, ct_world **out)
+{
+    char err[512];
+    ct_world *w;
+    int rc;
+    *out = NULL;
+    if (!o->load) {
+        w = ct_world_build(&o->cfg, NULL, NULL, err, sizeof err);
+        if (!w) { fprintf(stderr, "terrain: build failed: %s\n", err); return 1; }
+        *out = w;
+        return 0;
+    }
+    w = ct_world_load(o->load, err, sizeof err);
+    if (!w) { fprintf(stderr, "terrain: --load %s: %s\n", o->load, err); return 1; }
+    rc = check_lods(o, ct_world_config(w)->surface_lod, 0);
+    if (rc) { ct_world_free(w); return rc; }
+    *out = w;
+    return 0;
+}
+
+/* With nothing else asked for: the edits, the resolved config and the
+ * statistics. */
+static void print_config(const ct_world *w, const options *o)
+{
+    char *text;
+    size_t need = ct_config_format(ct_world_config(w), NULL, 0);
+    int k;
+    for (k = 0; k < o->echo_count; k += 2) printf("# %s %s\n", o->echo[k], o->echo[k + 1]);
+    if (o->load) printf("# --load %s\n", o->load);
+    text = (char *)malloc(need + 1);
+    if (text) {
+        ct_config_format(ct_world_config(w), text, need + 1);
+        fputs(text, stdout);
+        free(text);
+    }
+    print_stats(w);
+}
+
+/* The generation line, and --out's world.ctw. */
+static int save_world(const ct_world *w, const options *o)
+{
+    uint64_t g = ct_world_generation(w);
+    char path[4096], err[512];
+    printf("generation %08lx%08lx\n", (unsigned long)(uint32_t)(g >> 32), (unsigned long)(uint32_t)g);
+    if (!o->out) return 0;
+    snprintf(path, sizeof path, "%s/world.ctw", o->out);
+    if (ct_world_save(w, path, err, sizeof err)) {
+        fprintf(stderr, "terrain: %s\n", err);
+        return 1;
+    }
+    printf("world %s bytes %lu\n", path, (unsigned long)ct_world_snapshot_size(w));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static options o;
     ct_world *w = NULL;
     ct_palette pal;
-    char err[512];
-    int rc, k;
+    int rc;
 
     if (argc >= 2 && strcmp(argv[1], "--verify") == 0) {
         if (argc != 3) return usage("--verify takes one FILE and no other options%s", "");
@@ -470,15 +575,7 @@ int main(int argc, char **argv)
             return usage("--palette-from-bmp and --palette-out go together%s", "");
         return cli_palette_bmp_main(o.palette_bmp, o.palette_out);
     }
-    ct_palette_default(&pal);
-    if (o.palette) {
-        char *text = read_text(o.palette, NULL, err, sizeof err);
-        ct_result r;
-        if (!text) { fprintf(stderr, "terrain: --palette: %s\n", err); return 1; }
-        r = ct_palette_parse(text, &pal, err, sizeof err);
-        free(text);
-        if (r) { fprintf(stderr, "terrain: --palette %s: %s\n", o.palette, err); return 2; }
-    }
+    if ((rc = load_palette(&o, &pal)) != 0) return rc;
     if (o.out) {
         struct stat st;
         if (stat(o.out, &st) != 0 && mkdir(o.out, 0777) != 0) {
@@ -486,49 +583,10 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-
-    if (o.load) {
-        w = ct_world_load(o.load, err, sizeof err);
-        if (!w) { fprintf(stderr, "terrain: --load %s: %s\n", o.load, err); return 1; }
-        for (k = 0; k < o.chunk_count; k++)
-            if ((uint32_t)o.chunks[k].lod > ct_world_config(w)->surface_lod) {
-                fprintf(stderr, "terrain: --chunk LOD %d is finer than surface_lod %lu\n",
-                        (int)o.chunks[k].lod, (unsigned long)ct_world_config(w)->surface_lod);
-                ct_world_free(w);
-                return 2;
-            }
-    } else {
-        w = ct_world_build(&o.cfg, NULL, NULL, err, sizeof err);
-        if (!w) { fprintf(stderr, "terrain: build failed: %s\n", err); return 1; }
-    }
-
-    if (!o.out && !o.has_locate && !o.has_sample && !o.preview && !o.diagnostics) {
-        char *text;
-        size_t need = ct_config_format(ct_world_config(w), NULL, 0);
-        for (k = 0; k < o.echo_count; k += 2) printf("# %s %s\n", o.echo[k], o.echo[k + 1]);
-        if (o.load) printf("# --load %s\n", o.load);
-        text = (char *)malloc(need + 1);
-        if (text) {
-            ct_config_format(ct_world_config(w), text, need + 1);
-            fputs(text, stdout);
-            free(text);
-        }
-        print_stats(w);
-    } else {
-        uint64_t g = ct_world_generation(w);
-        char path[4096];
-        printf("generation %08lx%08lx\n", (unsigned long)(uint32_t)(g >> 32), (unsigned long)(uint32_t)g);
-        if (!o.out) goto actions;
-        snprintf(path, sizeof path, "%s/world.ctw", o.out);
-        if (ct_world_save(w, path, err, sizeof err)) {
-            fprintf(stderr, "terrain: %s\n", err);
-            ct_world_free(w);
-            return 1;
-        }
-        printf("world %s bytes %lu\n", path, (unsigned long)ct_world_snapshot_size(w));
-    }
-actions:
-    rc = write_chunks(w, &o);
+    if ((rc = open_world(&o, &w)) != 0) return rc;
+    if (!o.out && !o.has_locate && !o.has_sample && !o.preview && !o.diagnostics) print_config(w, &o);
+    else rc = save_world(w, &o);
+    if (!rc) rc = write_chunks(w, &o);
     if (!rc && o.has_locate) rc = do_locate(w, &o);
     if (!rc && o.has_sample) rc = do_sample(w, &o);
     if (!rc && o.diagnostics) rc = write_diagnostics(w, o.out ? o.out : ".");
