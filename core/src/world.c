@@ -335,6 +335,37 @@ static void ct__fill_build_log(ct_world *w, const ct__tmp *t, clock_t start)
     s->build_ms = (double)(clock() - start) * 1000.0 / (double)CLOCKS_PER_SEC;
 }
 
+/* Noise mode: no walks, no elevated lakes; every body at sea level and the
+ * heights straight from the mask. */
+static ct_result ct__noise_heights(ct_world *w, ct__tmp *t, char *err, size_t errlen)
+{
+    uint32_t V = w->vertex_count, v;
+    ct_result r = ct__lake_levels(&t->g, w->body_v, &t->bodies, w->height_v, 0.0, 0, t->level_b, t->pin_v,
+                                  t->is_pin, err, errlen);
+    if (r != CT_OK) return r;
+    for (v = 0; v < V; v++) {
+        double m = (double)w->mask_v[v];
+        w->height_v[v] = w->body_v[v] < 0 ? m * t->mean_v[v] * CT__NOISE_HOPS
+                                          : m * -w->cfg.sea_step_m * CT__NOISE_HOPS;
+    }
+    return CT_OK;
+}
+
+/* Hands the final land walk, the first-pass heights and the water levels
+ * over to a test's trace (they leave t). */
+static void ct__keep_trace(ct__tmp *t, int walked, ct__build_trace *trace)
+{
+    if (walked) {
+        trace->land2 = t->land2;
+        memset(&t->land2, 0, sizeof t->land2);
+        trace->h_pass1 = t->land1.h;
+        t->land1.h = NULL;
+    }
+    trace->level_b = t->level_b;
+    trace->body_count = t->bodies.count;
+    t->level_b = NULL;
+}
+
 ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *opts,
                                  ct__build_trace *trace, ct_world **out, char *err, size_t errlen)
 {
@@ -385,16 +416,8 @@ ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *o
     if (ct__report(&pr, walked ? "walk (first pass)" : "noise heights", 0.20)) goto cancel;
     if (walked) {
         if ((r = ct__solve_walks(w, &t, &pr, err, errlen)) != CT_OK) goto fail;
-    } else {
-        /* Noise mode: no walks, no elevated lakes; every body at sea level. */
-        if ((r = ct__lake_levels(&t.g, w->body_v, &t.bodies, w->height_v, 0.0, 0, t.level_b, t.pin_v,
-                                 t.is_pin, err, errlen)) != CT_OK)
-            goto fail;
-        for (v = 0; v < V; v++) {
-            double m = (double)w->mask_v[v];
-            w->height_v[v] = w->body_v[v] < 0 ? m * t.mean_v[v] * CT__NOISE_HOPS
-                                              : m * -cfg->sea_step_m * CT__NOISE_HOPS;
-        }
+    } else if ((r = ct__noise_heights(w, &t, err, errlen)) != CT_OK) {
+        goto fail;
     }
     if (ct__report(&pr, "relief", 0.80)) goto cancel;
     if ((r = ct__shore_distance(&t.g, w->body_v, w->shore_v, err, errlen)) != CT_OK) goto fail;
@@ -406,17 +429,7 @@ ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *o
     w->generation = ct__world_generation(w);
     if ((r = ct__world_derive(w, &t.g, err, errlen)) != CT_OK) goto fail;
     ct__fill_build_log(w, &t, start);
-    if (trace) {
-        if (walked) {
-            trace->land2 = t.land2;
-            memset(&t.land2, 0, sizeof t.land2);
-            trace->h_pass1 = t.land1.h;
-            t.land1.h = NULL;
-        }
-        trace->level_b = t.level_b;
-        trace->body_count = t.bodies.count;
-        t.level_b = NULL;
-    }
+    if (trace) ct__keep_trace(&t, walked, trace);
     if (ct__report(&pr, "done", 1.0)) goto cancel;
     ct__tmp_free(&t);
     *out = w;
