@@ -5,7 +5,8 @@
  * loader needs no generated glue: it allocates with malloc/free, passes
  * pointers, and copies results out. Structs never cross the boundary; the
  * few multi-value results are written into caller arrays in an order that
- * wasm/ct.mjs documents beside its reader (CTW_STATS_* below).
+ * wasm/ct.mjs documents beside its reader; the statistics follow the rows
+ * of ct_stats.def, which the JS reads through ctw_stat_*.
  *
  * Errors: every fallible export returns a ct_result and writes the message
  * into the (err, errlen) buffer the caller passes, like the C API itself.
