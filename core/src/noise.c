@@ -369,9 +369,9 @@ void ct__noise3_deriv_x2(uint32_t seed, const double pa[3], const double pb[3], 
     }
     ct__v2_deriv_coeffs(c, kc);
     for (k = 0; k < 3; k++) {
-        ct__v2 b0 = ct__v2_lerp(ct__v2_lerp(gv[0][k], gv[1][k], fade[0]), ct__v2_lerp(gv[2][k], gv[3][k], fade[0]), fade[1]);
-        ct__v2 b1 = ct__v2_lerp(ct__v2_lerp(gv[4][k], gv[5][k], fade[0]), ct__v2_lerp(gv[6][k], gv[7][k], fade[0]), fade[1]);
-        dd[k] = ct__v2_lerp(b0, b1, fade[2]);
+        ct__v2 a00 = ct__v2_lerp(gv[0][k], gv[1][k], fade[0]), a10 = ct__v2_lerp(gv[2][k], gv[3][k], fade[0]);
+        ct__v2 a01 = ct__v2_lerp(gv[4][k], gv[5][k], fade[0]), a11 = ct__v2_lerp(gv[6][k], gv[7][k], fade[0]);
+        dd[k] = ct__v2_lerp(ct__v2_lerp(a00, a10, fade[1]), ct__v2_lerp(a01, a11, fade[1]), fade[2]);
     }
     {
         ct__v2 u = fade[0], v = fade[1], w = fade[2];
