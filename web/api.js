@@ -1,6 +1,6 @@
 // This module is window.ctDemo, the page's automation surface: stats, camera jumps that resolve when the view is streamed, rebuilds, samples, the cursor readout, display options (exaggeration, palette, sun) and pixel readback for tests.
 import { paletteNames } from './palettes.js';
-import { latLonToDir } from './geo.js';
+import { latLonToDir } from '../stream/geo.js';
 
 /**
  * @param {object} o {app, ready, effectivePose, setPoseFromView, setExaggeration, setSun, setPalette,

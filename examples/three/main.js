@@ -94,7 +94,7 @@ async function start() {
   state.pose = defaultPose(state.radiusM);
   state.streamer = new TileStreamer({
     pool: state.pool, renderer: tiles, radiusM: state.radiusM, surfaceLod: info.config.surface_lod,
-    generation: info.generation, palette: null, maxInFlight: Math.max(2, state.pool.stats().workers * 2),
+    generation: info.generation, maxInFlight: Math.max(2, state.pool.stats().workers * 2),
     onError: (e) => { state.errors.push(e.message); console.error(`tile: ${e.message}`); },
   });
   controls();
