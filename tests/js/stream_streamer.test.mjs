@@ -144,7 +144,7 @@ test('selectTiles reports whether every visible face is covered by ready tiles',
   const all = selectTiles({ view, radiusM: R, surfaceLod: 4, isReady: () => true });
   assert.is(all.complete, true);
   // Only the roots ready: still complete (the coarse cover is drawn), with finer tiles wanted.
-  const roots = selectTiles({ view, radiusM: R, surfaceLod: 4, isReady: (id) => id.startsWith(`${id[0]}/0/`) });
+  const roots = selectTiles({ view, radiusM: R, surfaceLod: 4, isReady: (id) => /^[pn][xyz]\/0\//.test(id) });
   assert.is(roots.complete, true);
 });
 
