@@ -32,7 +32,7 @@ const app = {
   /** Made once in main(). */
   services: { pool: null, renderer: null, panel: null, controls: null },
   /** The world on screen; `previous` is the one fading out after a rebuild. */
-  world: { card: null, generation: null, config: null, radiusM: 6371000, streamer: null, building: false, errors: 0, previous: null },
+  world: { spec: null, generation: null, config: null, radiusM: 6371000, streamer: null, building: false, errors: 0, previous: null },
   /** The camera: pose (lat, lon, alt, heading, tiltBias) and the ground under it. */
   camera: { pose: null, poseSeq: 0, groundM: 0, groundRealM: 0, groundSeq: -1 },
   /** Display options: they never change the world. */
@@ -131,13 +131,13 @@ function makeStreamer(r) {
 }
 
 /** Builds (or rebuilds) the world in the pool; the old planet stays drawn until the new one covers the view. */
-async function buildWorld(card) {
+async function buildWorld(spec) {
   const { pool, panel } = app.services, world = app.world;
   world.building = true;
   panel?.setBusy(true);
   let r;
   try {
-    r = await pool.build({ preset: card.preset, set: card.set }, { onProgress: (s, f) => panel?.setProgress(s, f) });
+    r = await pool.build({ preset: spec.preset, set: spec.set }, { onProgress: (s, f) => panel?.setProgress(s, f) });
   } catch (e) {
     world.building = false;
     panel?.setBusy(false);
@@ -155,14 +155,14 @@ async function buildWorld(card) {
     old.cancelAll?.();
     world.previous = { streamer: old, tiles: old.lastTiles ?? [], exaggeration: old.exaggeration, builtAt: performance.now(), fadeStart: null };
   }
-  Object.assign(world, { card, generation: r.generation, config: r.config, radiusM: r.config.radius_m, streamer: makeStreamer(r) });
+  Object.assign(world, { spec, generation: r.generation, config: r.config, radiusM: r.config.radius_m, streamer: makeStreamer(r) });
   if (!app.camera.pose) setPoseFromView(app.upkeep.hint.view ?? defaultPose(world.radiusM));
   app.camera.groundM = app.camera.groundRealM = 0;
   app.camera.poseSeq++;
   if (first && app.upkeep.hint.gen && app.upkeep.hint.gen !== r.generation) {
     showWarning(`This link was made for world generation ${app.upkeep.hint.gen}, but these settings built ${r.generation} here: the planet is not the same one (different version or settings).`);
   }
-  panel?.setConfig(r.config, card);
+  panel?.setConfig(r.config, spec);
   panel?.setBusy(false);
   panel?.setProgress('', 0);
   world.building = false;
@@ -305,7 +305,7 @@ function keepAddressBar(pose, now) {
   const d = app.display;
   const options = { ...app.upkeep.hint.options, palette: d.palette === 'default' ? undefined : d.palette,
     exaggeration: d.exaggeration === 1 ? undefined : String(d.exaggeration), sun: formatSun(d.sun) };
-  const hash = formatHash({ world: app.world.card, gen: app.world.generation, view: { lat: pose.lat, lon: pose.lon, alt: pose.alt, heading: pose.heading, tilt: pose.tilt }, options });
+  const hash = formatHash({ world: app.world.spec, gen: app.world.generation, view: { lat: pose.lat, lon: pose.lon, alt: pose.alt, heading: pose.heading, tilt: pose.tilt }, options });
   if (hash !== location.hash) history.replaceState(null, '', hash);
 }
 
@@ -354,7 +354,7 @@ async function main() {
     resolvePreset: (preset) => sv.pool.request(MSG.CONFIG, { preset }).then((r) => r.resolved),
     exaggeration: app.display.exaggeration, exaggerationRange: EXAGGERATION_RANGE, onExaggeration: setExaggeration,
     sun: app.display.sun, onSun: (s) => setSun(s.lat, s.lon),
-    onRebuild: (card) => buildWorld(card).catch(() => {}),
+    onRebuild: (spec) => buildWorld(spec).catch(() => {}),
     onPalette: setPalette,
     onReset: () => { setPoseFromView(defaultPose(app.world.radiusM)); },
     onSnapshot: async () => download(await sv.pool.snapshot(), `world-${app.world.generation}.ctw`),
@@ -381,7 +381,7 @@ async function main() {
     if (h.options.sun) setSun(...h.options.sun.split(','));
     if (h.view) setPoseFromView(h.view);
     app.frame.dirty = true;
-    if (!sameWorld(h.world, app.world.card)) buildWorld(h.world).catch(() => {});
+    if (!sameWorld(h.world, app.world.spec)) buildWorld(h.world).catch(() => {});
   });
   requestAnimationFrame(loop);
   try {
