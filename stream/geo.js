@@ -127,10 +127,11 @@ export function enuFrame(d) {
  * rMin and rMax.
  */
 export function keyBounds(key, rMin, rMax) {
-  const centerDir = keyDirection(key, 128, 128);
+  const half = CHUNK_CORE / 2;
+  const centerDir = keyDirection(key, half, half);
   const pts = [];
-  for (const ly of [0, 128, 256]) {
-    for (const lx of [0, 128, 256]) pts.push(keyDirection(key, lx, ly));
+  for (const ly of [0, half, CHUNK_CORE]) {
+    for (const lx of [0, half, CHUNK_CORE]) pts.push(keyDirection(key, lx, ly));
   }
   let angle = 0;
   for (const p of pts) angle = Math.max(angle, angleBetween(centerDir, p));

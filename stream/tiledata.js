@@ -1,4 +1,5 @@
-// This module turns a worker mesh into the page's vertex data: heights above sea level in float64, geomorph targets from the coarser grid, the mesh's palette indices, and lake-only water surfaces for renderers that draw lakes as meshes (no DOM, no GL).
+// This module turns a worker mesh into a renderer's vertex data: heights above sea level in float64, geomorph targets from the coarser grid, the mesh's palette indices, and lake-only water surfaces for renderers that draw lakes as meshes (no DOM, no GL).
+import { CHUNK_CORE } from '../wasm/ct_constants.mjs';
 
 /**
  * colourToIndex: a Map packed 0xRRGGBB -> palette index for 40 RGB entries, to recover the
@@ -45,7 +46,7 @@ export function parsePalette(text) {
  */
 export function prepareTerrain(mesh, o) {
   const R = o.radiusM;
-  const n = 256 / o.stride, row = n + 1, grid = row * row;
+  const n = CHUNK_CORE / o.stride, row = n + 1, grid = row * row;
   const vc = mesh.vertexCount ?? mesh.positions.length / 3;
   const P = mesh.positions, c = mesh.center;
   const posH = new Float32Array(vc * 4);
