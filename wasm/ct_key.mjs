@@ -7,7 +7,7 @@
 // (planet/generation/face/lod/x/y) is the core's own ct_address_format,
 // World.address(key), never rebuilt here.
 import { FACE_NAMES, FACE_FILE_NAMES, MAX_LOD } from './ct_constants.mjs';
-import { ctError } from './ct_heap.mjs';
+import { ctError } from './ct_error.mjs';
 
 const KEY_SHAPE = "a key is {face, lod, x, y} or its id 'pz/6/22/52'";
 

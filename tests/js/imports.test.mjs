@@ -9,6 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { build } from 'esbuild';
 import { ROOT } from './ct_fixture.mjs';
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -118,6 +119,16 @@ test('the package exports ./stream with types and ships no web/ file', () => {
   assert.type(s, 'object');
   assert.ok(s.types && s.default, './stream has types and a default');
   assert.not.ok(pkg.files.some((f) => f.startsWith('web')), 'files lists no web/ entry');
+});
+
+test('./stream bundles for a page as it is: nothing in its import graph reaches a Node built-in', async () => {
+  // The "./stream" entry has no browser variant, so a game's bundler takes it
+  // as it is: a path to the core's loader (node:fs) would break its build.
+  const r = await build({ entryPoints: [path.join(ROOT, 'stream/index.js')], bundle: true, format: 'esm',
+    platform: 'browser', write: false, logLevel: 'silent', metafile: true });
+  const inputs = Object.keys(r.metafile.inputs);
+  assert.ok(inputs.some((f) => f.startsWith('wasm/')) && inputs.some((f) => f.startsWith('worker/')), inputs.join(' '));
+  assert.not.ok(inputs.some((f) => /ct_heap|ct\.mjs|client\.js/.test(f)), `no loader or pool in ./stream: ${inputs.join(' ')}`);
 });
 
 test.run();
