@@ -5,7 +5,8 @@
 #   make sanitize        the same tests under AddressSanitizer + UBSan
 #   make thread-sanitize the same tests under ThreadSanitizer
 #   make sweep           many worlds checked against the invariants
-#   make wasm            build/wasm/ct.wasm through emsdk.env
+#   make wasm            build/wasm/ct.wasm through emsdk.env (and make constants)
+#   make constants       wasm/ct_constants.mjs, the header's constants for JS
 #   make wasm-lib        build/wasm/libct.a (core only, for your own emcc build)
 #   make wasm-check      the noise bit-exactness tests compiled to WebAssembly
 #   make site            a static folder for any web host
@@ -35,7 +36,7 @@ B := build/native
 NATIVE_OBJ := $(patsubst core/src/%.c,$(B)/obj/%.o,$(NATIVE_SRC))
 TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
-.PHONY: all test check sanitize thread-sanitize sweep wasm wasm-lib wasm-check site bench clean fuzz fuzz-build c-game
+.PHONY: all test check sanitize thread-sanitize sweep wasm constants wasm-lib wasm-check site bench clean fuzz fuzz-build c-game
 .PHONY: samples previews validate
 all: $(B)/libct.a terrain $(if $(wildcard core/cli/cache_demo.c),cache_demo)
 
@@ -101,7 +102,17 @@ WASM_FLAGS := -std=c99 -O3 $(WASM_CODEGEN) -flto -Wall -Wextra -Werror -ffp-cont
   --no-entry -sSTANDALONE_WASM=1 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432 \
   -sTOTAL_STACK=1048576 -sEXPORTED_FUNCTIONS=_malloc,_free -sFILESYSTEM=0
 
-wasm: $(W)/ct.wasm
+wasm: constants $(W)/ct.wasm
+
+# The JS side reads the header's constants from this generated, committed
+# module; it is rewritten only when its text would change, so a fresh clone's
+# copy stays untouched (tests/js/constants.test.mjs checks it is not stale).
+constants: $(B)/gen_constants
+	@$(B)/gen_constants > $(B)/ct_constants.mjs.new && \
+	  { cmp -s $(B)/ct_constants.mjs.new wasm/ct_constants.mjs || { mv $(B)/ct_constants.mjs.new wasm/ct_constants.mjs && echo "constants: wasm/ct_constants.mjs rewritten"; }; }; \
+	  rm -f $(B)/ct_constants.mjs.new
+$(B)/gen_constants: tools/gen_constants.c $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $< $(B)/libct.a $(LIBS) -o $@
 
 $(W)/ct.wasm: $(CORE_SRC) $(WASM_SRC) $(CORE_HDR) $(wildcard wasm/*.h)
 	@mkdir -p $(@D)

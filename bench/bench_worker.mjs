@@ -9,8 +9,8 @@
 // native bench process, then split over two concurrent ones. On a shared
 // 2-core machine the second core is often busy with someone else's work; a
 // pool ratio read beside the ceiling of the same minute says whether the pool
-// or the machine is the limit (the old bench timed the pool of 1, then the
-// pool of 2 a minute later, with no reference).
+// or the machine is the limit (timing the pool of 1, then the pool of 2 a
+// minute later, says nothing about what the machine could give either).
 import { performance } from 'node:perf_hooks';
 import { createPool } from '../worker/client.js';
 import { benchKey, summarize, nowMs, cpuMs } from './common.mjs';

@@ -1,5 +1,5 @@
 // compare_wasm.mjs - This module times chunk generation of two or more ct.wasm
-// builds (say the code before the issue-11 layers, today's, and a change) in
+// builds (say the code before a generation layer, today's, and a change) in
 // ONE Node process, interleaved rep by rep, on land, sea and mixed (shore)
 // keys of the default world, and prints per-class ratios to the first build
 // A (min and median of per-rep ratios).

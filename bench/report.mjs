@@ -1,5 +1,5 @@
 // report.mjs - This module turns a benchmark run into derived figures, the
-// checks against the targets of issue 13, and the Markdown tables printed by
+// checks against the performance targets (docs/benchmarks.md), and the Markdown tables printed by
 // `npm run bench` and copied into docs/benchmarks.md.
 import os from 'node:os';
 import { execSync } from 'node:child_process';
@@ -32,7 +32,7 @@ export function machineInfo(repoDir) {
 const med = (s) => (s && s.median != null ? s.median : null);
 
 /**
- * Target checks of issue 13. A target is met (true), missed (false) or not
+ * Checks of the performance targets. A target is met (true), missed (false) or not
  * measured (null).
  * @param {object} r  the results record
  */
@@ -128,7 +128,7 @@ export function table(r) {
         `(${c.raw.map((x) => fmt(x)).join(', ')}; ${fmt(c.native1_chunks_per_s, 1)} -> ${fmt(c.native2_chunks_per_s, 1)} chunks/s)` : '') + '.');
   }
   L.push('');
-  L.push('Targets (issue 13)');
+  L.push('Targets');
   L.push('');
   L.push('| target | measured | met |');
   L.push('| --- | ---: | :---: |');

@@ -1,13 +1,13 @@
 // This module is `make site`: it writes ./site/, a static copy of the demo
 // that works from any static host (no special headers, no SharedArrayBuffer):
-// web/, worker/, wasm/*.mjs, core/palette.txt and build/wasm/ct.wasm keep
+// web/, stream/, worker/, wasm/*.mjs, core/palette.txt and build/wasm/ct.wasm keep
 // their relative places, and site/index.html forwards to web/.
 import { mkdirSync, rmSync, cpSync, existsSync, readdirSync, writeFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { root } from './setup.mjs';
 
 const out = path.join(root, process.argv[2] || 'site');
-const need = ['web', 'worker', 'build/wasm/ct.wasm', 'core/palette.txt'];
+const need = ['web', 'stream', 'worker', 'build/wasm/ct.wasm', 'core/palette.txt'];
 for (const n of need) {
   if (!existsSync(path.join(root, n))) {
     console.error(`site: ${n} is missing${n.endsWith('.wasm') ? ' (run make wasm)' : ''}`);
@@ -20,6 +20,7 @@ const copy = (rel) => {
   cpSync(path.join(root, rel), path.join(out, rel), { recursive: true });
 };
 copy('web');
+copy('stream');
 copy('worker');
 for (const f of readdirSync(path.join(root, 'wasm'))) if (f.endsWith('.mjs')) copy(`wasm/${f}`);
 copy('build/wasm/ct.wasm');

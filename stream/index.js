@@ -1,16 +1,19 @@
 // This module is the package's "./stream" entry: the renderer-independent
-// streaming pieces the WebGL2 demo (web/) is built from, for pages that draw
-// with their own engine (examples/three/). Nothing here touches the DOM or a
-// GL context: a renderer adapter ({uploadTerrain, uploadWater, release})
-// receives prepared vertex data and returns whatever handle it likes.
-//   TileStreamer   LOD selection + request scheduling + GPU-budget cache per frame
+// streaming library the WebGL2 demo (web/) and the three.js example
+// (examples/three/) are both built on. Nothing here touches the DOM or a GL
+// context: a renderer adapter ({uploadTerrain, uploadWater, release, needs})
+// receives prepared vertex data and returns whatever handle it likes; its
+// `needs` ({reliefMaps, paletteMaps, lakeLevels}) say which per-sample maps
+// the worker should build for it (none by default). Types: stream/index.d.ts.
+//   TileStreamer   LOD selection + tile request queue + GPU-budget cache per frame
 //   computeView    orbit pose -> float64 eye, camera-relative view/projection
 //   selectTiles    the quadtree choice on its own (screen-space error, culling)
 //   prepareTerrain a worker mesh -> interleaved x,y,z,height with geomorph targets
-export { TileStreamer, HEIGHT_RANGE_M } from '../web/streamer.js';
-export { selectTiles, tileId } from '../web/lod.js';
-export { computeView, defaultPose, clampPose, autoTilt, perspective } from '../web/camera.js';
-export { prepareTerrain, prepareWater, parsePalette, paletteLookup } from '../web/tiledata.js';
+export { TileStreamer, HEIGHT_RANGE_M } from './streamer.js';
+export { selectTiles, tileId } from './lod.js';
+export { computeView, defaultPose, clampPose, autoTilt, perspective, screenRay, raySphere } from './camera.js';
+export { prepareTerrain, prepareWater, parsePalette, colourToIndex } from './tiledata.js';
 export {
-  FACE_NAMES, keyId, keyAt, keyDirection, keyBounds, latLonToDir, dirToLatLon, enuFrame, sampleSpacingM,
-} from '../web/geo.js';
+  FACE_NAMES, FACE_FILE_NAMES, CHUNK_CORE, parseKey, keyId, keyAt, keyDirection, keyBounds,
+  latLonToDir, dirToLatLon, enuFrame, sampleSpacingM,
+} from './geo.js';

@@ -3,7 +3,8 @@
 // presets, configs, addressing and worlds. See wasm/ct.d.ts for the types and
 // docs/wasm.md for a tour. Every result is copied out of WebAssembly memory.
 import { instantiate, ctError, compileCore } from './ct_heap.mjs';
-import { World, parseKey, readDir } from './ct_world.mjs';
+import { World, readDir } from './ct_world.mjs';
+import { parseKey } from './ct_key.mjs';
 import { verifyFile } from './ct_verify.mjs';
 import { defaultWasmSource } from './ct_location.mjs';
 
@@ -237,7 +238,7 @@ export class Core {
    * @returns {[number, number, number]}
    */
   keyDirection(key, localX, localY) {
-    const { heap } = this, k = parseKey(heap, key), out = heap.slot(1);
+    const { heap } = this, k = parseKey(key), out = heap.slot(1);
     heap.check(heap.x.ctw_key_direction(k.face, k.lod, k.x, k.y, +localX, +localY, out, ...heap.errArgs()));
     const f = heap.f64();
     return [f[out / 8], f[out / 8 + 1], f[out / 8 + 2]];
@@ -248,7 +249,7 @@ export class Core {
    * @returns {{dx: number[], dy: number[]}}
    */
   keyMetric(key, localX, localY, radiusM) {
-    const { heap } = this, k = parseKey(heap, key), out = heap.slot(1);
+    const { heap } = this, k = parseKey(key), out = heap.slot(1);
     heap.check(heap.x.ctw_key_metric(k.face, k.lod, k.x, k.y, +localX, +localY, +radiusM, out, ...heap.errArgs()));
     const f = Array.from(heap.f64().subarray(out / 8, out / 8 + 6));
     return { dx: f.slice(0, 3), dy: f.slice(3) };
@@ -259,7 +260,7 @@ export class Core {
    * cube edges and corners.
    */
   keyNeighbourhood(key, localX = 128, localY = 128) {
-    const { heap } = this, k = parseKey(heap, key), out = heap.slot(1), cnt = heap.slot(2);
+    const { heap } = this, k = parseKey(key), out = heap.slot(1), cnt = heap.slot(2);
     heap.check(heap.x.ctw_key_neighbourhood(k.face, k.lod, k.x, k.y, +localX, +localY, out, cnt, ...heap.errArgs()));
     const n = heap.i32()[cnt / 4], u = heap.u32(), keys = [];
     for (let i = 0; i < n; i++) {
@@ -274,7 +275,7 @@ export class Core {
   /** @param {number} face @returns {string} 'px' ... 'nz' */
   faceFileName(face) { return this.heap.str(this.heap.x.ctw_face_file_name(face | 0)); }
   /** @param {string|number} face @returns {number} 0..5 */
-  faceParse(face) { return parseKey(this.heap, { face, lod: 0, x: 0, y: 0 }).face; }
+  faceParse(face) { return parseKey({ face, lod: 0, x: 0, y: 0 }).face; }
   /** @returns {number} current WebAssembly memory size in bytes */
   memoryBytes() { return this.heap.bytes(); }
   /** @returns {number} bytes malloc has handed out and not had back (leak checks) */

@@ -7,24 +7,15 @@
 // from libc (clock_time_get for the build timer, fd_write if something
 // prints). We supply small shims for exactly what the module asks for, after
 // reading WebAssembly.Module.imports, and refuse to start on anything else.
+import { ctError } from './ct_error.mjs';
+
+export { ctError };
 
 const IS_NODE = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 const WASI_ENOSYS = 52;
 const ERR_BYTES = 1024;        // message buffer handed to every fallible call
 const SCRATCH_BYTES = 16384;   // small in/out arguments (directions, keys, stats)
 
-/**
- * An Error carrying the C result name in `.code` (e.g. 'CT_ERR_LOD').
- * @param {string} code
- * @param {string} message
- * @returns {Error & {code: string}}
- */
-export function ctError(code, message) {
-  const e = /** @type {Error & {code: string}} */ (new Error(message));
-  e.name = 'CtError';
-  e.code = code;
-  return e;
-}
 
 /** Reads the bytes of a module source (see loadCore) or returns a compiled Module. */
 async function fetchSource(source) {

@@ -7,12 +7,10 @@
 // key generated last (a water mesh after the terrain, another stride) reuses
 // it instead of generating the same 257x257 samples again.
 import { ctError } from './ct_heap.mjs';
+import { CHUNK_SAMPLES as SAMPLES, CTC_FILE_BYTES as CTC_BYTES, U16LE_FILE_BYTES as U16LE_BYTES, REGION_NAMES } from './ct_constants.mjs';
+import { parseKey } from './ct_key.mjs';
 
-const SAMPLES = 257 * 257;
-const CTC_BYTES = 60 + 6 * SAMPLES;
-const U16LE_BYTES = 2 * 256 * 256;
 const SAMPLE_BATCH = 1024;          // directions per C call in world.sample
-const REGION_NAMES = ['plains', 'ridges', 'broken', 'basins'];
 const STAT_TABLES = new WeakMap();  // heap -> the statistics table, read once
 
 /**
@@ -36,27 +34,6 @@ export function statTable(heap) {
     STAT_TABLES.set(heap, table);
   }
   return table;
-}
-
-/**
- * Validates a key {face: 0..5|'+X'|'px', lod, x, y} into integers. Range
- * checks against the LOD are left to C, which words the messages.
- */
-export function parseKey(heap, key) {
-  if (key === null || typeof key !== 'object') throw ctError('CT_ERR_NULL', 'key must be an object {face, lod, x, y}');
-  let face = key.face;
-  if (typeof face === 'string') {
-    const [err, errlen] = heap.errArgs();
-    face = heap.withStr(face, (p) => heap.x.ctw_face_parse(p, err, errlen));
-    if (face < 0) throw ctError('CT_ERR_FACE', heap.str(err));
-  }
-  if (!Number.isInteger(face) || face < 0 || face > 5) throw ctError('CT_ERR_FACE', `face ${String(key.face)} out of range (0..5, +X..-Z or px..nz)`);
-  const { lod, x, y } = key;
-  if (!Number.isInteger(lod) || lod < 0 || lod > 0x7fffffff) throw ctError('CT_ERR_LOD', `LOD ${String(lod)} out of range`);
-  for (const [n, v] of [['x', x], ['y', y]]) {
-    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw ctError('CT_ERR_CHUNK_XY', `chunk ${n} ${String(v)} is not a valid coordinate`);
-  }
-  return { face, lod, x, y };
 }
 
 /** Copies a 3-vector into scratch memory at ptr (8-aligned) and returns ptr. */
@@ -207,7 +184,7 @@ export class World {
    * method writes the buffer; a failed generation forgets what it held.
    */
   _generate(key) {
-    const heap = this._live(), k = parseKey(heap, key);
+    const heap = this._live(), k = parseKey(key);
     const id = `${k.face}/${k.lod}/${k.x}/${k.y}`;
     if (this._chunkKey === id) {
       this._counts.reused++;
@@ -283,7 +260,7 @@ export class World {
 
   /** 'planet/generation/face/lod/x/y' */
   address(key) {
-    const heap = this._live(), k = parseKey(heap, key);
+    const heap = this._live(), k = parseKey(key);
     heap.check(heap.x.ctw_key_validate(k.face, k.lod, k.x, k.y, ...heap.errArgs()));
     const buf = heap.slot(8);
     heap.x.ctw_address(this.ptr, k.face, k.lod, k.x, k.y, buf, 256);

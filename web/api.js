@@ -1,6 +1,6 @@
 // This module is window.ctDemo, the page's automation surface: stats, camera jumps that resolve when the view is streamed, rebuilds, samples, the cursor readout, display options (exaggeration, palette, sun) and pixel readback for tests.
 import { paletteNames } from './palettes.js';
-import { latLonToDir } from './geo.js';
+import { latLonToDir } from '../stream/geo.js';
 
 /**
  * @param {object} o {app, ready, effectivePose, setPoseFromView, setExaggeration, setSun, setPalette,
@@ -32,9 +32,9 @@ export function createApi(o) {
       app.frame.dirty = true;
       return new Promise((res) => { app.frame.settledWaiters.push(res); });
     },
-    /** Rebuilds with a world card ({preset, set}); resolves with the new generation once drawn. */
+    /** Rebuilds with a world spec ({preset, set}); resolves with the new generation once drawn. */
     async rebuild(world) {
-      await o.buildWorld({ preset: world.preset ?? app.world.card.preset, set: { ...(world.set ?? {}) } });
+      await o.buildWorld({ preset: world.preset ?? app.world.spec.preset, set: { ...(world.set ?? {}) } });
       await api.settled();
       return app.world.generation;
     },

@@ -3,12 +3,12 @@ import { createPool } from '../worker/client.js';
 import { MSG } from '../worker/protocol.js';
 import { createContext } from './gl.js';
 import { Renderer } from './renderer.js';
-import { TileStreamer } from './streamer.js';
-import { computeView, defaultPose, clampPose, autoTilt, screenRay, raySphere } from './camera.js';
-import { latLonToDir, dirToLatLon, keyAt, add, scale, normalize, FACE_FILES } from './geo.js';
+import { TileStreamer } from '../stream/streamer.js';
+import { computeView, defaultPose, clampPose, autoTilt, screenRay, raySphere } from '../stream/camera.js';
+import { latLonToDir, dirToLatLon, keyAt, add, scale, normalize, FACE_FILE_NAMES } from '../stream/geo.js';
 import { attachControls } from './controls.js';
 import { parseHash, formatHash, sameWorld, parseExaggeration, parseSun, formatSun, EXAGGERATION_RANGE } from './url.js';
-import { paletteLookup, parsePalette } from './tiledata.js';
+import { colourToIndex, parsePalette } from '../stream/tiledata.js';
 import { paletteNames, paletteRgb, BIOMES } from './palettes.js';
 import { buildPanel, updateHud, showError, showWarning, showPanelFailure, download, hideError } from './ui.js';
 import { FrameClock } from './frameclock.js';
@@ -32,11 +32,11 @@ const app = {
   /** Made once in main(). */
   services: { pool: null, renderer: null, panel: null, controls: null },
   /** The world on screen; `previous` is the one fading out after a rebuild. */
-  world: { card: null, generation: null, config: null, radiusM: 6371000, streamer: null, building: false, errors: 0, previous: null },
+  world: { spec: null, generation: null, config: null, radiusM: 6371000, streamer: null, building: false, errors: 0, previous: null },
   /** The camera: pose (lat, lon, alt, heading, tiltBias) and the ground under it. */
   camera: { pose: null, poseSeq: 0, groundM: 0, groundRealM: 0, groundSeq: -1 },
   /** Display options: they never change the world. */
-  display: { palette: 'default', defaultRgb: null, paletteMap: null, exaggeration: parseExaggeration(hint.options.exaggeration), sun: parseSun(hint.options.sun) },
+  display: { palette: 'default', defaultRgb: null, colourToIndex: null, exaggeration: parseExaggeration(hint.options.exaggeration), sun: parseSun(hint.options.sun) },
   /** The frame loop. */
   frame: { dirty: true, lastDraw: 0, lastCached: 0, triangles: 0, clock: new FrameClock(), settledWaiters: [], lastSettled: false,
     /** ms from a drawn frame to the next animation frame: what a frame really costs (software GL: seconds) */
@@ -116,7 +116,7 @@ function makeStreamer(r) {
   const { pool, renderer } = app.services, o = app.upkeep.hint.options;
   return new TileStreamer({
     pool, renderer, radiusM: r.config.radius_m, surfaceLod: r.config.surface_lod,
-    generation: r.generation, palette: app.display.paletteMap,
+    generation: r.generation, colourToIndex: app.display.colourToIndex,
     tau: Number(o.tau) || 10, tauGeo: Number(o.geopx) || 4, baseStride: Number(o.stride) || 4,
     budgetBytes: (Number(o.budget) || 384) * 1048576, exaggeration: app.display.exaggeration,
     // Enough queued in the pool to keep the workers busy while the main thread
@@ -131,13 +131,13 @@ function makeStreamer(r) {
 }
 
 /** Builds (or rebuilds) the world in the pool; the old planet stays drawn until the new one covers the view. */
-async function buildWorld(card) {
+async function buildWorld(spec) {
   const { pool, panel } = app.services, world = app.world;
   world.building = true;
   panel?.setBusy(true);
   let r;
   try {
-    r = await pool.build({ preset: card.preset, set: card.set }, { onProgress: (s, f) => panel?.setProgress(s, f) });
+    r = await pool.build({ preset: spec.preset, set: spec.set }, { onProgress: (s, f) => panel?.setProgress(s, f) });
   } catch (e) {
     world.building = false;
     panel?.setBusy(false);
@@ -155,14 +155,14 @@ async function buildWorld(card) {
     old.cancelAll?.();
     world.previous = { streamer: old, tiles: old.lastTiles ?? [], exaggeration: old.exaggeration, builtAt: performance.now(), fadeStart: null };
   }
-  Object.assign(world, { card, generation: r.generation, config: r.config, radiusM: r.config.radius_m, streamer: makeStreamer(r) });
+  Object.assign(world, { spec, generation: r.generation, config: r.config, radiusM: r.config.radius_m, streamer: makeStreamer(r) });
   if (!app.camera.pose) setPoseFromView(app.upkeep.hint.view ?? defaultPose(world.radiusM));
   app.camera.groundM = app.camera.groundRealM = 0;
   app.camera.poseSeq++;
   if (first && app.upkeep.hint.gen && app.upkeep.hint.gen !== r.generation) {
     showWarning(`This link was made for world generation ${app.upkeep.hint.gen}, but these settings built ${r.generation} here: the planet is not the same one (different version or settings).`);
   }
-  panel?.setConfig(r.config, card);
+  panel?.setConfig(r.config, spec);
   panel?.setBusy(false);
   panel?.setProgress('', 0);
   world.building = false;
@@ -274,7 +274,10 @@ function sampleAround(view, now, dpr) {
   up.sampling = true;
   up.lastSample = now;
   const gen = world.generation, seq = app.camera.poseSeq;
-  app.services.pool.sample(dirs, { priority: -1 }).then((s) => {
+  // The cursor's chunk address is the core's own spelling (ct_address_format), asked alongside the sample.
+  const key = cursorDir ? keyAt(cursorDir, world.config.surface_lod).key : null;
+  const address = key ? app.services.pool.address(key, { priority: -1 }) : null;
+  Promise.all([app.services.pool.sample(dirs, { priority: -1 }), address]).then(([s, addr]) => {
     up.sampling = false;
     if (gen !== world.generation) return;
     // A jump since the request makes this ground height someone else's.
@@ -282,18 +285,16 @@ function sampleAround(view, now, dpr) {
       setGround(Math.max(0, s.hasWater[0] ? s.waterM[0] : 0, s.heightM[0]));
       app.camera.groundSeq = seq;
     }
-    up.cursor = cursorDir ? cursorInfo(cursorDir, s, gen) : null;
+    up.cursor = cursorDir ? cursorInfo(cursorDir, key, s, addr) : null;
   }, () => { up.sampling = false; });
 }
 
-function cursorInfo(dir, s, gen) {
+function cursorInfo(dir, k, s, address) {
   const { lat, lon } = dirToLatLon(dir);
-  const cfg = app.world.config;
-  const k = keyAt(dir, cfg.surface_lod).key;
   return {
     lat, lon, key: k, heightM: s.heightM[1], waterM: s.waterM[1], hasWater: !!s.hasWater[1], waterBody: s.waterBody?.[1],
     biome: BIOMES[s.biome[1]] ?? `biome ${s.biome[1]}`,
-    address: `${cfg.planet_id}/${gen}/${FACE_FILES[k.face]}/${k.lod}/${k.x}/${k.y}`,
+    address,
   };
 }
 
@@ -304,7 +305,7 @@ function keepAddressBar(pose, now) {
   const d = app.display;
   const options = { ...app.upkeep.hint.options, palette: d.palette === 'default' ? undefined : d.palette,
     exaggeration: d.exaggeration === 1 ? undefined : String(d.exaggeration), sun: formatSun(d.sun) };
-  const hash = formatHash({ world: app.world.card, gen: app.world.generation, view: { lat: pose.lat, lon: pose.lon, alt: pose.alt, heading: pose.heading, tilt: pose.tilt }, options });
+  const hash = formatHash({ world: app.world.spec, gen: app.world.generation, view: { lat: pose.lat, lon: pose.lon, alt: pose.alt, heading: pose.heading, tilt: pose.tilt }, options });
   if (hash !== location.hash) history.replaceState(null, '', hash);
 }
 
@@ -333,11 +334,11 @@ async function main() {
   try {
     const text = await fetch(new URL('../core/palette.txt', import.meta.url)).then((r) => (r.ok ? r.text() : Promise.reject(new Error(r.statusText))));
     app.display.defaultRgb = parsePalette(text);
-    app.display.paletteMap = paletteLookup(app.display.defaultRgb);
+    app.display.colourToIndex = colourToIndex(app.display.defaultRgb);
   } catch (e) {
     // Without the palette file tiles keep the worker's colours and palettes cannot switch.
     app.display.defaultRgb = new Uint8Array(120);
-    app.display.paletteMap = null;
+    app.display.colourToIndex = null;
   }
   setPalette(hint.options.palette || 'default');
   try {
@@ -353,14 +354,14 @@ async function main() {
     resolvePreset: (preset) => sv.pool.request(MSG.CONFIG, { preset }).then((r) => r.resolved),
     exaggeration: app.display.exaggeration, exaggerationRange: EXAGGERATION_RANGE, onExaggeration: setExaggeration,
     sun: app.display.sun, onSun: (s) => setSun(s.lat, s.lon),
-    onRebuild: (card) => buildWorld(card).catch(() => {}),
+    onRebuild: (spec) => buildWorld(spec).catch(() => {}),
     onPalette: setPalette,
     onReset: () => { setPoseFromView(defaultPose(app.world.radiusM)); },
     onSnapshot: async () => download(await sv.pool.snapshot(), `world-${app.world.generation}.ctw`),
     onChunk: async () => {
       const k = app.upkeep.cursor?.key ?? keyAt(normalize(latLonToDir(app.camera.pose.lat, app.camera.pose.lon)), app.world.config.surface_lod).key;
       const c = await sv.pool.chunk(k, { format: 'ctc' });
-      download(c.bytes, `${FACE_FILES[k.face]}_${k.lod}_${k.x}_${k.y}.ctc`);
+      download(c.bytes, `${FACE_FILE_NAMES[k.face]}_${k.lod}_${k.x}_${k.y}.ctc`);
     },
   });
   sv.controls = attachControls(canvas, {
@@ -380,7 +381,7 @@ async function main() {
     if (h.options.sun) setSun(...h.options.sun.split(','));
     if (h.view) setPoseFromView(h.view);
     app.frame.dirty = true;
-    if (!sameWorld(h.world, app.world.card)) buildWorld(h.world).catch(() => {});
+    if (!sameWorld(h.world, app.world.spec)) buildWorld(h.world).catch(() => {});
   });
   requestAnimationFrame(loop);
   try {

@@ -32,5 +32,5 @@ export function paletteRgb(name, defaultRgb) {
   return Uint8Array.from(base.flatMap(shadeRamp));
 }
 
-/** Biome names in core order (ct_biome). */
-export const BIOMES = ['water', 'sand', 'grass', 'forest', 'rock', 'snow', 'desert', 'tundra'];
+/** Biome names in core order (ct_biome_name, generated from the C header). */
+export { BIOME_NAMES as BIOMES } from '../worker/protocol.js';

@@ -1,6 +1,6 @@
 // This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, colours (palette maps), sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
 import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture, createPaletteMapTexture } from './gl.js';
-import { sub, length, normalize } from './geo.js';
+import { sub, length, normalize } from '../stream/geo.js';
 import { TERRAIN_VS, TERRAIN_FS, SCREEN_VS, SKY_FS } from './shaders.js';
 import { GpuTimer } from './gputimer.js';
 
@@ -28,8 +28,11 @@ export class Renderer {
     this.rockColor = [0.45, 0.42, 0.4];
     this.emptyVao = gl.createVertexArray();
     this.timer = new GpuTimer(gl);
-    /** Lakes come as level maps drawn on the terrain (streamer.js asks for lakeLevels). */
-    this.lakeLevels = true;
+    /**
+     * What this renderer draws beyond the mesh (stream/streamer.js asks the worker for it): relief
+     * maps (per-pixel shading), palette maps (colour per pixel) and lakes as level maps on the terrain.
+     */
+    this.needs = { reliefMaps: true, paletteMaps: true, lakeLevels: true };
     // Meshes without palette indices leave location 3 disabled; its generic
     // value must then be an unsigned integer like the shader input.
     gl.vertexAttribI4ui(3, 0, 0, 0, 0);

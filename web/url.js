@@ -1,4 +1,4 @@
-// This module reads and writes the page state carried in the address bar: the world card (preset and knob overrides), its expected generation, the view and display options (no DOM: strings in, strings out).
+// This module reads and writes the page state carried in the address bar: the world spec (preset and knob overrides, as pool.build takes it), its expected generation, the view and display options (no DOM: strings in, strings out).
 
 /** Hash keys that are not knob overrides. */
 export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'stride', 'budget', 'exaggeration', 'sun', 'debug'];
@@ -98,7 +98,7 @@ export function formatHash(s) {
   return `#${parts.join('&')}`;
 }
 
-/** True when two world cards describe the same build (same preset and overrides). */
+/** True when two world specs describe the same build (same preset and overrides). */
 export function sameWorld(a, b) {
   if ((a.preset || 'balanced') !== (b.preset || 'balanced')) return false;
   const ka = Object.keys(a.set || {}).filter((k) => a.set[k] !== '');

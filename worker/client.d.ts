@@ -6,7 +6,7 @@ import type {
 } from '../wasm/ct.mjs';
 import type { ChunkFormat, MessageType, ProtocolError } from './protocol.js';
 
-export { MSG, ERR, normalizeKey, keyString } from './protocol.js';
+export { MSG, ERR, parseKey, keyId } from './protocol.js';
 
 export interface PoolOptions {
   /** number of workers; default min(4, max(1, hardwareConcurrency - 1)) */
@@ -91,11 +91,15 @@ export interface PoolMeshOptions extends MeshOptions {
   lakeLevels?: boolean;
 }
 
+/** Geometric error in drawn metres of each mesh stride of a chunk (worker/stride_errors.js); stride 1 is 0. */
+export interface StrideErrorsM { 1: number; 2: number; 4: number; 8: number; }
 /**
  * A mesh from the pool: `paletteIndex` (one byte per vertex) and the arrays
- * arrive in transferred buffers; `lakes`, `relief`, `paletteMap` and `lakeLevels` only when asked for.
+ * arrive in transferred buffers; every terrain mesh carries `strideErrorsM`
+ * (what tile selection needs); `lakes`, `relief`, `paletteMap` and
+ * `lakeLevels` only when asked for.
  */
-export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; lakes?: Mesh | null; relief?: Float32Array; paletteMap?: Uint8Array; lakeLevels?: Float32Array | null };
+export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; strideErrorsM?: StrideErrorsM; lakes?: Mesh | null; relief?: Float32Array; paletteMap?: Uint8Array; lakeLevels?: Float32Array | null };
 export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
 
 /** A pending request as shown to cancel() and reprioritize() callbacks. */
@@ -157,6 +161,8 @@ export interface Pool {
   /** dirs are copied, never detached */
   sample(dirs: ArrayLike<number> | ArrayLike<number>[], options?: PriorityOptions): PoolPromise<PoolSample>;
   snapshot(options?: PriorityOptions): Promise<Uint8Array>;
+  /** The core's address of a key in the pool's world: 'planet/generation/face/lod/x/y' (ct_address_format). */
+  address(key: ChunkKeyLike | string, options?: PriorityOptions): Promise<string>;
   /** Any request type, scheduled like the others (key: collapse key). */
   request<T = unknown>(type: MessageType | string, args?: Record<string, unknown>,
     options?: PriorityOptions & { key?: string; transfer?: Transferable[] }): PoolPromise<T>;

@@ -2,18 +2,18 @@
 // use: it builds the world once in one worker, hands the snapshot to the
 // others, schedules chunk/mesh/sample requests by caller priority (one in
 // flight per key, repeats collapse), sends a chunk's requests back to the
-// worker that holds it (affinity, see scheduler.js), cancels, drops late
+// worker that holds it (affinity, see request_queue.js), cancels, drops late
 // replies after a rebuild (epochs), replaces crashed workers and retries their
 // requests once.
-import { MSG, ERR, protocolError, wireToError, normalizeKey, keyString } from './protocol.js';
-import { createScheduler } from './scheduler.js';
+import { MSG, ERR, protocolError, wireToError, parseKey, keyId } from './protocol.js';
+import { createRequestQueue } from './request_queue.js';
 import { spawnWorker } from './spawn.js';
-import { defaultWorkerCount, stableJson, toDirs } from './pool_util.js';
+import { defaultWorkerCount } from './pool_util.js';
+import { worldRequests } from './pool_requests.js';
+import { WorkerSlot } from './slot.js';
 
-export { MSG, ERR, normalizeKey, keyString };
+export { MSG, ERR, parseKey, keyId };
 
-/** Consecutive crashes after which a worker slot is given up. */
-const MAX_CONSECUTIVE_CRASHES = 3;
 /** Default milliseconds a request may go unanswered before its worker is replaced. */
 const DEFAULT_TIMEOUT_MS = 60000;
 
@@ -35,7 +35,7 @@ export async function createPool(options = {}) {
   const count = Math.max(1, Math.floor(options.workers || (await defaultWorkerCount())));
   const pipeline = Math.max(1, Math.floor(options.pipeline || 2));
   const timeoutMs = options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : Math.max(0, Number(options.timeoutMs) || 0);
-  const sched = createScheduler({ affinity: options.affinity !== false });
+  const sched = createRequestQueue({ affinity: options.affinity !== false });
   const entries = new Map(); // id -> pending entry (scheduled or control)
   const slots = [];
   let nextId = 1;
@@ -50,7 +50,7 @@ export async function createPool(options = {}) {
   const counters = { crashes: 0, restarts: 0, dropped: 0, retried: 0, timeouts: 0, buildsStopped: 0 };
 
   const live = () => slots.filter((s) => !s.broken);
-  const ready = (s) => !s.broken && !s.dead && s.readyEpoch === epoch && confirmedEpoch === epoch;
+  const ready = (s) => s.serves(epoch) && confirmedEpoch === epoch;
 
   function settle(entry, error, result) {
     if (entry.settled) return;
@@ -62,10 +62,11 @@ export async function createPool(options = {}) {
 
   function send(entry, slot) {
     entry.slot = slot;
-    if (slot.dead) { slot.backlog.push(entry); return; } // sent once the replacement runs
-    slot.inflight.set(entry.id, entry);
-    const { msg, transfer } = entry.make();
-    slot.handle.post({ ...msg, id: entry.id, type: entry.type, attempt: entry.attempts }, transfer);
+    const posted = slot.post(entry, () => {
+      const { msg, transfer } = entry.make();
+      return { msg: { ...msg, id: entry.id, type: entry.type, attempt: entry.attempts }, transfer };
+    });
+    if (!posted) return; // in the slot's backlog until its replacement runs
     entry.attempts += 1;
     arm(entry, slot);
   }
@@ -135,7 +136,7 @@ export async function createPool(options = {}) {
     return entry.promise;
   }
 
-  /** Sends queued requests to workers with room; scheduler.js picks which goes where. */
+  /** Sends queued requests to workers with room; request_queue.js picks which goes where. */
   function pump() {
     if (terminated || sched.queued === 0) return;
     const workers = slots.filter(ready).map((s) => ({ id: s.index, free: pipeline - s.inflight.size }));
@@ -149,7 +150,7 @@ export async function createPool(options = {}) {
       if (entry && !entry.cancelled && entry.onProgress) entry.onProgress(data.stage, data.fraction);
       return;
     }
-    slot.crashStreak = 0;
+    slot.answered();
     if (!entry) { pump(); return; } // a cancel acknowledgement
     slot.inflight.delete(data.id);
     disarm(entry);
@@ -169,10 +170,7 @@ export async function createPool(options = {}) {
 
   async function startSlot(slot) {
     const handle = await spawnWorker(options, (d) => onMessage(slot, handle, d), (reason) => onDeath(slot, handle, reason));
-    slot.handle = handle;
-    slot.dead = false;
-    slot.holds = null;
-    slot.readyEpoch = -1;
+    slot.started(handle);
     return handle;
   }
 
@@ -182,7 +180,7 @@ export async function createPool(options = {}) {
     return control(slot, MSG.LOAD, () => { const copy = bytes.slice(); return { msg: { bytes: copy }, transfer: [copy.buffer] }; })
       .then((r) => {
         if (r.generation !== generation) throw protocolError(ERR.GENERATION, `worker ${slot.index} loaded ${r.generation}, expected ${generation}`);
-        slot.readyEpoch = epoch;
+        slot.serve(epoch);
         pump();
         return r;
       });
@@ -191,15 +189,10 @@ export async function createPool(options = {}) {
   /** A worker died or (stuck set) stopped answering: replace it, retry its requests once. */
   async function onDeath(slot, handle, reason, stuck = null) {
     if (handle !== slot.handle || terminated || slot.dead) return;
-    slot.dead = true;
     sched.forgetWorker(slot.index); // a replacement starts with an empty world
     counters.crashes += 1;
-    slot.crashStreak += 1;
-    const lost = [...slot.inflight.values(), ...slot.backlog.splice(0)];
+    const lost = slot.died();
     for (const e of lost) disarm(e);
-    slot.inflight.clear();
-    handle.terminate().catch(() => {});
-    if (slot.crashStreak > MAX_CONSECUTIVE_CRASHES) slot.broken = true;
     const retry = [];
     for (const e of lost) {
       if (e.cancelled || e.settled || e.epoch !== epoch) { if (!e.control) sched.finish(e); continue; }
@@ -224,7 +217,7 @@ export async function createPool(options = {}) {
       await startSlot(slot);
       counters.restarts += 1;
     } catch (err) {
-      slot.broken = true;
+      slot.giveUp();
       for (const e of [...retry, ...slot.backlog.splice(0)]) settle(e, protocolError(ERR.WORKER, `worker ${slot.index} could not be restarted: ${err.message}`));
       failIfNoWorkers(reason);
       return;
@@ -301,7 +294,7 @@ export async function createPool(options = {}) {
         if (generation !== null) {
           // The workers keep the previous world after a failed build: serve it again.
           confirmedEpoch = epoch;
-          for (const s of live()) if (s.holds === generation) s.readyEpoch = epoch; else if (!s.dead) loadInto(s).catch(() => {});
+          for (const s of live()) if (s.holds === generation) s.serve(epoch); else if (!s.dead) loadInto(s).catch(() => {});
           pump();
         } else {
           worldError = e;
@@ -316,7 +309,7 @@ export async function createPool(options = {}) {
     worldError = null;
     confirmedEpoch = epoch;
     building = false;
-    lead.readyEpoch = epoch;
+    lead.serve(epoch);
     pump();
     const loads = await Promise.all(live().filter((s) => s !== lead && !s.dead).map((s) => loadInto(s)));
     if (my !== epoch) throw protocolError(ERR.CANCELLED, `${reason}: superseded by a newer build or load`);
@@ -324,14 +317,14 @@ export async function createPool(options = {}) {
     return { generation, epoch: my, config: r.config, stats: r.stats };
   }
 
-  for (let i = 0; i < count; i++) slots.push({ index: i, inflight: new Map(), backlog: [], crashStreak: 0, broken: false, dead: true });
+  for (let i = 0; i < count; i++) slots.push(new WorkerSlot(i));
   let hello;
   try {
     await Promise.all(slots.map((s) => startSlot(s)));
     hello = (await Promise.all(slots.map((s) => control(s, MSG.CONFIG, () => ({ msg: {}, transfer: [] })))))[0];
   } catch (e) {
     terminated = true;
-    await Promise.all(slots.map((s) => s.handle && s.handle.terminate().catch(() => {})));
+    await Promise.all(slots.map((s) => s.terminate()));
     throw e;
   }
 
@@ -363,35 +356,7 @@ export async function createPool(options = {}) {
         .then((r) => ({ ...r, snapshot: own })), 'a world was loaded');
     },
 
-    chunk(key, { priority = 0, format = 'arrays' } = {}) {
-      let k;
-      try { k = normalizeKey(key); } catch (e) { return Promise.reject(e); }
-      return request(MSG.CHUNK, () => ({ msg: { key: k, format }, transfer: [] }),
-        { key: `chunk:${keyString(k)}:${format}`, priority, info: { key: k }, affinity: keyString(k) });
-    },
-
-    mesh(key, meshOptions = {}, { priority = 0 } = {}) {
-      let k;
-      try { k = normalizeKey(key); } catch (e) { return Promise.reject(e); }
-      const opts = { ...meshOptions };
-      return request(MSG.MESH, () => ({ msg: { key: k, options: opts }, transfer: [] }),
-        { key: `mesh:${keyString(k)}:${stableJson(opts)}`, priority, info: { key: k, options: opts }, affinity: keyString(k) });
-    },
-
-    sample(dirs, { priority = 0 } = {}) {
-      let own;
-      try { own = toDirs(dirs); } catch (e) { return Promise.reject(e); }
-      return request(MSG.SAMPLE, () => { const c = own.slice(); return { msg: { dirs: c }, transfer: [c.buffer] }; }, { priority });
-    },
-
-    snapshot({ priority = 0 } = {}) {
-      return request(MSG.SNAPSHOT, () => ({ msg: {}, transfer: [] }), { key: 'snapshot', priority }).then((r) => r.bytes);
-    },
-
-    /** Any request type (e.g. a test hook), scheduled like the others. */
-    request(type, args = {}, { priority = 0, key, transfer } = {}) {
-      return request(type, () => ({ msg: { ...args }, transfer: transfer || [] }), { priority, key });
-    },
+    ...worldRequests(request),
 
     cancel(target) {
       const test = typeof target === 'function' ? target : (e) => e.id === target;
@@ -419,7 +384,7 @@ export async function createPool(options = {}) {
       terminated = true;
       for (const e of [...entries.values()]) settle(e, protocolError(ERR.TERMINATED, 'the pool was terminated'));
       snapshot = null;
-      await Promise.all(slots.map((s) => s.handle && s.handle.terminate().catch(() => {})));
+      await Promise.all(slots.map((s) => s.terminate()));
     },
   };
   started = true;

@@ -9,10 +9,11 @@
 // request with `lakes: true` relies on that to add the lake surface of the
 // same chunk to the terrain reply.
 import {
-  MSG, ERR, CHUNK_FORMATS, SEA_LEVEL_CODE, protocolError, errorToWire, normalizeKey, transferablesOf,
+  MSG, ERR, CHUNK_FORMATS, SEA_LEVEL_CODE, protocolError, errorToWire, parseKey, transferablesOf,
 } from './protocol.js';
 import { reliefMap, paletteMap } from './relief.js';
 import { lakeLevelMap } from './lake_map.js';
+import { strideErrorsM } from './stride_errors.js';
 
 /** Runs fn in a later macrotask, letting incoming messages in between. */
 function defaultDefer() {
@@ -91,7 +92,7 @@ export function createHandler(core, options = {}) {
     },
     [MSG.CHUNK](msg) {
       const w = needWorld();
-      const key = normalizeKey(msg.key);
+      const key = parseKey(msg.key);
       const format = msg.format === undefined ? 'arrays' : msg.format;
       if (!CHUNK_FORMATS.includes(format)) throw protocolError(ERR.MESSAGE, `unknown chunk format ${JSON.stringify(format)}`);
       if (format === 'ctc') return { key, generation: w.generation, format, bytes: w.chunkCtc(key) };
@@ -100,7 +101,7 @@ export function createHandler(core, options = {}) {
     },
     [MSG.MESH](msg) {
       const w = needWorld();
-      const key = normalizeKey(msg.key);
+      const key = parseKey(msg.key);
       if (msg.options !== undefined && (msg.options === null || typeof msg.options !== 'object')) {
         throw protocolError(ERR.MESSAGE, 'mesh options must be an object');
       }
@@ -110,6 +111,10 @@ export function createHandler(core, options = {}) {
       if (relief !== undefined && typeof relief !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option relief must be a boolean');
       if (palMap !== undefined && typeof palMap !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option paletteMap must be a boolean');
       const result = { ...w.mesh(key, options), key, generation: w.generation };
+      // Every terrain mesh says how far its coarser strides lie from the full surface:
+      // tile selection needs that whatever the renderer draws. From the chunk's own
+      // heights (still in the world's buffer), so no stride-1 mesh is built for it.
+      if (!options.water) result.strideErrorsM = strideErrorsM(w.chunk(key), options.verticalExaggeration ?? 1);
       if (lakes && !options.water) result.lakes = lakeMesh(w, key, options);
       // Per-sample lake levels of the same chunk, for shores decided per pixel (null without a lake).
       if (lakeLevels && !options.water) result.lakeLevels = lakeLevelMap(w.chunk(key));
@@ -123,6 +128,10 @@ export function createHandler(core, options = {}) {
         if (palMap) result.paletteMap = paletteMap(full);
       }
       return result;
+    },
+    [MSG.ADDRESS](msg) {
+      const w = needWorld();
+      return { generation: w.generation, address: w.address(parseKey(msg.key)) };
     },
     [MSG.STATS]() {
       const w = needWorld();

@@ -1,6 +1,5 @@
 // This module turns a chunk's water codes into the page's per-sample lake level map: the level of the lake over each of the 257x257 samples, spread a few samples onto the dry shore so a filtered lookup stays at the lake's level up to the shoreline, and a "no lake" value elsewhere (the sea has its own level, 0 m, in the shader).
-import { SEA_LEVEL_CODE } from './protocol.js';
-import { RELIEF_EDGE } from './relief.js';
+import { SEA_LEVEL_CODE, CHUNK_EDGE } from '../wasm/ct_constants.mjs';
 
 /** Level written where no lake is near: far below any ground, so "ground below the level" never holds. */
 export const NO_LAKE_M = -30000;
@@ -15,12 +14,12 @@ const SPREAD = 2;
  * @returns {Float32Array|null} 257 x 257 levels in real metres, or null when the chunk has no lake
  */
 export function lakeLevelMap(chunk) {
-  const E = RELIEF_EDGE, W = chunk.water, q = chunk.heightQuantumM;
+  const E = CHUNK_EDGE, W = chunk.water, q = chunk.heightQuantumM;
   let level = new Float32Array(E * E).fill(NO_LAKE_M);
   let any = false;
   for (let i = 0; i < E * E; i++) {
     if (W[i] !== 0 && W[i] !== SEA_LEVEL_CODE) {
-      level[i] = (W[i] - 32768) * q;
+      level[i] = (W[i] - SEA_LEVEL_CODE) * q;
       any = true;
     }
   }

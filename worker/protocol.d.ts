@@ -12,6 +12,7 @@ export declare const MSG: Readonly<{
   CANCEL: 'cancel';
   STATS: 'stats';
   CONFIG: 'config';
+  ADDRESS: 'address';
   PROGRESS: 'progress';
   TEST_CRASH: 'test-crash';
   TEST_STALL: 'test-stall';
@@ -39,8 +40,12 @@ export type ChunkFormat = 'arrays' | 'ctc' | 'u16le';
 export declare const CHUNK_FORMATS: readonly ChunkFormat[];
 export declare const FACE_NAMES: readonly ['+X', '-X', '+Y', '-Y', '+Z', '-Z'];
 export declare const FACE_FILE_NAMES: readonly ['px', 'nx', 'py', 'ny', 'pz', 'nz'];
+/** Biome names in core order (ct_biome_name): a sample's biome is an index into this. */
+export declare const BIOME_NAMES: readonly string[];
 /** Water code of a sample at 0 m: the sea (CT_SEA_LEVEL_CODE in ct.h). */
-export declare const SEA_LEVEL_CODE: 32768;
+export declare const SEA_LEVEL_CODE: number;
+/** Finest LOD a key may name (CT_MAX_LOD). */
+export declare const MAX_LOD: number;
 
 /** A request: every one carries an id (number or string) and a type. */
 export interface Request {
@@ -66,9 +71,12 @@ export interface ProtocolError extends Error { code: string; }
 export declare function protocolError(code: string, message: string): ProtocolError;
 export declare function errorToWire(e: unknown): WireError;
 export declare function wireToError(wire: Partial<WireError> | undefined): ProtocolError;
-/** Validates a key (face, lod, x, y ranges) and returns it with a numeric face. */
-export declare function normalizeKey(key: ChunkKeyLike): ChunkKey;
-/** 'px/3/1/2' */
-export declare function keyString(key: ChunkKeyLike): string;
+/**
+ * The one key check (wasm/ct_key.mjs): an object or a key id 'pz/3/1/2' to a key with a numeric
+ * face; throws CT_ERR_NULL (not a key), CT_ERR_FACE, CT_ERR_LOD or CT_ERR_CHUNK_XY.
+ */
+export declare function parseKey(key: ChunkKeyLike | string): ChunkKey;
+/** The key's text id, 'pz/3/1/2' (face as addresses spell it). */
+export declare function keyId(key: ChunkKey): string;
 /** Distinct ArrayBuffers behind a result's typed arrays, for the transfer list. */
 export declare function transferablesOf(result: object): ArrayBuffer[];

@@ -1,5 +1,5 @@
 // This module is the worker protocol: message types, error codes and the small
-// helpers (key checks, transfer lists) that the handler, the entry and the
+// helpers (the key check, transfer lists) that the handler, the entry and the
 // client pool share, so none of them spells a type or a code on its own.
 
 /** Request and message types. A request is `{id, type, ...args}`. */
@@ -15,6 +15,7 @@ export const MSG = Object.freeze({
   CANCEL: 'cancel',       // {target: id} -> {target, cancelled: bool}
   STATS: 'stats',         // {} -> {generation, stats, memoryBytes, queued}
   CONFIG: 'config',       // {preset?, set?, text?} -> {knobs, presets, generation, world, resolved?}
+  ADDRESS: 'address',     // {key} -> {generation, address}: the core's 'planet/generation/face/lod/x/y'
   PROGRESS: 'progress',   // worker -> client only: {id, type, stage, fraction}
   // Test hooks: answered only by a handler created with {testHooks: true}.
   TEST_CRASH: 'test-crash', // {times}: the worker dies while msg.attempt < times
@@ -24,7 +25,7 @@ export const MSG = Object.freeze({
 /** Types a client may send (progress only flows from the worker). */
 export const REQUEST_TYPES = Object.freeze([
   MSG.BUILD, MSG.LOAD, MSG.SNAPSHOT, MSG.SAMPLE, MSG.CHUNK, MSG.MESH,
-  MSG.CANCEL, MSG.STATS, MSG.CONFIG,
+  MSG.CANCEL, MSG.STATS, MSG.CONFIG, MSG.ADDRESS,
 ]);
 
 /**
@@ -51,12 +52,9 @@ export const ERR = Object.freeze({
 /** Chunk encodings a chunk request may ask for. */
 export const CHUNK_FORMATS = Object.freeze(['arrays', 'ctc', 'u16le']);
 
-/** Face names accepted in keys; the index is the face number. */
-export const FACE_NAMES = Object.freeze(['+X', '-X', '+Y', '-Y', '+Z', '-Z']);
-export const FACE_FILE_NAMES = Object.freeze(['px', 'nx', 'py', 'ny', 'pz', 'nz']);
-/** Water code of a sample at 0 m: the sea (CT_SEA_LEVEL_CODE in ct.h). */
-export const SEA_LEVEL_CODE = 32768;
-const MAX_LOD = 16; // CT_MAX_LOD in core/include/ct.h
+/** Face and biome names, the sea's water code, the LOD limit and the key check: the core's own (wasm/ct_constants.mjs, wasm/ct_key.mjs). */
+export { FACE_NAMES, FACE_FILE_NAMES, BIOME_NAMES, SEA_LEVEL_CODE, MAX_LOD } from '../wasm/ct_constants.mjs';
+export { parseKey, keyId } from '../wasm/ct_key.mjs';
 
 /**
  * Makes an Error carrying a protocol or C error code.
@@ -89,40 +87,6 @@ export function errorToWire(e) {
  */
 export function wireToError(wire) {
   return protocolError((wire && wire.code) || ERR.INTERNAL, (wire && wire.message) || 'worker error');
-}
-
-/**
- * Validates a chunk key and returns it with a numeric face. Ranges of face,
- * lod and x/y are checked here (with the C error codes); whether lod exceeds
- * the world's surface_lod is the core's check.
- * @param {{face: number|string, lod: number, x: number, y: number}} key
- * @returns {{face: number, lod: number, x: number, y: number}}
- */
-export function normalizeKey(key) {
-  if (!key || typeof key !== 'object') throw protocolError(ERR.MESSAGE, 'key must be an object {face, lod, x, y}');
-  let face = key.face;
-  if (typeof face === 'string') {
-    const i = Math.max(FACE_NAMES.indexOf(face), FACE_FILE_NAMES.indexOf(face));
-    if (i < 0) throw protocolError(ERR.FACE, `unknown face name ${JSON.stringify(face)}`);
-    face = i;
-  }
-  if (!Number.isInteger(face) || face < 0 || face > 5) throw protocolError(ERR.FACE, `face out of range: ${String(key.face)}`);
-  const { lod, x, y } = key;
-  if (!Number.isInteger(lod) || lod < 0 || lod > MAX_LOD) throw protocolError(ERR.LOD, `LOD out of range: ${String(lod)}`);
-  const n = 2 ** lod;
-  if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= n || y >= n) {
-    throw protocolError(ERR.CHUNK_XY, `chunk coordinates out of range at LOD ${lod}: x=${String(x)} y=${String(y)}`);
-  }
-  return { face, lod, x, y };
-}
-
-/**
- * A stable text form of a key, used to collapse repeated requests.
- * @param {{face: number|string, lod: number, x: number, y: number}} key
- */
-export function keyString(key) {
-  const k = normalizeKey(key);
-  return `${FACE_FILE_NAMES[k.face]}/${k.lod}/${k.x}/${k.y}`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { TileStreamer, computeView, clampPose, defaultPose, autoTilt } from 'cub
 import { ThreeTiles } from './three_tiles.js';
 
 const hash = new URLSearchParams(location.hash.slice(1));
-const WORLD = { preset: hash.get('preset') || 'balanced',
+const spec = { preset: hash.get('preset') || 'balanced',
   set: { seed: Number(hash.get('seed') || 42), surface_lod: Number(hash.get('surface_lod') || 5) } };
 
 const canvas = document.createElement('canvas');
@@ -89,12 +89,12 @@ async function start() {
   resize();
   addEventListener('resize', resize);
   state.pool = await createPool();
-  const info = await state.pool.build(WORLD);
+  const info = await state.pool.build(spec);
   state.radiusM = info.config.radius_m;
   state.pose = defaultPose(state.radiusM);
   state.streamer = new TileStreamer({
     pool: state.pool, renderer: tiles, radiusM: state.radiusM, surfaceLod: info.config.surface_lod,
-    generation: info.generation, palette: null, maxInFlight: Math.max(2, state.pool.stats().workers * 2),
+    generation: info.generation, maxInFlight: Math.max(2, state.pool.stats().workers * 2),
     onError: (e) => { state.errors.push(e.message); console.error(`tile: ${e.message}`); },
   });
   controls();

@@ -12,6 +12,11 @@ export class ThreeTiles {
     this.terrain = new THREE.MeshLambertMaterial({ vertexColors: true });
     this.water = new THREE.MeshLambertMaterial({ color: 0x2a5d8f, transparent: true, opacity: 0.85 });
     this.triangles = 0;
+    /**
+     * What the streamer should ask the worker for beyond the mesh: nothing. Tiles are lit by
+     * their vertex normals and coloured by vertex colours, and lakes arrive as water meshes.
+     */
+    this.needs = { reliefMaps: false, paletteMaps: false, lakeLevels: false };
   }
 
   _mesh(t, material, colors) {

@@ -15,7 +15,7 @@ const artifacts = path.join(root, 'tests', 'artifacts');
 /** The world's default surface_lod: views near the ground must reach it. */
 const SURFACE_LOD = 6;
 const SPACE = '20,10,14000000,0,0';
-/** Settle-time target of each descent from the space view, in headless software GL (issue 12). */
+/** Settle-time target of each descent from the space view, in headless software GL: a player waits no longer than this for the ground. */
 const SETTLE_LIMIT_MS = 45000;
 const DESCENTS = [[10, 20, 3000], [-30, 100, 20000], [35.26, 45, 8000]];
 /** The page's default sub-solar point (web/url.js DEFAULT_SUN). */

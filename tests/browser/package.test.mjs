@@ -1,7 +1,8 @@
 // Real-browser tests of what a game developer installs: (1) a page bundled
 // with esbuild from the packed and installed package, served alone (no
 // node_modules, no copied ct.wasm or worker script), runs loadCore and a
-// worker pool and gets the same generation and chunk digest as Node;
+// worker pool and gets the same generation and chunk digest as Node, and
+// bundles the ./stream entry;
 // (2) examples/three, served as plain ES modules, streams chunk meshes into
 // a three.js scene from space and near the ground with no console errors.
 import { test } from 'uvu';
@@ -26,6 +27,7 @@ const problems = [];
 const appSource = `
 import { loadCore } from '${pkg.name}';
 import { createPool } from '${pkg.name}/worker';
+import { keyId, parseKey } from '${pkg.name}/stream';
 const spec = ${JSON.stringify(SMALL)}, key = ${JSON.stringify(KEY)};
 window.result = (async () => {
   const world = (await loadCore()).buildWorld(spec);
@@ -33,7 +35,8 @@ window.result = (async () => {
   const info = await pool.build(spec);
   const chunk = await pool.chunk(key);
   const out = { generation: world.generation, digest: world.chunk(key).digest,
-    poolGeneration: info.generation, poolDigest: chunk.digest, workers: pool.stats().workers };
+    poolGeneration: info.generation, poolDigest: chunk.digest, workers: pool.stats().workers,
+    id: keyId(parseKey(key)), address: await pool.address(key) };
   await pool.terminate();
   return out;
 })();
@@ -69,6 +72,8 @@ test('a page bundled with esbuild from the installed package needs no copied fil
   assert.is(got.poolGeneration, world.generation, 'worker pool in the page');
   assert.is(got.poolDigest, got.digest, 'worker chunk');
   assert.is(got.workers, 2);
+  assert.is(got.id, 'nx/2/3/0', 'the ./stream entry bundles from the installed package');
+  assert.is(got.address, world.address(KEY), 'the address is the core\'s own');
   assert.equal(problems, []);
 });
 

@@ -1,5 +1,5 @@
 // integrity.test.mjs - Hostile input through the JavaScript API and the
-// worker handler (issue 14): NUL characters in knob names, values, presets,
+// worker handler: NUL characters in knob names, values, presets,
 // config and palette text; mesh strides beyond 32 bits; verifyFile/verifyCtc
 // on good and tampered .ctc and snapshot bytes.
 import { test } from 'uvu';

@@ -50,15 +50,23 @@ test.before(() => {
 
 const runGame = (...args) => JSON.parse(execFileSync('node', ['game.mjs', ...args], { cwd: fx.project, encoding: 'utf8' }));
 
-test('the package is publishable and the tarball carries ct.wasm and the browser bundles', () => {
+test('the package is publishable, the tarball carries ct.wasm, the browser bundles and typed entries, and no web/ file', () => {
   assert.not.ok(pkg.private, 'not private');
-  for (const field of ['version', 'license', 'repository', 'types', 'exports', 'files']) assert.ok(pkg[field], field);
+  for (const field of ['version', 'license', 'types', 'exports', 'files']) assert.ok(pkg[field], field);
   for (const f of ['build/wasm/ct.wasm', 'dist/browser/core.js', 'dist/browser/worker.js', 'wasm/ct.mjs',
-    'wasm/ct.d.ts', 'worker/client.js', 'worker/worker.js', 'worker/client.d.ts', 'stream/index.js', 'core/include/ct.h',
+    'wasm/ct.d.ts', 'wasm/ct_constants.mjs', 'worker/client.js', 'worker/worker.js', 'worker/client.d.ts', 'stream/index.js',
+    'stream/index.d.ts', 'core/include/ct.h',
     'core/include/ct_legacy.h']) {
     assert.ok(fx.files.includes(f), `tarball holds ${f}`);
   }
   assert.not.ok(fx.files.some((f) => f.startsWith('tests/') || f.startsWith('core/src/')), 'no tests or C sources');
+  // The demo page is not the library: no web/ file ships, and every public entry has types.
+  assert.equal(fx.files.filter((f) => f.startsWith('web/')), [], 'no web/ file in the tarball');
+  for (const [entry, target] of Object.entries(pkg.exports)) {
+    if (entry === './ct.wasm' || entry === './package.json') continue;
+    assert.type(target, 'object', `${entry} names its types`);
+    assert.ok(target.types && fx.files.includes(target.types.replace(/^\.\//, '')), `${entry} types ${target.types} are in the tarball`);
+  }
   assert.ok(existsSync(path.join(fx.installed, 'build', 'wasm', 'ct.wasm')), 'installed ct.wasm');
 });
 

@@ -51,6 +51,13 @@ test('worker example type-checks against worker/client.d.ts (when present)', () 
   });
 });
 
+test('a renderer adapter over the streaming library type-checks against stream/index.d.ts', () => {
+  withConfig([path.join(TYPES, 'example_stream.ts')], (cfg) => {
+    const r = tsc(['--noEmit', '-p', cfg]);
+    assert.is(r.code, 0, r.out);
+  });
+});
+
 test('a program that misuses the API is rejected', () => {
   withConfig([], (cfg, dir) => {
     const bad = path.join(dir, 'bad.ts');

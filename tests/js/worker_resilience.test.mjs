@@ -1,5 +1,5 @@
 // worker_resilience.test.mjs - the pool against workers that stop answering
-// and builds that must stop (issue 14), on real Node worker_threads: a stuck
+// and builds that must stop, on real Node worker_threads: a stuck
 // worker is replaced and its requests retried once, then rejected with
 // CT_ERR_TIMEOUT; a running build stops at its next progress tick when the
 // pool cancels it or a newer build starts.

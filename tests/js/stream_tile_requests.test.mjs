@@ -1,14 +1,14 @@
-// Tests of web/tile_requests.js, web/cache.js and web/url.js: request ordering, cancellation, back-off, the GPU budget and the address-bar state (including the exaggeration option).
+// Tests of stream/tile_requests.js, stream/cache.js and web/url.js: request ordering, cancellation, back-off, the GPU budget and the address-bar state (including the exaggeration option).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RequestScheduler } from '../../web/tile_requests.js';
-import { TileCache } from '../../web/cache.js';
+import { TileRequestQueue } from '../../stream/tile_requests.js';
+import { TileCache } from '../../stream/cache.js';
 import { parseHash, formatHash, sameWorld, parseExaggeration } from '../../web/url.js';
 
 const wants = (...pairs) => pairs.map(([id, priority]) => ({ id, priority }));
 
 test('best priority first, never more than maxInFlight', () => {
-  const s = new RequestScheduler({ maxInFlight: 2 });
+  const s = new TileRequestQueue({ maxInFlight: 2 });
   const p = s.plan(wants(['c', 3], ['a', 1], ['b', 2]), 0);
   assert.equal(p.start.map((w) => w.id), ['a', 'b']);
   assert.is(s.size, 2);
@@ -20,7 +20,7 @@ test('best priority first, never more than maxInFlight', () => {
 });
 
 test('requests the view stopped wanting are cancelled after staleMs', () => {
-  const s = new RequestScheduler({ maxInFlight: 4, staleMs: 500 });
+  const s = new TileRequestQueue({ maxInFlight: 4, staleMs: 500 });
   s.plan(wants(['a', 1], ['b', 2]), 0);
   assert.equal(s.plan(wants(['b', 2]), 400).cancel, []);
   assert.equal(s.plan(wants(['b', 2]), 501).cancel, ['a']);
@@ -28,7 +28,7 @@ test('requests the view stopped wanting are cancelled after staleMs', () => {
 });
 
 test('a full pipeline of unwanted requests yields at once to waiting work, worst first', () => {
-  const s = new RequestScheduler({ maxInFlight: 2, staleMs: 10000 });
+  const s = new TileRequestQueue({ maxInFlight: 2, staleMs: 10000 });
   s.plan(wants(['old1', 5], ['old2', 9]), 0);
   const p = s.plan(wants(['new', 1]), 1);
   assert.equal(p.cancel, ['old2']);
@@ -37,7 +37,7 @@ test('a full pipeline of unwanted requests yields at once to waiting work, worst
 });
 
 test('failures back off and give up after maxFailures', () => {
-  const s = new RequestScheduler({ maxInFlight: 1, retryMs: 100, maxFailures: 2 });
+  const s = new TileRequestQueue({ maxInFlight: 1, retryMs: 100, maxFailures: 2 });
   s.plan(wants(['x', 1]), 0);
   s.failed('x', 0);
   assert.equal(s.plan(wants(['x', 1]), 50).start, []);

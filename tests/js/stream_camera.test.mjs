@@ -1,11 +1,11 @@
-// Tests of web/camera.js: pose to eye and matrices, camera-relative projection, rays, frustum and clipping planes.
+// Tests of stream/camera.js: pose to eye and matrices, camera-relative projection, rays, frustum and clipping planes.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   computeView, screenRay, raySphere, frustumPlanes, sphereInFrustum, projectToScreen,
   autoTilt, clampPose, transformPoint,
-} from '../../web/camera.js';
-import { latLonToDir, scale, sub, dot, length, add, enuFrame } from '../../web/geo.js';
+} from '../../stream/camera.js';
+import { latLonToDir, scale, sub, dot, length, add, enuFrame } from '../../stream/geo.js';
 
 const R = 6371000;
 const close = (a, b, eps, msg) => assert.ok(Math.abs(a - b) <= eps, `${msg}: ${a} vs ${b}`);

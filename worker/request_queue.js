@@ -29,7 +29,7 @@
  * @property {number} [skips]        how often later entries overtook it while it waited for its worker
  */
 
-/** Default for createScheduler's affinitySkips. */
+/** Default for createRequestQueue's affinitySkips. */
 export const AFFINITY_SKIPS = 4;
 
 /** At most this many entries wait for their busy workers per assign() call. */
@@ -42,7 +42,7 @@ const MAX_HELD = 64;
  *   affinitySkips: how many later requests may overtake one that waits for
  *   its busy worker before it goes elsewhere (default AFFINITY_SKIPS; 0: never wait).
  */
-export function createScheduler(options = {}) {
+export function createRequestQueue(options = {}) {
   const useAffinity = options.affinity !== false;
   const maxSkips = Math.max(0, Math.floor(options.affinitySkips ?? AFFINITY_SKIPS));
   let heap = []; // {entry, priority, seq}; stale nodes are skipped on pop

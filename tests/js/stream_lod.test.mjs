@@ -1,9 +1,9 @@
-// Tests of web/lod.js: quadtree selection by screen-space error, frustum and horizon culling, fallbacks without holes, request priorities.
+// Tests of stream/lod.js: quadtree selection by screen-space error, frustum and horizon culling, fallbacks without holes, request priorities.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride } from '../../web/lod.js';
-import { computeView, screenRay, raySphere, autoTilt } from '../../web/camera.js';
-import { keyAt, keyId, add, scale, normalize, latLonToDir } from '../../web/geo.js';
+import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride } from '../../stream/lod.js';
+import { computeView, screenRay, raySphere, autoTilt } from '../../stream/camera.js';
+import { keyAt, keyId, add, scale, normalize, latLonToDir } from '../../stream/geo.js';
 
 const R = 6371000;
 const view = (lat, lon, alt, tilt = autoTilt(alt)) =>

@@ -1,7 +1,12 @@
-// This module turns a worker mesh into the page's vertex data: heights above sea level in float64, geomorph targets from the coarser grid, the mesh's palette indices, and lake-only water surfaces for renderers that draw lakes as meshes (no DOM, no GL).
+// This module turns a worker mesh into a renderer's vertex data: heights above sea level in float64, geomorph targets from the coarser grid, the mesh's palette indices, and lake-only water surfaces for renderers that draw lakes as meshes (no DOM, no GL).
+import { CHUNK_CORE } from '../wasm/ct_constants.mjs';
 
-/** Map packed 0xRRGGBB -> palette index for 40 RGB entries (for meshes without paletteIndex). */
-export function paletteLookup(rgb) {
+/**
+ * colourToIndex: a Map packed 0xRRGGBB -> palette index for 40 RGB entries, to recover the
+ * indices of meshes without paletteIndex. (A palette map is something else: the worker's
+ * 257 x 257 palette indices of a chunk, one per sample, mesh option paletteMap.)
+ */
+export function colourToIndex(rgb) {
   const m = new Map();
   for (let i = 0; 3 * i + 2 < rgb.length; i++) {
     const k = (rgb[3 * i] << 16) | (rgb[3 * i + 1] << 8) | rgb[3 * i + 2];
@@ -29,7 +34,7 @@ export function parsePalette(text) {
  * @param {object} o
  * @param {number} o.radiusM  planet radius (sea level)
  * @param {number} o.stride   mesh stride (grid has 256/stride + 1 vertices per row)
- * @param {Map} [o.palette]   paletteLookup of the worker's palette: only for meshes without
+ * @param {Map} [o.colourToIndex] colourToIndex(the worker's palette): only for meshes without
  *   paletteIndex, whose indices are then recovered from the colours
  * @returns {{posH: Float32Array, morphH: Float32Array, normals: Float32Array, pal: Uint8Array|null,
  *   colors: Uint8Array, indices: Uint16Array|Uint32Array, center: number[], vertexCount: number,
@@ -41,7 +46,7 @@ export function parsePalette(text) {
  */
 export function prepareTerrain(mesh, o) {
   const R = o.radiusM;
-  const n = 256 / o.stride, row = n + 1, grid = row * row;
+  const n = CHUNK_CORE / o.stride, row = n + 1, grid = row * row;
   const vc = mesh.vertexCount ?? mesh.positions.length / 3;
   const P = mesh.positions, c = mesh.center;
   const posH = new Float32Array(vc * 4);
@@ -69,7 +74,7 @@ export function prepareTerrain(mesh, o) {
   const morphH = morphs ? morphTargets(posH, n, vc) : posH.slice();
 
   const cols = mesh.colors;
-  const pal = mesh.paletteIndex && mesh.paletteIndex.length === vc ? mesh.paletteIndex : palFromColors(cols, vc, o.palette);
+  const pal = mesh.paletteIndex && mesh.paletteIndex.length === vc ? mesh.paletteIndex : palFromColors(cols, vc, o.colourToIndex);
   return { posH, morphH, normals: mesh.normals, pal, colors: cols, indices: mesh.indices, center: c,
     vertexCount: vc, morphs, minH, maxH, stride: o.stride, relief: mesh.relief ?? null,
     paletteMap: mesh.paletteMap ?? null, lakeLevels: mesh.lakeLevels ?? null };

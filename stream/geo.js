@@ -1,12 +1,12 @@
-// This module holds the page's pure geometry: vectors, the cube-face transforms of the core's addressing contract, latitude/longitude and chunk-key bounds (no DOM, no GL).
+// This module holds the streaming library's pure geometry: vectors, the cube-face transforms of the core's addressing contract, latitude/longitude and chunk-key bounds (no DOM, no GL).
 
-import { FACE_NAMES, FACE_FILE_NAMES } from '../worker/protocol.js';
+import { FACE_NAMES, FACE_FILE_NAMES, CHUNK_CORE } from '../wasm/ct_constants.mjs';
+import { parseKey, keyId } from '../wasm/ct_key.mjs';
 
-/** Faces in core order; FACE_NAMES[f] is the "+X" style name (one list, the protocol's). */
-export { FACE_NAMES };
-/** Face names as the core spells them in addresses and file names ("px"). */
-export const FACE_FILES = FACE_FILE_NAMES;
-export const CHUNK_CORE = 256;
+/** Faces in core order: "+X" style names, "px" style as addresses spell them (the core's lists). */
+export { FACE_NAMES, FACE_FILE_NAMES, CHUNK_CORE };
+/** The one key check and the one key id (wasm/ct_key.mjs). */
+export { parseKey, keyId };
 
 export const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 export const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -92,27 +92,6 @@ export function parentKey(key) {
   return { face: key.face, lod: key.lod - 1, x: key.x >> 1, y: key.y >> 1 };
 }
 
-/** Stable text id of a key: "face/lod/x/y". */
-export function keyId(key) {
-  return `${key.face}/${key.lod}/${key.x}/${key.y}`;
-}
-
-/** Parses "face/lod/x/y" (face as 0..5, "+X" or "px"). Returns null when malformed. */
-export function parseKeyId(text) {
-  const parts = String(text).split('/');
-  if (parts.length !== 4) return null;
-  let face = Number(parts[0]);
-  if (!Number.isInteger(face)) {
-    face = FACE_NAMES.indexOf(parts[0]);
-    if (face < 0) face = FACE_FILES.indexOf(parts[0].toLowerCase());
-  }
-  const [lod, x, y] = parts.slice(1).map(Number);
-  if (!(face >= 0 && face < 6) || !Number.isInteger(lod) || lod < 0 || lod > 16) return null;
-  const n = 2 ** lod;
-  if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= n || y >= n) return null;
-  return { face, lod, x, y };
-}
-
 /**
  * Latitude/longitude in degrees to a unit direction. Y is up (north pole);
  * longitude 0 is +X and grows towards -Z, so east x north = up in the
@@ -148,10 +127,11 @@ export function enuFrame(d) {
  * rMin and rMax.
  */
 export function keyBounds(key, rMin, rMax) {
-  const centerDir = keyDirection(key, 128, 128);
+  const half = CHUNK_CORE / 2;
+  const centerDir = keyDirection(key, half, half);
   const pts = [];
-  for (const ly of [0, 128, 256]) {
-    for (const lx of [0, 128, 256]) pts.push(keyDirection(key, lx, ly));
+  for (const ly of [0, half, CHUNK_CORE]) {
+    for (const lx of [0, half, CHUNK_CORE]) pts.push(keyDirection(key, lx, ly));
   }
   let angle = 0;
   for (const p of pts) angle = Math.max(angle, angleBetween(centerDir, p));

@@ -1,10 +1,10 @@
-// Tests of web/geo.js: cube-face transforms, key addressing, lat/lon and chunk bounds.
+// Tests of stream/geo.js: cube-face transforms, key addressing, lat/lon and chunk bounds.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  faceUvToDir, dirToFaceUv, keyAt, keyDirection, childKeys, parentKey, keyId, parseKeyId,
+  faceUvToDir, dirToFaceUv, keyAt, keyDirection, childKeys, parentKey, keyId, parseKey,
   latLonToDir, dirToLatLon, enuFrame, keyBounds, cross, dot, length, scale, sub, angleBetween,
-} from '../../web/geo.js';
+} from '../../stream/geo.js';
 
 // Small deterministic generator so failures reproduce.
 function rng(seed) {
@@ -75,13 +75,20 @@ test('children tile their parent and parentKey inverts childKeys', () => {
   assert.is(parentKey({ face: 0, lod: 0, x: 0, y: 0 }), null);
 });
 
-test('parseKeyId accepts the three face spellings and rejects bad keys', () => {
-  assert.equal(parseKeyId('4/6/22/52'), { face: 4, lod: 6, x: 22, y: 52 });
-  assert.equal(parseKeyId('+Z/6/22/52'), { face: 4, lod: 6, x: 22, y: 52 });
-  assert.equal(parseKeyId('nz/1/1/0'), { face: 5, lod: 1, x: 1, y: 0 });
-  assert.is(parseKeyId('4/2/4/0'), null);
-  assert.is(parseKeyId('7/2/0/0'), null);
-  assert.is(parseKeyId('4/2/0'), null);
+test('keyId is the address tail; parseKey reads it back, takes every face spelling and names what is wrong', () => {
+  assert.is(keyId({ face: 4, lod: 6, x: 22, y: 52 }), 'pz/6/22/52');
+  assert.equal(parseKey('pz/6/22/52'), { face: 4, lod: 6, x: 22, y: 52 });
+  assert.equal(parseKey('4/6/22/52'), { face: 4, lod: 6, x: 22, y: 52 });
+  assert.equal(parseKey('+Z/6/22/52'), { face: 4, lod: 6, x: 22, y: 52 });
+  assert.equal(parseKey({ face: 'NZ', lod: 1, x: 1, y: 0 }), { face: 5, lod: 1, x: 1, y: 0 });
+  const code = (k) => { try { parseKey(k); } catch (e) { return e.code; } return 'ok'; };
+  assert.is(code('4/2/4/0'), 'CT_ERR_CHUNK_XY');
+  assert.is(code('7/2/0/0'), 'CT_ERR_FACE');
+  assert.is(code('4/17/0/0'), 'CT_ERR_LOD');
+  assert.is(code('4/2/0'), 'CT_ERR_NULL');
+  assert.is(code('4/2/0/x'), 'CT_ERR_CHUNK_XY');
+  assert.is(code(undefined), 'CT_ERR_NULL');
+  assert.is(code([4, 2, 0, 0]), 'CT_ERR_NULL');
 });
 
 test('lat/lon round trip and a right-handed east-north-up frame', () => {

@@ -1,10 +1,10 @@
-// Tests of web/streamer.js with a fake worker pool and renderer: mesh requests carry the vertical exaggeration, a change re-requests every tile under new cache keys while the previous tiles stay drawn (no blank frames), stale replies are dropped and old meshes freed; lod.js reports incomplete cover.
+// Tests of stream/streamer.js with a fake worker pool and renderer: mesh requests carry the vertical exaggeration, a change re-requests every tile under new cache keys while the previous tiles stay drawn (no blank frames), stale replies are dropped and old meshes freed; lod.js reports incomplete cover.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TileStreamer, HEIGHT_RANGE_M } from '../../web/streamer.js';
-import { selectTiles } from '../../web/lod.js';
-import { computeView, autoTilt } from '../../web/camera.js';
-import { keyDirection, scale } from '../../web/geo.js';
+import { TileStreamer, HEIGHT_RANGE_M } from '../../stream/streamer.js';
+import { selectTiles } from '../../stream/lod.js';
+import { computeView, autoTilt } from '../../stream/camera.js';
+import { keyDirection, scale } from '../../stream/geo.js';
 
 const R = 6371000;
 const view = computeView({ lat: 20, lon: 10, alt: 3 * R, heading: 0, tilt: autoTilt(3 * R) }, { radiusM: R, width: 320, height: 240 });
@@ -73,7 +73,7 @@ async function settle(s, pool, now = 0) {
 
 const make = (o = {}, poolOptions = {}) => {
   const pool = fakePool(poolOptions), renderer = fakeRenderer();
-  const s = new TileStreamer({ pool, renderer, radiusM: R, surfaceLod: 4, generation: 'g1', palette: null, maxInFlight: 64, ...o });
+  const s = new TileStreamer({ pool, renderer, radiusM: R, surfaceLod: 4, generation: 'g1', maxInFlight: 64, ...o });
   return { s, pool, renderer };
 };
 
@@ -144,7 +144,7 @@ test('selectTiles reports whether every visible face is covered by ready tiles',
   const all = selectTiles({ view, radiusM: R, surfaceLod: 4, isReady: () => true });
   assert.is(all.complete, true);
   // Only the roots ready: still complete (the coarse cover is drawn), with finer tiles wanted.
-  const roots = selectTiles({ view, radiusM: R, surfaceLod: 4, isReady: (id) => id.startsWith(`${id[0]}/0/`) });
+  const roots = selectTiles({ view, radiusM: R, surfaceLod: 4, isReady: (id) => /^[pn][xyz]\/0\//.test(id) });
   assert.is(roots.complete, true);
 });
 

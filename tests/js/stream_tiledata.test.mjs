@@ -1,8 +1,9 @@
-// Tests of web/tiledata.js: heights above sea level, geomorph targets on the coarse grid, palette indices (the mesh's or from colours); stride errors (web/tile_error.js) and lake level maps (worker/lake_map.js).
+// Tests of stream/tiledata.js: heights above sea level, geomorph targets on the coarse grid, palette indices (the mesh's or from colours); stride errors (worker/stride_errors.js, stream/tile_error.js) and lake level maps (worker/lake_map.js).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { prepareTerrain, morphTargets, prepareWater, parsePalette, paletteLookup } from '../../web/tiledata.js';
-import { strideErrorsM, roughness } from '../../web/tile_error.js';
+import { prepareTerrain, morphTargets, prepareWater, parsePalette, colourToIndex } from '../../stream/tiledata.js';
+import { roughness } from '../../stream/tile_error.js';
+import { strideErrorsM } from '../../worker/stride_errors.js';
 import { lakeLevelMap, NO_LAKE_M } from '../../worker/lake_map.js';
 import { SEA_LEVEL_CODE } from '../../worker/protocol.js';
 
@@ -79,14 +80,14 @@ test('geomorph targets: even vertices stay, odd ones sit on the coarse edge or d
 test('palette indices: the mesh paletteIndex as it is, else recovered from colours', () => {
   const rgb = new Uint8Array(120);
   for (let i = 0; i < 40; i++) rgb.set([i, 255 - i, i * 3], 3 * i);
-  const lookup = paletteLookup(rgb);
+  const lookup = colourToIndex(rgb);
   const m = grid(2, () => 10, false);
   for (let v = 0; v < m.vertexCount; v++) m.colors.set([v, 255 - v, v * 3, 255], 4 * v);
   // Without paletteIndex (older workers): from the colours, or null on an unknown colour.
-  assert.equal([...prepareTerrain(m, { radiusM: R, stride: 128, palette: lookup }).pal], [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.equal([...prepareTerrain(m, { radiusM: R, stride: 128, colourToIndex: lookup }).pal], [0, 1, 2, 3, 4, 5, 6, 7, 8]);
   assert.is(prepareTerrain(m, { radiusM: R, stride: 128 }).pal, null, 'no lookup, no indices');
   m.colors[0] = 77;
-  assert.is(prepareTerrain(m, { radiusM: R, stride: 128, palette: lookup }).pal, null);
+  assert.is(prepareTerrain(m, { radiusM: R, stride: 128, colourToIndex: lookup }).pal, null);
   // With paletteIndex: used directly (no copy), whatever the colours say.
   m.paletteIndex = Uint8Array.from([39, 38, 37, 36, 35, 34, 33, 32, 31]);
   for (const palette of [lookup, undefined]) {
@@ -121,11 +122,11 @@ test('water meshes keep lakes and drop the sea', () => {
 });
 
 const E = 257;
-/** A relief map (w = height) from a height function of the sample position. */
+/** A chunk's encoded heights (quantum 0.25 m) from a height function of the sample position. */
 const reliefOf = (f) => {
-  const r = new Float32Array(E * E * 4);
-  for (let y = 0; y < E; y++) for (let x = 0; x < E; x++) r[4 * (y * E + x) + 3] = f(x, y);
-  return r;
+  const height = new Uint16Array(E * E), q = 0.25;
+  for (let y = 0; y < E; y++) for (let x = 0; x < E; x++) height[y * E + x] = 32768 + Math.round(f(x, y) / q);
+  return { height, heightQuantumM: q };
 };
 
 test('stride errors: zero on a plane and under the sea, the bump at the finest stride that misses it', () => {

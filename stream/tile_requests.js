@@ -1,10 +1,10 @@
-// This module (tile_requests.js: which chunk-mesh requests the page sends; the pool's worker/scheduler.js decides which worker runs them) decides which tile requests go to the worker pool: best priority first under an in-flight cap, cancelling requests the view stopped wanting, with a back-off for failures (no DOM, no GL, no pool: the caller starts and cancels).
+// This module decides which tile mesh requests the streamer sends to the worker pool and when: best priority first under an in-flight cap, cancelling requests the view stopped wanting, with a back-off for failures (no DOM, no GL, no pool: the caller starts and cancels; which worker runs a request is the pool's worker/request_queue.js).
 
 /**
- * Request scheduler. Each frame the caller passes the wanted tiles (sorted or
+ * The queue of tile requests. Each frame the caller passes the wanted tiles (sorted or
  * not); plan() answers which to start now and which in-flight ones to cancel.
  */
-export class RequestScheduler {
+export class TileRequestQueue {
   /**
    * @param {object} [o]
    * @param {number} [o.maxInFlight=4] requests handed to the pool at once

@@ -1,10 +1,10 @@
-// Tests of worker/scheduler.js, the pool's pure request queue: priority order,
+// Tests of worker/request_queue.js, the pool's pure request queue: priority order,
 // collapse of repeated keys, removal by predicate, requeue and reprioritising,
 // and assign(): requests go back to the worker holding their chunk, a request
 // waiting for its busy worker is overtaken at most affinitySkips times.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createScheduler, AFFINITY_SKIPS } from '../../worker/scheduler.js';
+import { createRequestQueue, AFFINITY_SKIPS } from '../../worker/request_queue.js';
 
 const drain = (s) => {
   const out = [];
@@ -13,7 +13,7 @@ const drain = (s) => {
 };
 
 test('lowest priority number first, ties in arrival order', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   const spec = [['a', 5], ['b', 1], ['c', 3], ['d', 1], ['e', -2], ['f', 3], ['g', 0]];
   for (const [name, priority] of spec) s.add({ name, priority });
   assert.is(s.queued, spec.length);
@@ -24,7 +24,7 @@ test('lowest priority number first, ties in arrival order', () => {
 });
 
 test('a large random set comes out sorted by (priority, arrival)', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   let x = 12345;
   const rand = () => { x = (x * 1103515245 + 12345) >>> 0; return x % 17; };
   const want = [];
@@ -38,7 +38,7 @@ test('a large random set comes out sorted by (priority, arrival)', () => {
 });
 
 test('repeats of a queued key collapse and keep the more urgent priority', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   const first = s.add({ name: 'k1', key: 'chunk:px/3/1/1', priority: 9 });
   s.add({ name: 'other', key: 'chunk:px/3/0/0', priority: 5 });
   const again = s.add({ name: 'k1-again', key: 'chunk:px/3/1/1', priority: 2 });
@@ -53,7 +53,7 @@ test('repeats of a queued key collapse and keep the more urgent priority', () =>
 });
 
 test('one in flight per key: a running key collapses until finished, then starts afresh', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   s.add({ name: 'a', key: 'k', priority: 0 });
   const running = s.next();
   assert.is(running.name, 'a');
@@ -69,7 +69,7 @@ test('one in flight per key: a running key collapses until finished, then starts
 });
 
 test('entries without a key never collapse', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   s.add({ name: 'x', priority: 0 });
   const r = s.add({ name: 'y', priority: 0 });
   assert.not.ok(r.collapsed);
@@ -77,7 +77,7 @@ test('entries without a key never collapse', () => {
 });
 
 test('remove by predicate takes queued and running entries and frees their keys', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   for (let i = 0; i < 6; i++) s.add({ name: `n${i}`, key: `k${i}`, lod: i % 3, priority: i });
   const r0 = s.next(); // n0, lod 0, running
   const r1 = s.next(); // n1, lod 1, running
@@ -97,7 +97,7 @@ test('remove by predicate takes queued and running entries and frees their keys'
 });
 
 test('remove of a collapsed, re-prioritised entry leaves no stale copy behind', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   s.add({ name: 'a', key: 'a', priority: 9 });
   s.add({ name: 'a', key: 'a', priority: 1 }); // pushes a second heap node
   s.add({ name: 'b', key: 'b', priority: 5 });
@@ -107,7 +107,7 @@ test('remove of a collapsed, re-prioritised entry leaves no stale copy behind', 
 });
 
 test('requeue puts a running entry back ahead of later arrivals of equal priority', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   s.add({ name: 'first', priority: 1 });
   const e = s.next();
   s.add({ name: 'second', priority: 1 });
@@ -117,7 +117,7 @@ test('requeue puts a running entry back ahead of later arrivals of equal priorit
 });
 
 test('reprioritize reorders the queue', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   for (const [name, d] of [['near', 1], ['mid', 5], ['far', 9]]) s.add({ name, d, priority: d });
   // The camera moved: distance is now measured from the other end.
   s.reprioritize((e) => 10 - e.d);
@@ -135,7 +135,7 @@ const names = (out) => out.map((o) => `${o.entry.name}@${o.worker}`);
 const addAll = (s, spec) => spec.map(([name, priority, affinity]) => s.add({ name, priority, affinity }).entry);
 
 test('assign without affinity: priority order, most room first, ties to the lower id', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   addAll(s, [['c', 3], ['a', 1], ['b', 2], ['d', 4], ['e', 5]]);
   // Worker 1 has the most room, then both have 1 place left: ties go to worker 0.
   assert.equal(names(s.assign(W(1, 2))), ['a@1', 'b@0', 'c@1']);
@@ -147,7 +147,7 @@ test('assign without affinity: priority order, most room first, ties to the lowe
 });
 
 test('a chunk goes back to the worker that produced it, even when another has more room', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   addAll(s, [['a4', 0, 'A'], ['b4', 0, 'B']]);
   assert.equal(names(s.assign(W(2, 2))), ['a4@0', 'b4@1']);
   assert.equal(s.workersFor('A'), [0]);
@@ -164,7 +164,7 @@ test('a chunk goes back to the worker that produced it, even when another has mo
 });
 
 test('entries without a chunk never change what a worker holds', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   addAll(s, [['a', 0, 'A']]);
   s.assign(W(1));
   addAll(s, [['sample', 0], ['stats', 0]]);
@@ -173,7 +173,7 @@ test('entries without a chunk never change what a worker holds', () => {
 });
 
 test('a busy affine worker: the entry waits in place, the next ones go to idle workers, then it goes home', () => {
-  const s = createScheduler({ affinitySkips: 4 });
+  const s = createRequestQueue({ affinitySkips: 4 });
   addAll(s, [['a', 0, 'A']]);
   s.assign(W(2, 2)); // A on worker 0
   addAll(s, [['a2', 0, 'A'], ['x', 1, 'X'], ['y', 2, 'Y']]);
@@ -189,7 +189,7 @@ test('a busy affine worker: the entry waits in place, the next ones go to idle w
 
 test('no starvation: after affinitySkips overtakes the waiting entry goes to any worker with room', () => {
   for (const skips of [0, 1, 3]) {
-    const s = createScheduler({ affinitySkips: skips });
+    const s = createRequestQueue({ affinitySkips: skips });
     addAll(s, [['a', 0, 'A']]);
     s.assign(W(1, 0)); // A on worker 0
     addAll(s, [['a2', 0, 'A'], ...Array.from({ length: 6 }, (_, i) => [`n${i}`, 1 + i])]);
@@ -205,7 +205,7 @@ test('no starvation: after affinitySkips overtakes the waiting entry goes to any
 });
 
 test('the overtake count carries across assign calls', () => {
-  const s = createScheduler({ affinitySkips: 2 });
+  const s = createRequestQueue({ affinitySkips: 2 });
   addAll(s, [['a', 0, 'A']]);
   s.assign(W(1, 1));
   addAll(s, [['a2', 0, 'A'], ['n1', 1], ['n2', 2], ['n3', 3]]);
@@ -216,7 +216,7 @@ test('the overtake count carries across assign calls', () => {
 });
 
 test('a waiting entry does not wait for a worker that is gone or forgotten', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   addAll(s, [['a', 0, 'A'], ['b', 0, 'B']]);
   s.assign(W(1, 1)); // A on 0, B on 1
   addAll(s, [['a2', 0, 'A']]);
@@ -231,7 +231,7 @@ test('a waiting entry does not wait for a worker that is gone or forgotten', () 
 });
 
 test('unrelated work avoids a worker whose chunk a queued entry wants, when room is equal', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   addAll(s, [['a', 0, 'A']]);
   s.assign(W(2, 2));
   addAll(s, [['x', 0, 'X'], ['a2', 1, 'A']]);
@@ -242,7 +242,7 @@ test('unrelated work avoids a worker whose chunk a queued entry wants, when room
 });
 
 test('affinity: false ignores kept chunks', () => {
-  const s = createScheduler({ affinity: false });
+  const s = createRequestQueue({ affinity: false });
   addAll(s, [['a', 0, 'A'], ['b', 0, 'B']]);
   s.assign(W(2, 2));
   addAll(s, [['b2', 0, 'B'], ['a2', 0, 'A']]);
@@ -251,7 +251,7 @@ test('affinity: false ignores kept chunks', () => {
 });
 
 test('cancel, collapse and requeue keep the wanted-chunk count straight', () => {
-  const s = createScheduler();
+  const s = createRequestQueue();
   addAll(s, [['a', 0, 'A']]);
   s.assign(W(2, 2));
   const a2 = s.add({ name: 'a2', key: 'k-a2', priority: 1, affinity: 'A' }).entry;
@@ -284,7 +284,7 @@ function simulate({ affinity, seed, workers = 3, pipeline = 2, skips = 3 }) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) % n;
   };
-  const s = createScheduler({ affinity, affinitySkips: skips });
+  const s = createRequestQueue({ affinity, affinitySkips: skips });
   const inflight = Array.from({ length: workers }, () => []);
   const holds = Array(workers).fill(undefined); // what each worker's world keeps (after its queue)
   const queued = new Set();

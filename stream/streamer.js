@@ -1,10 +1,10 @@
-// This module streams chunk meshes for the view: it runs LOD selection each frame, sends the scheduler's picks to the worker pool, uploads arrivals (with the relief and lake level maps the worker adds from the same chunk) into the GPU tile cache, times geomorphs, and swaps meshes when the vertical exaggeration changes.
+// This module streams chunk meshes for the view: it runs LOD selection each frame, sends the tile request queue's picks to the worker pool (asking for the per-sample maps the renderer adapter declares it needs, and nothing else), uploads arrivals into the GPU tile cache, keeps each chunk's stride errors for LOD selection, times geomorphs, and swaps meshes when the vertical exaggeration changes.
 import { selectTiles, tileId } from './lod.js';
-import { RequestScheduler } from './tile_requests.js';
+import { TileRequestQueue } from './tile_requests.js';
 import { TileCache } from './cache.js';
 import { prepareTerrain, prepareWater } from './tiledata.js';
 import { sampleSpacingM, parentKey, keyId } from './geo.js';
-import { strideErrorsM, roughness } from './tile_error.js';
+import { roughness } from './tile_error.js';
 
 /** Terrain height range in metres (before exaggeration) that bounds and culling allow for. */
 export const HEIGHT_RANGE_M = [-11000, 9000];
@@ -21,36 +21,40 @@ function coarserIds(tile, baseStride) {
 
 export class TileStreamer {
   /**
-   * @param {object} o {pool, renderer, radiusM, surfaceLod, palette (lookup Map or null, only for
-   *   meshes without paletteIndex), budgetBytes=256MB, maxInFlight, baseStride=4, minStride=1, tau=6,
-   *   tauGeo=4 (geometric error in pixels that a surface_lod chunk may show, lod.js),
-   *   lakeMinLod=2 (tiles from this LOD on ask for lake level maps), exaggeration=1 (vertical
-   *   exaggeration of the meshes: a display option, part of every mesh request and cache key),
-   *   relief=true (ask for each tile's full-resolution relief map), onError?}
-   *   The renderer adapter: uploadTerrain(prepared) and release(handle); lakes come either as
-   *   level maps on the terrain (renderer.lakeLevels true: the demo page, shores per pixel) or
-   *   as water meshes through uploadWater(prepared) (engines that draw lakes as surfaces).
+   * @param {object} o {pool, renderer, radiusM, surfaceLod, colourToIndex (colour -> palette index
+   *   Map from tiledata.js, or null; only for meshes without paletteIndex), budgetBytes=256MB,
+   *   maxInFlight, baseStride=4, minStride=1, tau=6, tauGeo=4 (geometric error in pixels that a
+   *   surface_lod chunk may show, lod.js), lakeMinLod=2 (tiles from this LOD on ask for lakes),
+   *   exaggeration=1 (vertical exaggeration of the meshes: a display option, part of every mesh
+   *   request and cache key), onError?}
+   *   The renderer adapter: uploadTerrain(prepared), uploadWater(prepared) and release(handle),
+   *   and `needs` = {reliefMaps, paletteMaps, lakeLevels} (each false when absent): the
+   *   per-sample maps it draws, which the worker then builds. reliefMaps: each tile's 257 x 257
+   *   relief map (normals and heights for per-pixel shading); paletteMaps: its palette indices
+   *   (colour per pixel); lakeLevels: lakes as level maps on the terrain (shores per pixel)
+   *   instead of water meshes through uploadWater. Every mesh carries its stride errors anyway.
    */
   constructor(o) {
     this.pool = o.pool;
     this.renderer = o.renderer;
     this.radiusM = o.radiusM;
     this.surfaceLod = o.surfaceLod;
-    this.palette = o.palette;
+    this.colourToIndex = o.colourToIndex ?? null;
+    const needs = o.renderer.needs ?? {};
+    this.needs = { reliefMaps: !!needs.reliefMaps, paletteMaps: !!needs.paletteMaps, lakeLevels: !!needs.lakeLevels };
     this.baseStride = o.baseStride ?? 4;
     this.minStride = o.minStride ?? 1;
     this.tau = o.tau ?? 6;
     this.tauGeo = o.tauGeo ?? 4;
     // keyId -> {errors (metres per stride), k (roughness)} of every chunk that
-    // arrived with a relief map: small, kept while the world and factor last.
+    // has arrived: small, kept while the world and factor last.
     this.tileInfo = new Map();
     this.lakeMinLod = o.lakeMinLod ?? 2;
-    this.relief = o.relief ?? true;
     this.generation = o.generation;
     this.exaggeration = o.exaggeration ?? 1;
     this.fallback = null; // tiles of the previous exaggeration, drawn until the new ones cover the view
     this.onError = o.onError ?? (() => {});
-    this.scheduler = new RequestScheduler({ maxInFlight: o.maxInFlight ?? 6 });
+    this.tileRequests = new TileRequestQueue({ maxInFlight: o.maxInFlight ?? 6 });
     this.cache = new TileCache({ budgetBytes: o.budgetBytes ?? 256 * 1048576, release: (t) => this._release(t) });
     this.pending = new Map(); // tile id -> pool request id
     this.boundsCache = new Map();
@@ -117,7 +121,7 @@ export class TileStreamer {
   _cancelAll() {
     for (const rid of this.pending.values()) this.pool.cancel(rid);
     this.pending.clear();
-    this.scheduler.reset();
+    this.tileRequests.reset();
   }
 
   /** Skirts deep enough to hide the largest step between neighbouring LODs here. */
@@ -173,7 +177,7 @@ export class TileStreamer {
     for (const id of this.morphStart.keys()) if (!drawn.has(id)) this.morphStart.delete(id);
     this.prevDrawn = drawn;
     this.prevCoarser = coarser;
-    const settled = sel.want.length === 0 && this.scheduler.size === 0 && !morphing && !this.fallback;
+    const settled = sel.want.length === 0 && this.tileRequests.size === 0 && !morphing && !this.fallback;
     this.lastTiles = tiles;
     // Until the new exaggeration covers the view, the previous picture stays.
     if (this.fallback) return { tiles: this.fallback.tiles, settled: false, complete: false, maxLodDrawn: -1, want: sel.want.length, exaggeration: this.fallback.exaggeration };
@@ -182,7 +186,7 @@ export class TileStreamer {
 
   /** Starts the best wanted requests under the in-flight cap and cancels the unwanted ones. */
   _plan(wants, now) {
-    const plan = this.scheduler.plan(wants, now);
+    const plan = this.tileRequests.plan(wants, now);
     for (const id of plan.cancel) {
       const rid = this.pending.get(id);
       this.pending.delete(id);
@@ -208,22 +212,21 @@ export class TileStreamer {
     // Lakes from the chunk the worker has just generated (null where it has
     // none): level maps for a renderer that draws them on the terrain with
     // shores per pixel, like the sea, else the water mesh.
-    if (w.key.lod >= this.lakeMinLod) opts[this.renderer.lakeLevels ? 'lakeLevels' : 'lakes'] = true;
-    // The full-resolution relief map for per-pixel shading and shores.
-    if (this.relief) opts.relief = true;
-    // And each sample's palette index, so tiles are coloured per pixel, not per vertex.
-    if (this.relief) opts.paletteMap = true;
+    if (w.key.lod >= this.lakeMinLod) opts[this.needs.lakeLevels ? 'lakeLevels' : 'lakes'] = true;
+    // The per-sample maps cost the worker a stride-1 mesh: only when they are drawn.
+    if (this.needs.reliefMaps) opts.relief = true;
+    if (this.needs.paletteMaps) opts.paletteMap = true;
     const p = this.pool.mesh(w.key, opts, { priority: w.priority });
     this.requested++;
     this.pending.set(w.id, p.id);
     p.then((mesh) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);
       if (this.dead || mesh.generation !== gen || vex !== this.exaggeration) return;
-      this.scheduler.finished(w.id);
-      const prep = prepareTerrain(mesh, { radiusM: this.radiusM, stride: w.stride, palette: this.palette });
+      this.tileRequests.finished(w.id);
+      const prep = prepareTerrain(mesh, { radiusM: this.radiusM, stride: w.stride, colourToIndex: this.colourToIndex });
       const gpu = this.renderer.uploadTerrain(prep);
-      if (mesh.relief && !this.tileInfo.has(keyId(w.key))) {
-        const errors = strideErrorsM(mesh.relief, vex);
+      if (mesh.strideErrorsM && !this.tileInfo.has(keyId(w.key))) {
+        const errors = mesh.strideErrorsM;
         this.tileInfo.set(keyId(w.key), { errors, k: roughness(errors, sampleSpacingM(this.radiusM, w.key.lod)) });
       }
       const lakes = prepareWater(mesh.lakes, this.radiusM);
@@ -234,7 +237,7 @@ export class TileStreamer {
     }, (err) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);
       if (this.dead || vex !== this.exaggeration || (err && err.code === 'CT_ERR_CANCELLED')) return;
-      this.scheduler.failed(w.id, performance.now());
+      this.tileRequests.failed(w.id, performance.now());
       this.onError(err, w);
     });
   }
@@ -244,7 +247,7 @@ export class TileStreamer {
     // Tiles drawn at surface_lod, and how many of them are coloured per pixel (palette map).
     const surface = (this.lastTiles ?? []).filter((t) => t.key.lod === this.surfaceLod);
     return { tilesDrawn: this.fallback ? this.fallback.tiles.length : this.prevDrawn.size,
-      surfaceTilesDrawn: surface.length, paletteMapped: surface.filter((t) => t.gpu.palMap).length, exaggeration: this.exaggeration, inFlight: this.scheduler.size, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn };
+      surfaceTilesDrawn: surface.length, paletteMapped: surface.filter((t) => t.gpu.palMap).length, exaggeration: this.exaggeration, inFlight: this.tileRequests.size, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn };
   }
 
   /** Stops streaming and frees every GPU buffer (world replaced). */

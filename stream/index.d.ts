@@ -1,0 +1,153 @@
+// index.d.ts - Type declarations for stream/index.js, the package's "./stream"
+// entry: the renderer-independent streaming library (tile selection, the tile
+// request queue, the GPU-budget cache, mesh preparation, camera maths and
+// geometry) that a renderer adapter plugs into.
+import type { ChunkKey, ChunkKeyLike } from '../wasm/ct.mjs';
+import type { Pool, PoolMesh, StrideErrorsM } from '../worker/client.js';
+
+export type Vec3 = [number, number, number] | number[];
+
+/** An orbit camera: degrees and metres above sea level. */
+export interface Pose { lat: number; lon: number; alt: number; heading: number; tilt: number; }
+
+/** Everything a frame needs from a pose; viewProj maps (world - eye) to clip space. */
+export interface View {
+  eye: number[]; right: number[]; up: number[]; forward: number[]; rows: number[][];
+  view: Float32Array; proj: Float32Array; viewProj: Float64Array;
+  near: number; far: number; fovy: number; aspect: number; pixelScale: number; width: number; height: number;
+}
+
+export interface ViewOptions {
+  radiusM: number; width: number; height: number;
+  fovyDeg?: number; groundM?: number; hMinM?: number; hMaxM?: number;
+}
+
+export declare function computeView(pose: Pose, options: ViewOptions): View;
+export declare function defaultPose(radiusM: number): Pose;
+export declare function clampPose(pose: Pose, radiusM: number, minAltM?: number): Pose;
+export declare function autoTilt(altM: number): number;
+export declare function perspective(fovy: number, aspect: number, near: number, far: number): Float32Array;
+/** World-space unit ray through a pixel (device pixels, origin top left). */
+export declare function screenRay(view: View, px: number, py: number): number[];
+/** Distance along a ray to a sphere around the origin, or null when it misses. */
+export declare function raySphere(origin: Vec3, dir: Vec3, radius: number): number | null;
+
+/** Vertex data of a terrain tile, as prepareTerrain makes it for uploadTerrain. */
+export interface PreparedTerrain {
+  /** x, y, z (metres from center) and the height above sea level, per vertex */
+  posH: Float32Array;
+  /** the same on the coarser grid: geomorph targets */
+  morphH: Float32Array;
+  normals: Float32Array;
+  /** palette index per vertex, or null when unknown (draw colors) */
+  pal: Uint8Array | null;
+  colors: Uint8Array;
+  indices: Uint16Array | Uint32Array;
+  center: number[];
+  vertexCount: number;
+  morphs: boolean;
+  minH: number;
+  maxH: number;
+  /** the per-sample maps, only when the adapter's needs asked for them */
+  relief: Float32Array | null;
+  paletteMap: Uint8Array | null;
+  lakeLevels: Float32Array | null;
+}
+
+/** A lake surface for uploadWater. */
+export interface PreparedWater {
+  posH: Float32Array; normals: Float32Array; indices: Uint16Array | Uint32Array; center: number[]; vertexCount: number;
+}
+
+/** What a renderer adapter draws beyond the mesh; the worker builds only these. */
+export interface RendererNeeds {
+  /** 257 x 257 relief maps (normals and heights) for per-pixel shading */
+  reliefMaps?: boolean;
+  /** 257 x 257 palette indices for colour per pixel */
+  paletteMaps?: boolean;
+  /** lakes as 257 x 257 level maps on the terrain instead of water meshes through uploadWater */
+  lakeLevels?: boolean;
+}
+
+/** The renderer side of TileStreamer: handles are whatever the renderer likes, with a byte size. */
+export interface RendererAdapter<H extends { bytes: number } = { bytes: number }> {
+  uploadTerrain(tile: PreparedTerrain): H;
+  uploadWater(water: PreparedWater): H;
+  release(handle: H | null): void;
+  /** absent: nothing beyond the mesh (stride errors always come) */
+  needs?: RendererNeeds;
+}
+
+export interface TileStreamerOptions<H extends { bytes: number } = { bytes: number }> {
+  pool: Pool;
+  renderer: RendererAdapter<H>;
+  radiusM: number;
+  surfaceLod: number;
+  generation: string;
+  /** colourToIndex(palette), only for meshes without paletteIndex */
+  colourToIndex?: Map<number, number> | null;
+  budgetBytes?: number;
+  maxInFlight?: number;
+  baseStride?: number;
+  minStride?: number;
+  tau?: number;
+  tauGeo?: number;
+  lakeMinLod?: number;
+  exaggeration?: number;
+  onError?: (error: Error & { code?: string }, want: { id: string; key: ChunkKey; stride: number }) => void;
+}
+
+/** A tile to draw this frame. */
+export interface DrawnTile<H = unknown> {
+  gpu: H; water: H | null; center: number[]; morph: number; key: ChunkKey; stride: number; cacheId: string;
+}
+
+export interface StreamFrame<H = unknown> {
+  tiles: DrawnTile<H>[]; settled: boolean; complete: boolean; maxLodDrawn: number; want: number; exaggeration: number;
+}
+
+export declare class TileStreamer<H extends { bytes: number } = { bytes: number }> {
+  constructor(options: TileStreamerOptions<H>);
+  /** One frame: select, request, evict; the tiles to draw. */
+  update(view: View, nowMs: number): StreamFrame<H>;
+  heightRange(): { hMinM: number; hMaxM: number };
+  setExaggeration(v: number): void;
+  cancelAll(): void;
+  dispose(): void;
+  stats(): { tilesDrawn: number; surfaceTilesDrawn: number; paletteMapped: number; exaggeration: number;
+    inFlight: number; cached: number; cachedBytes: number; maxLodDrawn: number };
+}
+
+/** Terrain height range in metres (before exaggeration) that bounds and culling allow for. */
+export declare const HEIGHT_RANGE_M: [number, number];
+
+export interface SelectedTile { id: string; key: ChunkKey; stride: number; bounds?: object; priority?: number; }
+export declare function selectTiles(p: {
+  view: View; radiusM: number; surfaceLod: number; isReady: (id: string) => boolean;
+  tau?: number; tauGeo?: number; tileInfo?: (key: ChunkKey) => { errors: StrideErrorsM; k: number } | undefined;
+  baseStride?: number; minStride?: number; hMinM?: number; hMaxM?: number; boundsCache?: Map<string, object>; maxVisits?: number;
+}): { draw: SelectedTile[]; want: SelectedTile[]; keep: string[]; maxLodDrawn: number; visits: number; culled: number; complete: boolean };
+/** A tile id: keyId(key) + '/s' + stride. */
+export declare function tileId(key: ChunkKey, stride: number): string;
+
+export declare function prepareTerrain(mesh: PoolMesh, o: { radiusM: number; stride: number; colourToIndex?: Map<number, number> | null }): PreparedTerrain;
+export declare function prepareWater(mesh: PoolMesh['lakes'], radiusM: number): PreparedWater | null;
+/** 40 RRGGBB lines -> 120 RGB bytes; throws naming the bad line. */
+export declare function parsePalette(text: string): Uint8Array;
+/** Packed 0xRRGGBB -> palette index, for meshes without paletteIndex. */
+export declare function colourToIndex(rgb: Uint8Array): Map<number, number>;
+
+export declare const FACE_NAMES: readonly string[];
+export declare const FACE_FILE_NAMES: readonly string[];
+export declare const CHUNK_CORE: number;
+/** The one key check: an object or a key id 'pz/6/22/52'; throws CT_ERR_NULL, _FACE, _LOD or _CHUNK_XY. */
+export declare function parseKey(key: ChunkKeyLike | string): ChunkKey;
+/** 'pz/6/22/52' */
+export declare function keyId(key: ChunkKey): string;
+export declare function keyAt(dir: Vec3, lod: number): { key: ChunkKey; localX: number; localY: number };
+export declare function keyDirection(key: ChunkKey, localX: number, localY: number): number[];
+export declare function keyBounds(key: ChunkKey, rMin: number, rMax: number): { centerDir: number[]; angle: number; center: number[]; radius: number };
+export declare function latLonToDir(latDeg: number, lonDeg: number): number[];
+export declare function dirToLatLon(dir: Vec3): { lat: number; lon: number };
+export declare function enuFrame(dir: Vec3): { east: number[]; north: number[]; up: number[] };
+export declare function sampleSpacingM(radiusM: number, lod: number): number;

@@ -1,0 +1,54 @@
+// This module is the world-request half of the pool's public face: chunk,
+// mesh, sample, snapshot and any other request type, each turned into one
+// scheduled request (a collapse key so repeats share one reply, the chunk's
+// key id so it goes to the worker that holds the chunk, and a message maker
+// that copies what it transfers, so a retry after a crash can send it again).
+import { MSG, parseKey, keyId } from './protocol.js';
+import { stableJson, toDirs } from './pool_util.js';
+
+/**
+ * @param {(type: string, make: () => {msg: object, transfer: ArrayBuffer[]},
+ *   o?: {key?: string, priority?: number, info?: object, affinity?: string}) => Promise<any>} request
+ *   the pool's scheduler entry point (worker/client.js)
+ */
+export function worldRequests(request) {
+  return {
+    chunk(key, { priority = 0, format = 'arrays' } = {}) {
+      let k;
+      try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
+      return request(MSG.CHUNK, () => ({ msg: { key: k, format }, transfer: [] }),
+        { key: `chunk:${keyId(k)}:${format}`, priority, info: { key: k }, affinity: keyId(k) });
+    },
+
+    mesh(key, meshOptions = {}, { priority = 0 } = {}) {
+      let k;
+      try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
+      const opts = { ...meshOptions };
+      return request(MSG.MESH, () => ({ msg: { key: k, options: opts }, transfer: [] }),
+        { key: `mesh:${keyId(k)}:${stableJson(opts)}`, priority, info: { key: k, options: opts }, affinity: keyId(k) });
+    },
+
+    sample(dirs, { priority = 0 } = {}) {
+      let own;
+      try { own = toDirs(dirs); } catch (e) { return Promise.reject(e); }
+      return request(MSG.SAMPLE, () => { const c = own.slice(); return { msg: { dirs: c }, transfer: [c.buffer] }; }, { priority });
+    },
+
+    snapshot({ priority = 0 } = {}) {
+      return request(MSG.SNAPSHOT, () => ({ msg: {}, transfer: [] }), { key: 'snapshot', priority }).then((r) => r.bytes);
+    },
+
+    /** Any request type (e.g. a test hook), scheduled like the others. */
+    request(type, args = {}, { priority = 0, key, transfer } = {}) {
+      return request(type, () => ({ msg: { ...args }, transfer: transfer || [] }), { priority, key });
+    },
+
+    /** The core's address of a key in the pool's world, 'planet/generation/face/lod/x/y' (ct_address_format). */
+    address(key, { priority = 0 } = {}) {
+      let k;
+      try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
+      return request(MSG.ADDRESS, () => ({ msg: { key: k }, transfer: [] }), { key: `address:${keyId(k)}`, priority })
+        .then((r) => r.address);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// This module measures how far a chunk's coarser meshes lie from its full-resolution surface (the geometric error of each mesh stride), from the chunk's own encoded heights, so every mesh reply can carry the figures tile selection needs (stream/tile_error.js) without a stride-1 mesh or a relief map.
+import { CHUNK_EDGE, SEA_LEVEL_CODE } from '../wasm/ct_constants.mjs';
+
+/** Mesh strides whose error is measured (stride 1 is the full-resolution surface: error 0). */
+export const ERROR_STRIDES = Object.freeze([2, 4, 8]);
+
+/**
+ * Geometric error of each stride of one chunk, in drawn metres: the largest
+ * distance between a full-resolution sample and the bilinear surface through
+ * the stride's vertices. The drawn surface is used: heights below sea level
+ * count as 0 m (renderers lay the sea at 0 m), times the exaggeration.
+ * Bilinear is not the core's two-triangle split, but the two differ by less
+ * than the error they are measured against.
+ * @param {{height: Uint16Array, heightQuantumM: number}} chunk as the core returns it (257 x 257 codes)
+ * @param {number} [exaggeration=1]
+ * @returns {{1: number, 2: number, 4: number, 8: number}} metres per stride
+ */
+export function strideErrorsM(chunk, exaggeration = 1) {
+  const E = CHUNK_EDGE, H = chunk.height, q = chunk.heightQuantumM;
+  if (!(H && H.length >= E * E)) throw new RangeError('stride errors need a chunk of 257 x 257 heights');
+  const h = new Float64Array(E * E);
+  for (let i = 0; i < E * E; i++) h[i] = Math.max(0, (H[i] - SEA_LEVEL_CODE) * q) * exaggeration;
+  const out = { 1: 0 };
+  for (const s of ERROR_STRIDES) {
+    let worst = 0;
+    for (let j0 = 0; j0 < E - 1; j0 += s) {
+      for (let i0 = 0; i0 < E - 1; i0 += s) {
+        const a = h[j0 * E + i0], b = h[j0 * E + i0 + s], c = h[(j0 + s) * E + i0], d = h[(j0 + s) * E + i0 + s];
+        for (let dj = 0; dj <= s; dj++) {
+          const fy = dj / s, row = (j0 + dj) * E;
+          const l = a + (c - a) * fy, r = b + (d - b) * fy;
+          for (let di = 0; di <= s; di++) {
+            const e = Math.abs(h[row + i0 + di] - (l + (r - l) * (di / s)));
+            if (e > worst) worst = e;
+          }
+        }
+      }
+    }
+    out[s] = worst;
+  }
+  return out;
+}
