@@ -43,12 +43,11 @@ export function parseKey(key) {
   const face = faceNumber(key.face);
   if (face < 0) throw ctError('CT_ERR_FACE', `face ${JSON.stringify(key.face) ?? 'undefined'} out of range (0..5, +X..-Z or px..nz)`);
   const { lod, x, y } = key;
-  if (!Number.isInteger(lod) || lod < 0 || lod > MAX_LOD) throw ctError('CT_ERR_LOD', `LOD ${String(lod)} out of range (0..${MAX_LOD})`);
+  if (!Number.isInteger(lod) || lod < 0 || lod > MAX_LOD) throw ctError('CT_ERR_LOD', `LOD ${String(lod)} out of range 0..${MAX_LOD}`);
   const n = 2 ** lod;
-  for (const [name, v] of [['x', x], ['y', y]]) {
-    if (!Number.isInteger(v) || v < 0 || v >= n) {
-      throw ctError('CT_ERR_CHUNK_XY', `chunk ${name} ${String(v)} out of range at LOD ${lod} (0..${n - 1})`);
-    }
+  // Worded as the core words it (cube.c), so the CLI twins print the same line.
+  if (![x, y].every((v) => Number.isInteger(v) && v >= 0 && v < n)) {
+    throw ctError('CT_ERR_CHUNK_XY', `chunk (${String(x)},${String(y)}) out of range at LOD ${lod}: x and y must be below ${n}`);
   }
   return { face, lod, x, y };
 }
