@@ -32,8 +32,9 @@ static ct_world *build(const char *text)
 
 static int same_payload(const ct_chunk *a, size_t ia, const ct_chunk *b, size_t ib)
 {
-    return a->height[ia] == b->height[ib] && a->water[ia] == b->water[ib] && a->biome[ia] == b->biome[ib] &&
-           a->palette[ia] == b->palette[ib];
+    /* float heights compared as bits: equal, not merely close */
+    return a->height[ia] == b->height[ib] && memcmp(&a->height_m[ia], &b->height_m[ib], sizeof(float)) == 0 &&
+           a->water[ia] == b->water[ib] && a->biome[ia] == b->biome[ib] && a->palette[ia] == b->palette[ib];
 }
 
 static int land_share_pct(const ct_chunk *c)
@@ -153,9 +154,12 @@ static void check_sample_is_vertex(const ct_world *w, ct_key key)
         ct_sample s;
         ct_key_direction(key, i, j, d, NULL, 0);
         ct_world_sample(w, d, &s, NULL, 0);
-        if (ct_height_encode(s.height_m, q, NULL) != ca.height[at] || s.biome != ca.biome[at] ||
-            s.palette_index != ca.palette[at])
+        float hf = (float)s.height_m;
+        if (ct_height_encode(s.height_m, q, NULL) != ca.height[at] || memcmp(&hf, &ca.height_m[at], sizeof hf) != 0 ||
+            s.biome != ca.biome[at] || s.palette_index != ca.palette[at])
             bad++;
+        /* The code is the float height rounded to the quantum. */
+        if (fabs(ct_height_decode(ca.height[at], q) - (double)ca.height_m[at]) > 0.5 * q + 1e-3) bad++;
     }
     CHECK(bad == 0, "%s %d %u,%u: %d point samples differ from their chunk vertex", ct_face_name(key.face),
           (int)key.lod, key.x, key.y, bad);
@@ -234,7 +238,8 @@ static void test_lod16(void)
 {
     ct_world *w = build("macro_resolution=32\nsurface_lod=16\nseed=7\n");
     ct__ground_prep p;
-    int k, lo = 65535, hi = 0;
+    int k;
+    float lo = 1e30f, hi = -1e30f;
     ct_key key;
     if (!w) return;
     ct__ground_prepare(ct_world_config(w), &p);
@@ -242,10 +247,12 @@ static void test_lod16(void)
     key = ct_key_make(CT_FACE_PZ, 16, 20u << 10, 40u << 10);
     CHECK(ct_chunk_generate(w, key, &ca, NULL, 0) == CT_OK, "LOD 16 chunk");
     for (k = 0; k < CT_CHUNK_SAMPLES; k++) {
-        if (ca.height[k] < lo) lo = ca.height[k];
-        if (ca.height[k] > hi) hi = ca.height[k];
+        if (ca.height_m[k] < lo) lo = ca.height_m[k];
+        if (ca.height_m[k] > hi) hi = ca.height_m[k];
     }
-    CHECK(hi - lo >= 2 && land_share_pct(&ca) == 100, "LOD 16 land chunk has relief: heights span %d m", hi - lo);
+    /* A 150 m patch: a few metres of relief, resolved far below a metre. */
+    CHECK(hi - lo > 0.5f && land_share_pct(&ca) == 100, "LOD 16 land chunk has relief: heights span %.3f m",
+          (double)(hi - lo));
     check_sample_is_vertex(w, key);
     ct_world_free(w);
 }
