@@ -6,7 +6,7 @@
  *
  *   cc -std=c99 -O2 -ffp-contract=off -Icore/include -Icore/src bench/relief_stats.c \
  *      build/native/libct.a -lm -pthread -o build/relief_stats
- *   build/relief_stats PRESET SEED [name=value ...]
+ *   build/relief_stats PRESET SEED [name=value ...] [at_lod=L]   (L: the LOD measured, default surface_lod)
  *
  * Points are chunk vertices at surface_lod picked by a fixed hash sequence
  * (uniform per face area, not per sphere area); the slope at a vertex is the
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
     double *slope = malloc(sizeof(double) * POINTS), *height = malloc(sizeof(double) * POINTS);
     size_t land = 0, rock = 0, snow = 0, k;
     uint32_t lod, chunks;
-    int a;
+    int a, at_lod = -1;
     if (argc < 3) { fprintf(stderr, "usage: relief_stats PRESET SEED [name=value ...]\n"); return 2; }
     if (ct_config_preset(&cfg, argv[1], err, sizeof err)) { fprintf(stderr, "%s\n", err); return 1; }
     if (ct_config_set(&cfg, "seed", argv[2], err, sizeof err)) { fprintf(stderr, "%s\n", err); return 1; }
@@ -100,12 +100,13 @@ int main(int argc, char **argv)
         eq = strchr(name, '=');
         if (!eq) return 2;
         *eq = '\0';
+        if (strcmp(name, "at_lod") == 0) { at_lod = atoi(eq + 1); continue; }
         if (ct_config_set(&cfg, name, eq + 1, err, sizeof err)) { fprintf(stderr, "%s\n", err); return 1; }
     }
     w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
     if (!w) { fprintf(stderr, "%s\n", err); return 1; }
     ct_world_stats_get(w, &st);
-    lod = cfg.surface_lod;
+    lod = at_lod >= 0 && at_lod <= (int)cfg.surface_lod ? (uint32_t)at_lod : cfg.surface_lod;
     chunks = 1u << lod;
     for (k = 0; k < POINTS; k++) {
         uint32_t h = mix((uint32_t)k * 0x9e3779b9u + 17u);

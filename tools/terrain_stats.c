@@ -18,6 +18,9 @@ typedef struct ts_args {
     ts_raster_opts raster;
     ts_chunk_opts chunks;
     int do_raster, do_chunks;
+    /* --slope-lods: land slopes of the same config at each of these
+     * surface_lods (a world per LOD), --slope-chunks land chunks each */
+    int slope_lods[8], slope_lod_count, slope_chunks;
 } ts_args;
 
 static int ts_usage(const char *msg)
@@ -25,7 +28,8 @@ static int ts_usage(const char *msg)
     fprintf(stderr, "terrain_stats: %s\n"
             "usage: terrain_stats [--preset NAME] [--set name=value]... | --world FILE.ctw\n"
             "       [--width W] [--height H] [--lat-max DEG] [--raster PATH]\n"
-            "       [--land-chunks N] [--max-chunks N] [--no-raster] [--no-chunks]\n", msg);
+            "       [--land-chunks N] [--max-chunks N] [--no-raster] [--no-chunks]\n"
+            "       [--slope-lods L,L,...] [--slope-chunks N]\n", msg);
     return 2;
 }
 
@@ -51,6 +55,7 @@ static int ts_parse(int argc, char **argv, ts_args *a, ct_config *cfg)
     a->chunks.land_chunks = 64;
     a->chunks.max_chunks = 400;
     a->do_raster = a->do_chunks = 1;
+    a->slope_chunks = 8;
     /* Presets reset every knob, so find the preset before any --set. */
     for (k = 1; k + 1 < argc; k++)
         if (strcmp(argv[k], "--preset") == 0) a->preset = argv[k + 1];
@@ -82,6 +87,18 @@ static int ts_parse(int argc, char **argv, ts_args *a, ct_config *cfg)
             a->raster.lat_max_deg = d;
         } else if (strcmp(o, "--land-chunks") == 0) {
             if (!ts_int_arg(v, 0, 4096, &a->chunks.land_chunks)) return ts_usage("bad --land-chunks");
+        } else if (strcmp(o, "--slope-lods") == 0) {
+            const char *p = v;
+            while (*p) {
+                char *end;
+                long lod = strtol(p, &end, 10);
+                if (end == p || lod < 0 || lod > 16 || a->slope_lod_count >= 8) return ts_usage("bad --slope-lods");
+                a->slope_lods[a->slope_lod_count++] = (int)lod;
+                p = *end == ',' ? end + 1 : end;
+                if (*end && *end != ',') return ts_usage("bad --slope-lods");
+            }
+        } else if (strcmp(o, "--slope-chunks") == 0) {
+            if (!ts_int_arg(v, 1, 4096, &a->slope_chunks)) return ts_usage("bad --slope-chunks");
         } else if (strcmp(o, "--max-chunks") == 0) {
             if (!ts_int_arg(v, 0, 4096, &a->chunks.max_chunks)) return ts_usage("bad --max-chunks");
         } else {
@@ -89,6 +106,7 @@ static int ts_parse(int argc, char **argv, ts_args *a, ct_config *cfg)
         }
     }
     if (a->world_path && sets) return ts_usage("--set cannot change a saved world");
+    if (a->world_path && a->slope_lod_count) return ts_usage("--slope-lods builds worlds: not with --world");
     a->raster.out_path = a->raster_path;
     return 0;
 }
@@ -129,7 +147,44 @@ static void ts_print(const ts_args *a, const ct_world *w, double load_ms, const 
                c->spacing_m, c->slope_deg[0], c->slope_deg[1], c->slope_deg[2], c->height_m[0],
                c->height_m[1], c->height_m[2], c->height_m[3], c->beach_share, c->zero_share,
                TS_BEACH_M, c->ms);
-    printf("}\n");
+    printf("%s\n", a->slope_lod_count ? "," : "}");
+}
+
+/* The land slopes of the config at each --slope-lods surface_lod: a world
+ * per LOD (fine relief has one octave per LOD past ground_from_lod, so a
+ * world's finest LOD is where its finest relief shows), chunks at that LOD,
+ * float heights. Closes the JSON object ts_print left open. */
+static int ts_slopes_run(const ts_args *a, const ct_config *base)
+{
+    int k;
+    char err[256];
+    if (!a->slope_lod_count) return 1;
+    printf(" \"slopes\":[");
+    for (k = 0; k < a->slope_lod_count; k++) {
+        ct_config cfg = *base;
+        ts_chunk_opts o;
+        ts_chunk_result c;
+        ct_world *w;
+        cfg.surface_lod = (uint32_t)a->slope_lods[k];
+        w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
+        if (!w) {
+            fprintf(stderr, "terrain_stats: surface_lod %d: %s\n", a->slope_lods[k], err);
+            return 0;
+        }
+        o.land_chunks = a->slope_chunks;
+        o.max_chunks = 8 * a->slope_chunks;
+        if (!ts_chunks_run(w, &o, &c)) {
+            ct_world_free(w);
+            return 0;
+        }
+        printf("%s{\"lod\":%d,\"with_land\":%d,\"slope_samples\":%.0f,\"spacing_m\":%.2f,"
+               "\"slope_deg\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},\"ms\":%.1f}",
+               k ? ",\n  " : "\n  ", c.lod, c.chunks_with_land, c.slope_samples, c.spacing_m, c.slope_deg[0],
+               c.slope_deg[1], c.slope_deg[2], c.ms);
+        ct_world_free(w);
+    }
+    printf("]}\n");
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -161,5 +216,5 @@ int main(int argc, char **argv)
     }
     ts_print(&a, w, t0, &r, &l, &c);
     ct_world_free(w);
-    return 0;
+    return ts_slopes_run(&a, &cfg) ? 0 : 1;
 }

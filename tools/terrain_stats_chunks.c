@@ -57,7 +57,7 @@ static int ts_chunk_survey(const ct_world *w, const ct_chunk *c, ts_floats *slop
                            ts_floats *spacing, double *beach, double *zero)
 {
     const ct_config *cfg = ct_world_config(w);
-    double q = c->height_quantum_m, a[3], b[3];
+    double a[3], b[3];
     int i, j;
     char err[256];
     if (ct_key_metric(c->key, CT_CHUNK_CORE / 2, CT_CHUNK_CORE / 2, cfg->radius_m, a, b, err, sizeof err) != CT_OK ||
@@ -73,7 +73,9 @@ static int ts_chunk_survey(const ct_world *w, const ct_chunk *c, ts_floats *slop
                               err, sizeof err) != CT_OK)
                 return 0;
             if (c->water[at] != CT_NO_WATER_CODE) continue;
-            h = ct_height_decode(c->height[at], q);
+            /* Float heights: at fine LODs 1 m codes would make every slope
+             * a staircase of 0 and 1 m steps. */
+            h = (double)c->height_m[at];
             if (!ts_push(height, (float)h)) return 0;
             if (h >= 0.0 && h <= TS_BEACH_M) *beach += 1.0;
             if (c->height[at] == CT_SEA_LEVEL_CODE) *zero += 1.0;
@@ -81,8 +83,8 @@ static int ts_chunk_survey(const ct_world *w, const ct_chunk *c, ts_floats *slop
              * shore's drop to the sea bed is not counted as a land slope. */
             if (c->water[at + 1] != CT_NO_WATER_CODE || c->water[at + CT_CHUNK_EDGE] != CT_NO_WATER_CODE)
                 continue;
-            if (!ts_push(slope, (float)ts_slope_deg(a, b, ct_height_decode(c->height[at + 1], q) - h,
-                                                    ct_height_decode(c->height[at + CT_CHUNK_EDGE], q) - h)))
+            if (!ts_push(slope, (float)ts_slope_deg(a, b, (double)c->height_m[at + 1] - h,
+                                                    (double)c->height_m[at + CT_CHUNK_EDGE] - h)))
                 return 0;
         }
     }

@@ -22,6 +22,8 @@ export function formatWorld(m, earth, grid) {
     ['box dimension', `${f(c.dimension, 3)}  (Earth ${f(earth.dimension, 3)}, diff ${f(c.vs_earth.dimension_diff, 3)}; boxes ${c.fit_px[0]}..${c.fit_px[1]} px)`],
     ['lakes', `${lakeText(m.lakes)}  (build stats: ${m.stats.lakes} lakes, ${m.stats.water_bodies} bodies)`],
     ['land slope (deg)', `p50 ${f(ch.slope_deg.p50)}  p90 ${f(ch.slope_deg.p90)}  p99 ${f(ch.slope_deg.p99)}  at LOD ${ch.lod} (~${f(ch.spacing_m, 0)} m spacing)`],
+    ...(m.slopes || []).map((sl) => [`  at surface_lod ${sl.lod}`,
+      `p50 ${f(sl.slope_deg.p50)}  p90 ${f(sl.slope_deg.p90)}  p99 ${f(sl.slope_deg.p99)}  (~${f(sl.spacing_m, 1)} m spacing, ${sl.with_land} land chunks)`]),
     ['land height (m)', `p50 ${f(ch.height_m.p50, 0)}  p90 ${f(ch.height_m.p90, 0)}  p99 ${f(ch.height_m.p99, 0)}  max ${f(ch.height_m.max, 0)}  (macro max ${f(m.stats.max_height_m, 0)})`],
     ['beach band', `${pct(ch.beach_share)} of land within 0..${ch.beach_max_m} m, ${pct(ch.zero_share)} at exactly 0 m`],
     ['chunks', `${ch.with_land} with land of ${ch.generated} generated, ${f(ch.land_samples / 1e6, 2)} M land samples, ${f(ch.ms / 1000, 1)} s`],

@@ -224,7 +224,7 @@ export async function main(argv, out = (l) => process.stdout.write(`${l}\n`), er
       try { c = world.chunk(key); } catch (e) {
         throw fail(['CT_ERR_LOD', 'CT_ERR_CHUNK_XY', 'CT_ERR_FACE'].includes(e.code) ? 2 : 1, `chunk ${name}: ${e.message}`);
       }
-      out(`chunk ${name} digest ${c.digest} clipped ${c.clipped}`);
+      out(`chunk ${name} digest ${c.digest} clipped ${c.clipped} heights_m ${fnv1a64Hex(new Uint8Array(c.heightM.buffer))}`);
       if (!o.out) continue;
       const base = `${o.out}/chunk_${core.faceFileName(key.face)}_${key.lod}_${key.x}_${key.y}`;
       writeAtomic(`${base}.ctc`, world.chunkCtc(key));
@@ -260,4 +260,21 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.stderr.write(`terrain: ${e.stack || e}\n`);
     process.exitCode = 1;
   });
+}
+
+/**
+ * FNV-1a 64 of bytes as 16 hex digits, in four 16-bit limbs (exact in
+ * doubles): the float heights' digest the native CLI prints beside the chunk
+ * digest. Typed arrays are little endian on every host the core runs on.
+ */
+function fnv1a64Hex(bytes) {
+  let v0 = 0x2325, v1 = 0x8422, v2 = 0x9ce4, v3 = 0xcbf2;   // 0xcbf29ce484222325
+  for (let i = 0; i < bytes.length; i++) {
+    v0 ^= bytes[i];
+    // times 0x100000001b3: limb 0 x 0x1b3, limb 2 x 0x100
+    const t0 = v0 * 0x1b3, t1 = v1 * 0x1b3, t2 = v2 * 0x1b3 + v0 * 0x100, t3 = v3 * 0x1b3 + v1 * 0x100;
+    const c1 = t1 + Math.floor(t0 / 65536), c2 = t2 + Math.floor(c1 / 65536);
+    v0 = t0 % 65536; v1 = c1 % 65536; v2 = c2 % 65536; v3 = (t3 + Math.floor(c2 / 65536)) % 65536;
+  }
+  return [v3, v2, v1, v0].map((v) => v.toString(16).padStart(4, '0')).join('');
 }

@@ -139,6 +139,8 @@ export interface Chunk {
   heightQuantumM: number;
   /** (code - 32768) * heightQuantumM = metres */
   height: Uint16Array;
+  /** the same heights unquantised (float32 metres): what meshes are built from */
+  heightM: Float32Array;
   /** 0 dry, else encoded water level */
   water: Uint16Array;
   biome: Uint8Array;

@@ -350,7 +350,7 @@ CTW_EXPORT size_t ctw_address(const ct_world *w, int face, int lod, uint32_t x, 
 }
 
 /* ------------------------------------------------------------ chunks */
-/* One chunk buffer per world in JS (about 400 KB), reused for every request. */
+/* One chunk buffer per world in JS (about 660 KB), reused for every request. */
 CTW_EXPORT ct_chunk *ctw_chunk_new(void) { return (ct_chunk *)calloc(1, sizeof(ct_chunk)); }
 CTW_EXPORT void ctw_chunk_free(ct_chunk *c) { free(c); }
 
@@ -361,6 +361,7 @@ CTW_EXPORT int ctw_chunk_generate(const ct_world *w, ct_chunk *c, int face, int 
 }
 
 CTW_EXPORT uint16_t *ctw_chunk_height(ct_chunk *c) { return c->height; }
+CTW_EXPORT float *ctw_chunk_height_m(ct_chunk *c) { return c->height_m; }
 CTW_EXPORT uint16_t *ctw_chunk_water(ct_chunk *c) { return c->water; }
 CTW_EXPORT uint8_t *ctw_chunk_biome(ct_chunk *c) { return c->biome; }
 CTW_EXPORT uint8_t *ctw_chunk_palette(ct_chunk *c) { return c->palette; }

@@ -214,11 +214,12 @@ export class World {
     x.ctw_chunk_digest_hex(c, hex);
     const digest = heap.str(hex);
     const h = x.ctw_chunk_height(c) >>> 0, w = x.ctw_chunk_water(c) >>> 0;
-    const b = x.ctw_chunk_biome(c) >>> 0, p = x.ctw_chunk_palette(c) >>> 0;
+    const b = x.ctw_chunk_biome(c) >>> 0, p = x.ctw_chunk_palette(c) >>> 0, hm = x.ctw_chunk_height_m(c) >>> 0;
     return {
       key: k, generation: this.generation, digest, clipped: x.ctw_chunk_clipped(c) >>> 0,
       heightQuantumM: x.ctw_chunk_quantum(c),
-      height: heap.u16().slice(h / 2, h / 2 + SAMPLES), water: heap.u16().slice(w / 2, w / 2 + SAMPLES),
+      height: heap.u16().slice(h / 2, h / 2 + SAMPLES), heightM: heap.f32().slice(hm / 4, hm / 4 + SAMPLES),
+      water: heap.u16().slice(w / 2, w / 2 + SAMPLES),
       biome: heap.u8().slice(b, b + SAMPLES), palette: heap.u8().slice(p, p + SAMPLES),
     };
   }

@@ -15,6 +15,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* FNV-1a 64 of the chunk's float heights as little-endian float32 bits: the
+ * parity tests compare it with the Node twin's (files carry only the codes). */
+static uint64_t heights_m_digest(const ct_chunk *chunk)
+{
+    static uint8_t b[4 * CT_CHUNK_SAMPLES];
+    size_t k;
+    for (k = 0; k < CT_CHUNK_SAMPLES; k++) {
+        uint32_t u;
+        memcpy(&u, &chunk->height_m[k], sizeof u);
+        b[4 * k] = (uint8_t)u;
+        b[4 * k + 1] = (uint8_t)(u >> 8);
+        b[4 * k + 2] = (uint8_t)(u >> 16);
+        b[4 * k + 3] = (uint8_t)(u >> 24);
+    }
+    return ct_fnv1a64(b, sizeof b, CT_FNV1A64_INIT);
+}
 #include <sys/types.h>
 
 #define MAX_CHUNKS 256
@@ -264,9 +281,13 @@ static int write_chunks(const ct_world *w, const options *o)
             rc = (r == CT_ERR_LOD || r == CT_ERR_CHUNK_XY || r == CT_ERR_FACE) ? 2 : 1;
             goto done;
         }
-        printf("chunk %s %d %lu %lu digest %08lx%08lx clipped %lu\n", ct_face_name(key.face), (int)key.lod,
-               (unsigned long)key.x, (unsigned long)key.y, (unsigned long)(uint32_t)(chunk->digest >> 32),
-               (unsigned long)(uint32_t)chunk->digest, (unsigned long)chunk->clipped);
+        {
+            uint64_t hm = heights_m_digest(chunk);
+            printf("chunk %s %d %lu %lu digest %08lx%08lx clipped %lu heights_m %08lx%08lx\n", ct_face_name(key.face),
+                   (int)key.lod, (unsigned long)key.x, (unsigned long)key.y, (unsigned long)(uint32_t)(chunk->digest >> 32),
+                   (unsigned long)(uint32_t)chunk->digest, (unsigned long)chunk->clipped,
+                   (unsigned long)(uint32_t)(hm >> 32), (unsigned long)(uint32_t)hm);
+        }
         if (!o->out) continue;
         snprintf(path, sizeof path, "%s/chunk_%s_%d_%lu_%lu.ctc", o->out, ct_face_file_name(key.face),
                  (int)key.lod, (unsigned long)key.x, (unsigned long)key.y);

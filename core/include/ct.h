@@ -66,7 +66,7 @@ extern "C" {
 
 /* Bump when published generation semantics change; it enters every
  * generation ID, so chunks from different versions never mix. */
-#define CT_ALGORITHM_VERSION 4u
+#define CT_ALGORITHM_VERSION 5u
 
 #define CT_CHUNK_CORE 256                  /* samples per chunk edge, owned */
 #define CT_CHUNK_EDGE 257                  /* with the positive border */
@@ -335,9 +335,15 @@ typedef struct ct_chunk {
     uint16_t water[CT_CHUNK_SAMPLES];    /* 0 = dry, else encoded water level */
     uint8_t biome[CT_CHUNK_SAMPLES];
     uint8_t palette[CT_CHUNK_SAMPLES];
+    /* The same heights unquantised, metres: float32 of the double the code is
+     * made from (it resolves under 1 mm at 9 km), so meshes and collision see
+     * no 1 m terraces. Meshes are built from these. A chunk read from a .ctc
+     * file carries the decoded codes here: files stay the quantised exchange
+     * format. Not covered by the digest (the records are). */
+    float height_m[CT_CHUNK_SAMPLES];
 } ct_chunk;
 
-/* Fills a caller-owned chunk (about 400 KB; allocate it once). Any LOD from 0
+/* Fills a caller-owned chunk (about 660 KB; allocate it once). Any LOD from 0
  * to surface_lod. Never allocates. */
 ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
                             char *err, size_t errlen);

@@ -58,6 +58,7 @@ static uint64_t ct__chunk_put(ct_chunk *chunk, size_t at, const ct_sample *s, do
     }
     if (ch || cw) (*clipped)++;
     chunk->height[at] = hc;
+    chunk->height_m[at] = (float)s->height_m;
     chunk->water[at] = wc;
     chunk->biome[at] = (uint8_t)s->biome;
     chunk->palette[at] = (uint8_t)s->palette_index;

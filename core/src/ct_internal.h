@@ -32,6 +32,7 @@ enum {
     CT_SALT_DETAIL    = 0x4001u,
     CT_SALT_RANGE     = 0x4002u,
     CT_SALT_RANGE_FOLD = 0x4003u,
+    CT_SALT_GROUND    = 0x4004u,
     CT_SALT_MOISTURE  = 0x5001u
 };
 

@@ -7,6 +7,7 @@
 #include "ct_internal.h"
 #include "ct_coast.h"
 #include "ct_ranges.h"
+#include "ct_ground.h"
 
 /* Sampling without validation. need_moisture = 0 lets chunk generation skip
  * the moisture noise on water samples (their biome does not read it); every
@@ -37,8 +38,10 @@ typedef struct ct__sampler {
     const ct_world *w;
     ct__corners cell[CT__SAMPLER_SLOTS];
     int want_mask, own_levels, coast_on, ranges_on, want_slope;
+    int want_grad;            /* the coarse gradient: biome slope or fine relief */
     uint32_t detail_seed;
     ct__coast_prep coast;
+    ct__ground_prep ground;   /* ground.octaves 0: no fine relief */
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask);
 void ct__sampler_run(ct__sampler *sp, const double dir[3], int need_moisture, ct_sample *out);

@@ -159,6 +159,7 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
     rec = buf + CT_CTC_HEADER_BYTES;
     for (k = 0; k < CT_CHUNK_SAMPLES; k++, rec += CT_CTC_RECORD_BYTES) {
         out->height[k] = ct__get_u16(rec);
+        out->height_m[k] = (float)ct_height_decode(out->height[k], q);   /* files hold the quantised heights */
         out->water[k] = ct__get_u16(rec + 2);
         out->biome[k] = rec[4];
         out->palette[k] = rec[5];

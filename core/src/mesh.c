@@ -144,22 +144,18 @@ static void ct__mesh_tri(ct__mesher *m, uint32_t *ic, uint32_t a, uint32_t b, ui
 }
 
 /* Terrain position of local sample (lx, ly), which may lie one stride outside
- * the chunk: those come from ct_world_sample, encoded and decoded like a chunk
+ * the chunk: those come from ct_world_sample, rounded to float32 like a chunk
  * height, so edge normals match the neighbouring chunk's. */
 static void ct__mesh_terrain_point(const ct__mesher *m, int64_t lx, int64_t ly, double out[3])
 {
     double dir[3], h;
     ct__mesh_dir(m, lx, ly, dir);
     if (lx >= 0 && ly >= 0 && lx <= CT_CHUNK_CORE && ly <= CT_CHUNK_CORE) {
-        h = ct_height_decode(m->chunk->height[ly * CT_CHUNK_EDGE + lx], m->chunk->height_quantum_m);
+        h = (double)m->chunk->height_m[ly * CT_CHUNK_EDGE + lx];
     } else {
         ct_sample s;
-        int clipped = 0;
         h = 0.0;
-        if (ct_world_sample(m->world, dir, &s, NULL, 0) == CT_OK) {
-            uint16_t code = ct_height_encode(s.height_m, m->chunk->height_quantum_m, &clipped);
-            h = ct_height_decode(code, m->chunk->height_quantum_m);
-        }
+        if (ct_world_sample(m->world, dir, &s, NULL, 0) == CT_OK) h = (double)(float)s.height_m;
     }
     ct__mesh_point(m, dir, h, out);
 }
@@ -185,7 +181,7 @@ static void ct__mesh_fill_row(const ct__mesher *m, int gj, int with_ends, ct__me
     for (gi = 0; gi <= n; gi++) {
         int64_t lx = (int64_t)gi * s;
         if (inside) {
-            double h = ct_height_decode(c->height[ly * CT_CHUNK_EDGE + lx], c->height_quantum_m);
+            double h = (double)c->height_m[ly * CT_CHUNK_EDGE + lx];
             ct__mesh_dir(m, lx, ly, r->dir[gi + 1]);
             ct__mesh_point(m, r->dir[gi + 1], h, r->p[gi + 1]);
         } else {
@@ -267,7 +263,7 @@ static void ct__mesh_terrain(ct__mesher *m)
                 double dir[3], p[3], nrm[3], h;
                 int si = gy * s * CT_CHUNK_EDGE + gx * s, q;
                 ct__mesh_dir(m, (int64_t)gx * s, (int64_t)gy * s, dir);
-                h = ct_height_decode(c->height[si], c->height_quantum_m);
+                h = (double)c->height_m[si];
                 ct__mesh_point(m, dir, h - m->o.skirt_m / m->o.exaggeration, p);
                 for (q = 0; q < 3; q++) nrm[q] = m->mesh->normals[3 * (size_t)src + q];
                 ct__mesh_put(m, base + (uint32_t)k, p, nrm, c->palette[si]);

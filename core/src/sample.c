@@ -174,7 +174,7 @@ static void ct__sample_cell(ct__sampler *sp, ct__corners *slot, const double dir
     if (j >= n) j = n - 1u;
     c->s = gx - (double)i;
     c->t = gy - (double)j;
-    if (slot->face != face || slot->i != i || slot->j != j) ct__corners_load(w, sp->want_slope, face, i, j, slot);
+    if (slot->face != face || slot->i != i || slot->j != j) ct__corners_load(w, sp->want_grad, face, i, j, slot);
     c->k = slot;
 }
 
@@ -294,7 +294,22 @@ static double ct__detail_finish(const ct__blend *b, double amp, int octaves_run,
 static double ct__sample_ranges(const ct__sampler *sp, const ct__blend *b, const double dir[3], double g[3])
 {
     const ct_config *cfg = &sp->w->cfg;
-    return ct__ranges_at(cfg, dir, b->belt, b->above, sp->want_slope ? g : NULL);
+    return ct__ranges_at(cfg, dir, b->belt, b->above, sp->want_grad ? g : NULL);
+}
+
+/* Fine relief (ground.c) on the land height after detail and ranges; its
+ * gullies follow the slope of macro + ranges. Not called with the layer off. */
+static double ct__sample_ground(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
+                                double detail, const double g[3])
+{
+    ct__ground_in gi;
+    int k;
+    gi.above_m = b->above + detail;
+    if (!(gi.above_m > 0.0)) return 0.0;   /* sea and lake beds keep their field */
+    ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gi.grad);
+    for (k = 0; k < 3; k++) gi.grad[k] += g[k];
+    gi.moisture = 0.5 + CT__MOIST_FIELD * b->moist + sp->w->cfg.moisture_bias;
+    return ct__ground_relief(&sp->ground, dir, &gi);
 }
 
 /* The slope (m per m) of macro + ranges: the ranges' gradient g plus the
@@ -407,7 +422,9 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     sp->own_levels = cfg->lake_own_levels != 0;
     sp->coast_on = ct__coast_on(cfg);
     sp->want_slope = cfg->rock_slope > 0.0;
-    sp->ranges_on = ct__ranges_on(cfg) || sp->want_slope;
+    ct__ground_prepare(cfg, &sp->ground);
+    sp->want_grad = sp->want_slope || sp->ground.octaves > 0;
+    sp->ranges_on = ct__ranges_on(cfg) || sp->want_grad;
     sp->detail_seed = ct__subseed(cfg->seed, CT_SALT_DETAIL);
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
 }
@@ -439,6 +456,7 @@ static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double 
     double detail, jitter, g[3] = {0.0, 0.0, 0.0};
     detail = ct__detail_finish(&q->blend, q->amp, q->octaves, nz, coarse, &jitter);
     if (sp->ranges_on) detail += ct__sample_ranges(sp, &q->blend, q->dir, g);
+    if (sp->ground.octaves > 0) detail += ct__sample_ground(sp, &q->cell, &q->blend, q->dir, detail, g);
     ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, out);
 }
 
@@ -491,9 +509,11 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
         above[k] = q[k].blend.above;
     }
     /* ct__sample_ranges for the four lanes, the ridged noise two at a time. */
-    if (sp->ranges_on) ct__ranges_at_x4(cfg, p, belt, above, ranges, sp->want_slope ? g : NULL);
+    if (sp->ranges_on) ct__ranges_at_x4(cfg, p, belt, above, ranges, sp->want_grad ? g : NULL);
     for (k = 0; k < 4; k++) {
         if (sp->ranges_on) detail[k] += ranges[k];
+        if (sp->ground.octaves > 0)
+            detail[k] += ct__sample_ground(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], g + 3 * k);
         ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
                             &out[k]);
     }

@@ -185,7 +185,8 @@ static void test_lod_subset(const ct_world *w, ct_key coarse)
             const ct_chunk *f = &fine[ax + 2 * ay];
             size_t cat = (size_t)j * 257 + (size_t)i;
             size_t fat = (size_t)(fj - 256 * ay) * 257 + (size_t)(fi - 256 * ax);
-            if (c.height[cat] != f->height[fat] || c.water[cat] != f->water[fat] ||
+            if (c.height[cat] != f->height[fat] || memcmp(&c.height_m[cat], &f->height_m[fat], sizeof(float)) != 0 ||
+                c.water[cat] != f->water[fat] ||
                 c.biome[cat] != f->biome[fat] || c.palette[cat] != f->palette[fat])
                 bad++;
         }
@@ -213,7 +214,9 @@ static void test_sample_matches_chunk(const ct_world *w, ct_key key)
         ct_key_direction(key, i, j, d, NULL, 0);
         CHECK(ct_world_sample(w, d, &s, NULL, 0) == CT_OK, "sample");
         wc = s.has_water ? ct_height_encode(s.water_m, q, NULL) : 0;
-        if (ct_height_encode(s.height_m, q, NULL) != c.height[at] || wc != c.water[at] ||
+        float hf = (float)s.height_m;
+        if (ct_height_encode(s.height_m, q, NULL) != c.height[at] || memcmp(&hf, &c.height_m[at], sizeof hf) != 0 ||
+            wc != c.water[at] ||
             s.biome != c.biome[at] || s.palette_index != c.palette[at])
             bad++;
         if (s.palette_index / 5 != s.biome || s.material != ct__biome_material(s.biome)) bad++;

@@ -22,7 +22,7 @@
 typedef struct no_effect {
     const char *knob;
     const char *condition;     /* when it has no effect */
-    const char *lift[4];       /* NAME, VALUE pairs that lift the condition; NULL: identity only */
+    const char *lift[6];       /* NAME, VALUE pairs that lift the condition; NULL: identity only */
 } no_effect;
 
 static const no_effect NO_EFFECT[] = {
@@ -37,8 +37,17 @@ static const no_effect NO_EFFECT[] = {
     {#p "_height_scale", "region_strength = 0", {"region_strength", "1", NULL}}, \
     {#p "_ridge_scale", "region_strength = 0", {"region_strength", "1", NULL}}, \
     {#p "_delay_passes", "region_strength = 0", {"region_strength", "1", NULL}}
-    REGION_KNOB(plains), REGION_KNOB(ridges), REGION_KNOB(broken), REGION_KNOB(basins)
+    REGION_KNOB(plains), REGION_KNOB(ridges), REGION_KNOB(broken), REGION_KNOB(basins),
 #undef REGION_KNOB
+    /* Fine relief (ground.c) starts at ground_from_lod: the base world's
+     * surface_lod 6 carries none (ground_from_lod itself, moved below 7,
+     * does change it). Dunes need dry land. */
+#define GROUND_KNOB(k) {#k, "surface_lod < ground_from_lod (fine relief octaves start past LOD 6)", \
+                        {"surface_lod", "10", NULL}}
+    GROUND_KNOB(ground_amplitude_m), GROUND_KNOB(ground_gain), GROUND_KNOB(ground_gully),
+#undef GROUND_KNOB
+    {"ground_dunes", "surface_lod < ground_from_lod, or no dry land",
+     {"surface_lod", "10", "moisture_bias", "-0.5", NULL}}
 };
 #define N_NO_EFFECT (sizeof NO_EFFECT / sizeof NO_EFFECT[0])
 

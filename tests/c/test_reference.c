@@ -167,8 +167,8 @@ int main(int argc, char **argv)
 {
     FILE *f;
     char line[512], current[32] = "", err[256];
-    ct_world *world = NULL;
-    int worlds_seen = 0, payloads = 0, kinds[3] = {0, 0, 0}, lods_fine = 0;
+    ct_world *world = NULL, *fine = NULL;
+    int worlds_seen = 0, fine_checked = 0, payloads = 0, kinds[3] = {0, 0, 0}, lods_fine = 0;
     if (argc > 1 && strcmp(argv[1], "--write") == 0) return write_file();
 
     /* The reference preset is balanced with the off set applied. */
@@ -194,6 +194,18 @@ int main(int argc, char **argv)
             ct_world_free(world);
             world = build(preset, over, err, sizeof err);
             CHECK(world != NULL, "build %s: %s", name, err);
+            /* The same world at surface_lod 10, where fine relief (ground.c)
+             * would run past ground_from_lod: its off value keeps every
+             * payload. (The reference model has no layer that reads
+             * surface_lod below it.) */
+            ct_world_free(fine);
+            {
+                char fine_over[240];
+                sprintf(fine_over, "%s%s", strcmp(over, "-") == 0 ? "" : over,
+                        strcmp(over, "-") == 0 ? "surface_lod=10" : ",surface_lod=10");
+                fine = build(preset, fine_over, err, sizeof err);
+                CHECK(fine != NULL, "build %s at surface_lod 10: %s", name, err);
+            }
             strcpy(current, name);
             worlds_seen++;
         } else if (sscanf(line, "payload %31s %7s %d %lu %lu %7s %llx %llx %llx %llx", name, face_text, &lod, &x,
@@ -211,6 +223,14 @@ int main(int argc, char **argv)
             CHECK(h.biome == want[2], "%s %s %d %lu %lu biomes differ from the reference", name, face_text, lod, x, y);
             CHECK(h.palette == want[3], "%s %s %d %lu %lu palette differs from the reference", name, face_text, lod,
                   x, y);
+            if (fine) {
+                payload_hash hf;
+                CHECK(ct_chunk_generate(fine, key, &chunk, err, sizeof err) == CT_OK, "chunk: %s", err);
+                hf = hash_payload(&chunk);
+                CHECK(hf.height == want[0] && hf.water == want[1] && hf.biome == want[2] && hf.palette == want[3],
+                      "%s %s %d %lu %lu at surface_lod 10 differs from the reference", name, face_text, lod, x, y);
+                fine_checked++;
+            }
             kinds[strcmp(kind, "land") == 0 ? 0 : strcmp(kind, "sea") == 0 ? 1 : 2]++;
             if (lod >= 6) lods_fine++;
             payloads++;
@@ -220,6 +240,8 @@ int main(int argc, char **argv)
     }
     fclose(f);
     ct_world_free(world);
+    ct_world_free(fine);
+    CHECK(fine_checked == payloads, "%d of %d payloads checked at surface_lod 10", fine_checked, payloads);
     CHECK(worlds_seen >= 5 && payloads >= 30, "file covers %d worlds and %d payloads", worlds_seen, payloads);
     CHECK(kinds[0] > 0 && kinds[1] > 0 && kinds[2] > 0 && lods_fine > 0,
           "land %d, sea %d, coast %d and surface-LOD %d chunks all present", kinds[0], kinds[1], kinds[2], lods_fine);

@@ -64,6 +64,22 @@ for (const [preset, extra] of RUNS) {
   });
 }
 
+// Fine relief (ground.c) runs past LOD 6: a surface_lod 10 world, its LOD 6
+// chunks and a LOD 10 one; the chunk lines carry the float heights' digest.
+test('fine relief at surface_lod 10: same stdout (float heights too) and files', async () => {
+  const chunks = [...CHUNKS, ['+Z', 10, 355, 838], ['+X', 10, 1023, 300]];
+  const chunkArgs = chunks.flatMap((c) => ['--chunk', ...c.map(String)]);
+  const outN = path.join(work, 'ground-native'), outJ = path.join(work, 'ground-node');
+  const args = (out) => ['--preset', 'balanced', '--set', 'surface_lod=10', '--set', 'macro_resolution=32',
+    '--out', out, ...chunkArgs];
+  const n = native(args(outN)), j = await node(args(outJ));
+  assert.is(n.status, 0, n.stderr);
+  assert.is(j.status, 0, j.stderr);
+  assert.is(j.stdout.replaceAll(outJ, 'OUT'), n.stdout.replaceAll(outN, 'OUT'));
+  assert.is((n.stdout.match(/ heights_m [0-9a-f]{16}\n/g) || []).length, chunks.length);
+  sameTree(outN, outJ);
+});
+
 test('--config files and --load of the other side\'s snapshot', async () => {
   const cfg = path.join(work, 'world.cfg');
   writeFileSync(cfg, '# a config file\nseed = 5\nmacro_resolution=32\n\nsurface_lod=4  # comment\nland_bias=0.1\n');

@@ -33,7 +33,7 @@ test('relief: 257 x 257 texels of (normal - up, real height), the heights of the
       const c = (await ask(MSG.CHUNK, { key, format: 'arrays' })).reply.result;
       let maxLean = 0, maxErr = 0, varied = 0;
       for (let i = 0; i < 257 * 257; i++) {
-        const hm = (c.height[i] - 32768) * c.heightQuantumM;
+        const hm = c.heightM[i];   // meshes (and their relief) use the float heights
         maxErr = Math.max(maxErr, Math.abs(rel[4 * i + 3] - hm));
         const lean = Math.hypot(rel[4 * i], rel[4 * i + 1], rel[4 * i + 2]);
         maxLean = Math.max(maxLean, lean);
