@@ -40,15 +40,20 @@ export function parseKey(key) {
     key = { face: /^\d+$/.test(parts[0]) ? Number(parts[0]) : parts[0], lod: num(parts[1]), x: num(parts[2]), y: num(parts[3]) };
   }
   if (key === null || typeof key !== 'object' || Array.isArray(key)) throw ctError('CT_ERR_NULL', `not a chunk key (${KEY_SHAPE})`);
+  // Integers out of range get ct_key_validate's own words, so the JS and native tools print the same line.
   const face = faceNumber(key.face);
-  if (face < 0) throw ctError('CT_ERR_FACE', `face ${JSON.stringify(key.face) ?? 'undefined'} out of range (0..5, +X..-Z or px..nz)`);
-  const { lod, x, y } = key;
-  if (!Number.isInteger(lod) || lod < 0 || lod > MAX_LOD) throw ctError('CT_ERR_LOD', `LOD ${String(lod)} out of range 0..${MAX_LOD}`);
-  const n = 2 ** lod;
-  // Worded as the core words it (cube.c), so the CLI twins print the same line.
-  if (![x, y].every((v) => Number.isInteger(v) && v >= 0 && v < n)) {
-    throw ctError('CT_ERR_CHUNK_XY', `chunk (${String(x)},${String(y)}) out of range at LOD ${lod}: x and y must be below ${n}`);
+  if (face < 0) {
+    throw ctError('CT_ERR_FACE', Number.isInteger(key.face) ? `face ${key.face} out of range 0..5`
+      : `face ${JSON.stringify(key.face) ?? 'undefined'} out of range (0..5, +X..-Z or px..nz)`);
   }
+  const { lod, x, y } = key;
+  if (!Number.isInteger(lod)) throw ctError('CT_ERR_LOD', `LOD ${String(lod)} is not an integer level`);
+  if (lod < 0 || lod > MAX_LOD) throw ctError('CT_ERR_LOD', `LOD ${lod} out of range 0..${MAX_LOD}`);
+  for (const [name, v] of [['x', x], ['y', y]]) {
+    if (!Number.isInteger(v) || v < 0) throw ctError('CT_ERR_CHUNK_XY', `chunk ${name} ${String(v)} is not a valid coordinate`);
+  }
+  const n = 2 ** lod;
+  if (x >= n || y >= n) throw ctError('CT_ERR_CHUNK_XY', `chunk (${x},${y}) out of range at LOD ${lod}: x and y must be below ${n}`);
   return { face, lod, x, y };
 }
 
