@@ -90,7 +90,9 @@ static const char ct__reference_layers_text[] =
     "macro_ceiling_m=0\n"
     "rock_slope=0\n"
     /* the ranges layer took over the detail noise's three finest octaves */
-    "detail_octaves=6\n";
+    "detail_octaves=6\n"
+    /* drainage.c, rivers.c: no drainage solve, no rivers */
+    "river_min_area_km2=0\n";
 
 const char *ct_reference_layers(void) { return ct__reference_layers_text; }
 

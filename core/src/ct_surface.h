@@ -7,6 +7,7 @@
 #include "ct_internal.h"
 #include "ct_coast.h"
 #include "ct_ranges.h"
+#include "ct_rivers.h"
 
 /* Sampling without validation. need_moisture = 0 lets chunk generation skip
  * the moisture noise on water samples (their biome does not read it); every
@@ -25,6 +26,8 @@ typedef struct ct__corners {
     double rw[4][CT_REGION_COUNT];
     int pin[4];              /* shore pin (land next to water) */
     ct__macro_grad_prep grad; /* the cell's part of the macro gradient */
+    size_t river_cell;       /* the cell's index in the river lists */
+    int river;               /* 1: a river segment is within reach of the cell */
 } ct__corners;
 
 /* A sampler: ct__sample_dir for many directions, with what is constant per
@@ -39,6 +42,7 @@ typedef struct ct__sampler {
     int want_mask, own_levels, coast_on, ranges_on, want_slope;
     uint32_t detail_seed;
     ct__coast_prep coast;
+    const ct__rivers *rivers; /* NULL: the rivers layer is off */
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask);
 void ct__sampler_run(ct__sampler *sp, const double dir[3], int need_moisture, ct_sample *out);

@@ -160,6 +160,8 @@ static void ct__corners_load(const ct_world *w, int want_slope, int face, uint32
     }
     if (want_slope) ct__macro_gradient_prepare(dir, w->cfg.radius_m, &k->grad);
     k->split = ct__cell_split(k->body);
+    k->river_cell = CT__RIVER_CELL(n, face, i, j);
+    k->river = w->rivers && ct__river_cell_has(w->rivers, k->river_cell);
     k->any_wet = k->body[0] >= 0 || k->body[1] >= 0 || k->body[2] >= 0 || k->body[3] >= 0;
 }
 
@@ -315,9 +317,25 @@ static double ct__sample_slope(const ct__cell *c, const double g[3])
     return sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
 }
 
+/* Rivers (rivers.c): on land in a cell with a river within reach, the
+ * channel and valley carved into the land after fine relief (returned to be
+ * added to the detail) and the river water and bank moisture in *rh, which
+ * classification reads. 0 and no river elsewhere, so the layer off (or far
+ * from rivers) leaves every sample as it was. */
+static double ct__sample_river(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
+                               double detail, ct__river_hit *rh)
+{
+    rh->wet = 0;
+    rh->moisture = 0.0;
+    if (!sp->rivers || !c->k->river || !(b->above + detail > 0.0)) return 0.0;
+    ct__river_at(sp->rivers, c->k->river_cell, dir, b->bed + detail, rh);
+    return rh->carve_m;
+}
+
 /* Classification: water or land, moisture, biome and palette entry. */
 static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
-                                double detail, double jitter, const double g[3], int need_moisture, ct_sample *out)
+                                double detail, double jitter, const double g[3], int need_moisture,
+                                const ct__river_hit *rh, ct_sample *out)
 {
     const ct_config *cfg = &sp->w->cfg;
     ct__biome_in bi;
@@ -327,11 +345,16 @@ static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const 
     out->water_m = out->has_water ? b->level : 0.0;
     out->water_body = out->has_water ? (int)c->k->body[b->dom] : -1;
     out->mask = b->mask;
+    if (!out->has_water && rh->wet) {
+        out->has_water = 1;
+        out->water_m = rh->surface_m;
+        out->water_body = CT_WATER_RIVER;
+    }
 
     if (need_moisture || !out->has_water) {
         /* Wetter next to water, drier far inland; moisture_bias shifts all. */
         double mo = 0.5 + CT__MOIST_FIELD * b->moist + cfg->moisture_bias +
-                    CT__MOIST_SHORE * (1.0 - ct__smoothstep(0.0, CT__MOIST_SHORE_HOPS, b->shore));
+                    CT__MOIST_SHORE * (1.0 - ct__smoothstep(0.0, CT__MOIST_SHORE_HOPS, b->shore)) + rh->moisture;
         out->moisture = ct__clamp(mo, 0.0, 1.0);
     } else {
         out->moisture = 0.0;
@@ -415,6 +438,7 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     sp->want_slope = cfg->rock_slope > 0.0;
     sp->ranges_on = ct__ranges_on(cfg) || sp->want_slope;
     sp->detail_seed = ct__subseed(cfg->seed, CT_SALT_DETAIL);
+    sp->rivers = w->rivers;
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
 }
 
@@ -443,9 +467,11 @@ static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double 
                             ct_sample *out)
 {
     double detail, jitter, g[3] = {0.0, 0.0, 0.0};
+    ct__river_hit rh;
     detail = ct__detail_finish(&q->blend, q->amp, q->octaves, nz, coarse, &jitter);
     if (sp->ranges_on) detail += ct__sample_ranges(sp, &q->blend, q->dir, g);
-    ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, out);
+    detail += ct__sample_river(sp, &q->cell, &q->blend, q->dir, detail, &rh);
+    ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
 }
 
 void ct__sampler_run(ct__sampler *sp, const double dir_in[3], int need_moisture, ct_sample *out)
@@ -499,9 +525,11 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     /* ct__sample_ranges for the four lanes, the ridged noise two at a time. */
     if (sp->ranges_on) ct__ranges_at_x4(cfg, p, belt, above, ranges, sp->want_slope ? g : NULL);
     for (k = 0; k < 4; k++) {
+        ct__river_hit rh;
         if (sp->ranges_on) detail[k] += ranges[k];
+        detail[k] += ct__sample_river(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);
         ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
-                            &out[k]);
+                            &rh, &out[k]);
     }
 }
 

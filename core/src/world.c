@@ -9,6 +9,7 @@
  * frees the same way. */
 #include "ct_build.h"
 #include "ct_ranges.h"
+#include "ct_rivers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,7 @@ void ct_world_free(ct_world *world)
     free(world->shore_ref_v);
     free(world->moisture_v);
     free(world->belt_v);
+    ct__rivers_free(world->rivers);
     free(world);
 }
 

@@ -8,7 +8,7 @@
  * a forged byte either changes the generation (and the stored ID no longer
  * matches) or lands in nothing the reader trusts. New terrain layers add
  * their derived tables here, never to the snapshot. */
-#include "ct_build.h"
+#include "ct_rivers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,10 +120,11 @@ ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err
                        : ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving shore distances");
     }
     if (r == CT_OK) ct__derive_stats(w, g);
+    if (r == CT_OK) r = ct__derive_sampling(w, err, errlen);
+    /* The drainage reads the moisture the sampling tables just derived. */
+    if (r == CT_OK) r = ct__rivers_derive(w, g, err, errlen);
     ct__graph_free(&own);
-    if (r != CT_OK) return r;
-    r = ct__derive_sampling(w, err, errlen);
-    /* The sampling tables (and mountain belts) are held too. */
-    if (r == CT_OK) w->stats.bytes_held = ct__world_bytes(w);
+    /* The sampling tables, mountain belts and rivers are held too. */
+    if (r == CT_OK) w->stats.bytes_held = ct__world_bytes(w) + ct__rivers_bytes(w->rivers);
     return r;
 }
