@@ -9,6 +9,8 @@
 /* Polyline pieces per river segment (one macro edge): a piece is about 10 km
  * at the default 64 cells per face edge, short against the cells. */
 #define CT__RIVER_PIECES 16
+/* Steps per piece at which the build looks for water along a segment. */
+#define CT__RIVER_WET_STEPS 8
 /* node flags: the public CT_RIVER_* (ct.h) */
 #define CT__RIVER_OUTLET CT_RIVER_LAKE_OUTLET
 #define CT__RIVER_TO_SEA CT_RIVER_MOUTH_SEA
@@ -21,6 +23,8 @@ typedef struct ct__river_seg {
     double level_a, level_b;               /* water surface at the ends, m (a >= b) */
     double half_w_m, depth_m;              /* channel half-width and depth */
     double valley_m;                       /* valley half-width, m */
+    int npts;                              /* polyline points, 2..CT__RIVER_PIECES + 1 */
+    int clipped;                           /* 1: ends early, where the curve first meets water */
     double pt[3 * (CT__RIVER_PIECES + 1)]; /* unit-sphere points */
     double u[CT__RIVER_PIECES + 1];        /* arc length share 0..1 at each point */
     double inv_len2[CT__RIVER_PIECES];     /* 1 / |piece|^2 (unit sphere) */
@@ -46,7 +50,7 @@ typedef struct ct__rivers {
     uint32_t *cell_off;        /* [6 n^2 + 1] segments near macro cell c: cell_seg[cell_off[c]..] */
     uint32_t *cell_seg;
     double land_m2, land_to_sea_m2;   /* land area and the part that drains to the sea */
-    uint32_t level_lifts;      /* outlet stubs raised above their lake (a lake below its outflow) */
+    uint32_t level_lifts;      /* segments raised to water beside or above them */
 } ct__rivers;
 
 /* The river at a point. carve_m <= 0 is added to the land height; wet marks
@@ -79,6 +83,10 @@ int ct__river_cell_has(const ct__rivers *rv, size_t c);
  * and never takes the land below the nearest segment's surface minus its
  * depth; so a sample can move by at most land_m - (surface - depth) metres,
  * and only within reach of a river. */
+/* Squared unit-sphere distance from x to the segment's polyline, and the arc
+ * length share (0..1) of the nearest point in *u. */
+double ct__river_nearest(const ct__river_seg *s, const double x[3], double *u);
+
 void ct__river_at(const ct__rivers *rv, size_t c, const double dir[3], double land_m, ct__river_hit *out);
 
 #endif

@@ -23,7 +23,7 @@
  * here), a parabolic channel of width ~ sqrt(discharge), valley walls rising
  * at river_valley_slope from the channel's edge, faded out over the outer
  * half of the valley. Everything is a function of the direction alone. */
-#include "ct_rivers.h"
+#include "ct_surface.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -134,7 +134,7 @@ static void ct__tangent(const ct_world *w, uint32_t v, uint32_t a, uint32_t b, d
 static void ct__seg_shape(const ct_world *w, ct__river_seg *s, const double ta[3], const double tb[3])
 {
     const double *A = w->dir_v + 3u * (size_t)s->a, *B = w->dir_v + 3u * (size_t)s->b;
-    double chord[3], L, m1, m2, total = 0.0, r2 = 0.0;
+    double chord[3], L, m1, m2;
     uint32_t h = ct__hash3(ct__subseed(w->cfg.seed, CT__SALT_MEANDER), s->a, s->b);
     int k, q;
     for (q = 0; q < 3; q++) chord[q] = B[q] - A[q];
@@ -161,8 +161,16 @@ static void ct__seg_shape(const ct_world *w, ct__river_seg *s, const double ta[3
         if (k == 0 || k == CT__RIVER_PIECES) memcpy(p, k == 0 ? A : B, sizeof p);   /* ends exact */
         memcpy(s->pt + 3 * k, p, sizeof p);
     }
+    s->npts = CT__RIVER_PIECES + 1;
+}
+
+/* Arc length shares, piece lengths and the bounding ball of the polyline. */
+static void ct__seg_finish(const ct_world *w, ct__river_seg *s)
+{
+    double total = 0.0, r2 = 0.0;
+    int k, q, last = s->npts - 1;
     s->u[0] = 0.0;
-    for (k = 0; k < CT__RIVER_PIECES; k++) {
+    for (k = 0; k < last; k++) {
         const double *p0 = s->pt + 3 * k, *p1 = p0 + 3;
         double e[3], l2;
         for (q = 0; q < 3; q++) e[q] = p1[q] - p0[q];
@@ -171,17 +179,94 @@ static void ct__seg_shape(const ct_world *w, ct__river_seg *s, const double ta[3
         total += sqrt(l2);
         s->u[k + 1] = total;
     }
-    for (k = 1; k <= CT__RIVER_PIECES; k++) s->u[k] = total > 0.0 ? s->u[k] / total : 1.0;
-    s->u[CT__RIVER_PIECES] = 1.0;
+    for (k = 1; k <= last; k++) s->u[k] = total > 0.0 ? s->u[k] / total : 1.0;
+    s->u[last] = 1.0;
     s->length_m = total * w->cfg.radius_m;
-    for (q = 0; q < 3; q++) s->centre[q] = 0.5 * (A[q] + B[q]);
-    for (k = 0; k <= CT__RIVER_PIECES; k++) {
+    for (q = 0; q < 3; q++) s->centre[q] = 0.5 * (s->pt[q] + s->pt[3 * last + q]);
+    for (k = 0; k <= last; k++) {
         double e[3], d2;
         for (q = 0; q < 3; q++) e[q] = s->pt[3 * k + q] - s->centre[q];
         d2 = ct__dot(e, e);
         if (d2 > r2) r2 = d2;
     }
     s->radius = sqrt(r2);
+}
+
+/* The point at fine step g of the polyline (CT__RIVER_WET_STEPS per piece),
+ * the positions where the build looks for water. */
+static void ct__seg_step(const ct__river_seg *s, int g, double p[3])
+{
+    int k = g / CT__RIVER_WET_STEPS, q;
+    double t = (double)(g % CT__RIVER_WET_STEPS) / (double)CT__RIVER_WET_STEPS;
+    if (k >= s->npts - 1) {
+        k = s->npts - 2;
+        t = 1.0;
+    }
+    for (q = 0; q < 3; q++) p[q] = s->pt[3 * k + q] * (1.0 - t) + s->pt[3 * k + 3 + q] * t;
+    ct__unit3(p);
+}
+
+static size_t ct__cell_of(uint32_t n, const double p[3], int *face, uint32_t *ci, uint32_t *cj);
+
+/* 1 when the field before rivers has sea or lake water at p (its level in
+ * *level). Only cells with a water corner can hold water at all, so the
+ * others skip the sampler. */
+static int ct__step_wet(const ct_world *w, ct__sampler *sp, const double p[3], double *level)
+{
+    int face, q;
+    uint32_t ci, cj;
+    ct_sample sm;
+    (void)ct__cell_of(w->n, p, &face, &ci, &cj);
+    for (q = 0; q < 4; q++)
+        if (w->body_v[w->vertex_fij[CT__FIJ(w->n, face, ci + (uint32_t)(q & 1), cj + (uint32_t)(q >> 1))]] >= 0) break;
+    if (q == 4) return 0;
+    ct__sampler_run(sp, p, 0, &sm);
+    *level = sm.water_m;
+    return sm.has_water;
+}
+
+/* A river ends where its curve first meets the sea or a lake (a sub-grid bay
+ * may lie across the macro edge), and an outlet stub starts where its curve
+ * last leaves its lake: so along a segment the water never turns back into
+ * a river at a higher level. Clips the polyline there (at the fine steps). */
+static void ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct__river_seg *s, int stub)
+{
+    int G = (s->npts - 1) * CT__RIVER_WET_STEPS, g, g0 = 0, g1 = G, k, n = 0;
+    double lv = 0.0, contact = s->level_b, np[3 * (CT__RIVER_PIECES + 1)];
+    if (stub)
+        for (g = G; g >= 0; g--)
+            if (ct__step_wet(w, sp, (ct__seg_step(s, g, np), np), &lv)) {
+                g0 = g;
+                break;
+            }
+    for (g = g0 + 1; g <= G; g++)
+        if (ct__step_wet(w, sp, (ct__seg_step(s, g, np), np), &lv)) {
+            g1 = g;
+            contact = lv;
+            break;
+        }
+    if (g0 == 0 && g1 == G) return;
+    ct__seg_step(s, g0, np);
+    n = 1;
+    for (k = 1; k + 1 < s->npts; k++)
+        if (k * CT__RIVER_WET_STEPS > g0 && k * CT__RIVER_WET_STEPS < g1) {
+            memcpy(np + 3 * n, s->pt + 3 * k, 3 * sizeof(double));
+            n++;
+        }
+    ct__seg_step(s, g1, np + 3 * n);
+    n++;
+    memcpy(s->pt, np, 3u * sizeof(double) * (size_t)n);
+    s->npts = n;
+    if (g1 < G) {
+        s->clipped = 1;
+        s->level_b = contact;
+        /* Water above the river (a lake beside its course): the river rises
+         * to it, and ct__lift_levels raises what lies upstream. */
+        if (contact > s->level_a) {
+            s->level_a = contact;
+            rv->level_lifts++;
+        }
+    }
 }
 
 /* Channel width and depth from the weighted drainage area (hydraulic
@@ -211,8 +296,8 @@ static void ct__upstream(const ct_world *w, const ct__drainage *d, uint32_t *mai
 }
 
 /* Fills one node's segment (and its flags) from the vertex tables. */
-static void ct__node_segment(const ct_world *w, ct__rivers *rv, uint32_t i, const double *lvl, const uint32_t *main_up,
-                             const uint32_t *node_of)
+static void ct__node_segment(const ct_world *w, ct__sampler *sp, ct__rivers *rv, uint32_t i, const double *lvl,
+                             const uint32_t *main_up, const uint32_t *node_of)
 {
     const ct__drainage *d = &rv->dr;
     uint32_t v = rv->node_v[i], b = d->down_v[v];
@@ -238,6 +323,8 @@ static void ct__node_segment(const ct_world *w, ct__rivers *rv, uint32_t i, cons
     ct__seg_shape(w, s, ta, tb);
     s->level_a = lvl[v];
     s->level_b = lvl[b];
+    ct__seg_clip(w, sp, rv, s, 0);
+    ct__seg_finish(w, s);
     ct__hydraulics(w, d->flow_m2[v], &width, &depth);
     s->half_w_m = 0.5 * width;
     s->depth_m = depth;
@@ -248,8 +335,8 @@ static void ct__node_segment(const ct_world *w, ct__rivers *rv, uint32_t i, cons
 }
 
 /* The outlet stub from lake vertex l to node i. */
-static void ct__stub_segment(const ct_world *w, ct__rivers *rv, ct__river_seg *s, uint32_t l, uint32_t i,
-                             const double *lvl, const uint32_t *main_up)
+static void ct__stub_segment(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct__river_seg *s, uint32_t l,
+                             uint32_t i, const double *lvl, const uint32_t *main_up)
 {
     uint32_t p = rv->node_v[i];
     double ta[3], tb[3], width, depth;
@@ -264,6 +351,8 @@ static void ct__stub_segment(const ct_world *w, ct__rivers *rv, ct__river_seg *s
         s->level_a = s->level_b;
         rv->level_lifts++;
     }
+    ct__seg_clip(w, sp, rv, s, 1);
+    ct__seg_finish(w, s);
     ct__hydraulics(w, rv->dr.flow_m2[p], &width, &depth);
     s->half_w_m = 0.5 * width;
     s->depth_m = depth;
@@ -329,7 +418,7 @@ static ct_result ct__cell_lists(const ct_world *w, ct__rivers *rv)
         }
         for (s = 0; s < rv->seg_count; s++) {
             int k;
-            for (k = 0; k <= CT__RIVER_PIECES; k++) {
+            for (k = 0; k < rv->seg[s].npts; k++) {
                 int face;
                 uint32_t ci, cj, q, m;
                 (void)ct__cell_of(n, rv->seg[s].pt + 3 * k, &face, &ci, &cj);
@@ -365,7 +454,7 @@ static void ct__valleys(const ct_world *w, const ct__graph *g, ct__rivers *rv)
     for (k = 0; k < 4u * g->V; k++)
         if (g->nbr[k] != CT__NONE && g->len_m[k] < min_edge) min_edge = g->len_m[k];
     for (s = 0; s < rv->seg_count; s++)
-        for (k = 0; k < CT__RIVER_PIECES; k++) {
+        for (k = 0; k + 1 < (uint32_t)rv->seg[s].npts; k++) {
             double l = rv->seg[s].inv_len2[k] > 0.0 ? 1.0 / sqrt(rv->seg[s].inv_len2[k]) : 0.0;
             if (l > max_piece) max_piece = l;
         }
@@ -383,6 +472,36 @@ static void ct__valleys(const ct_world *w, const ct__graph *g, ct__rivers *rv)
     }
 }
 
+/* After clipping, a node whose segment was raised to a lake lifts every
+ * node upstream of it to at least that level (downstream first, so each
+ * downstream node is final when its upstream ones read it). */
+static void ct__lift_levels(const ct_world *w, ct__rivers *rv, const uint32_t *node_of)
+{
+    uint32_t i, s;
+    if (!rv->level_lifts) return;
+    for (i = 0; i < w->vertex_count; i++) {
+        uint32_t n = node_of[rv->dr.order[i]];
+        ct__river_seg *sg;
+        double L;
+        if (n == CT__NONE) continue;
+        sg = &rv->seg[n];
+        L = rv->node_level_m[n] > sg->level_a ? rv->node_level_m[n] : sg->level_a;
+        if (!sg->clipped && rv->node_down[n] >= 0) {
+            double dn = rv->node_level_m[rv->node_down[n]];
+            if (dn > L) L = dn;
+            sg->level_b = dn;
+        }
+        rv->node_level_m[n] = L;
+        sg->level_a = L;
+    }
+    for (s = rv->node_count; s < rv->seg_count; s++) {   /* outlet stubs end at their node */
+        ct__river_seg *sg = &rv->seg[s];
+        if (sg->clipped) continue;
+        sg->level_b = rv->node_level_m[node_of[sg->b]];
+        if (sg->level_a < sg->level_b) sg->level_a = sg->level_b;
+    }
+}
+
 static ct_result ct__network(ct_world *w, const ct__graph *g, ct__rivers *rv)
 {
     const ct__drainage *d = &rv->dr;
@@ -393,7 +512,9 @@ static ct_result ct__network(ct_world *w, const ct__graph *g, ct__rivers *rv)
     uint32_t *main_up = (uint32_t *)malloc(sizeof *main_up * (size_t)V);
     uint32_t *lake_in = (uint32_t *)malloc(sizeof *lake_in * (size_t)V);
     ct_result r = CT_ERR_MEMORY;
-    if (!lvl || !node_of || !main_up || !lake_in || ct__levels(w, d, lvl) != CT_OK) goto done;
+    ct__sampler *sp = (ct__sampler *)malloc(sizeof *sp);   /* the field before rivers: w->rivers is NULL */
+    if (!sp || !lvl || !node_of || !main_up || !lake_in || ct__levels(w, d, lvl) != CT_OK) goto done;
+    ct__sampler_init(sp, w, 0);
     ct__upstream(w, d, main_up, lake_in);
     for (v = 0; v < V; v++) {
         node_of[v] = CT__NONE;
@@ -414,13 +535,15 @@ static ct_result ct__network(ct_world *w, const ct__graph *g, ct__rivers *rv)
         goto done;
     for (v = 0; v < V; v++)
         if (node_of[v] != CT__NONE) rv->node_v[node_of[v]] = v;
-    for (i = 0; i < rv->node_count; i++) ct__node_segment(w, rv, i, lvl, main_up, node_of);
+    for (i = 0; i < rv->node_count; i++) ct__node_segment(w, sp, rv, i, lvl, main_up, node_of);
     for (i = 0, s = rv->node_count; i < rv->node_count; i++)
         if (lake_in[rv->node_v[i]] != CT__NONE)
-            ct__stub_segment(w, rv, &rv->seg[s++], lake_in[rv->node_v[i]], i, lvl, main_up);
+            ct__stub_segment(w, sp, rv, &rv->seg[s++], lake_in[rv->node_v[i]], i, lvl, main_up);
+    ct__lift_levels(w, rv, node_of);
     ct__valleys(w, g, rv);
     r = ct__cell_lists(w, rv);
 done:
+    free(sp);
     free(lvl);
     free(node_of);
     free(main_up);
@@ -471,11 +594,11 @@ static double ct__seg_level(const ct__river_seg *s, double u)
 
 /* Squared distance (unit sphere) from x to the polyline and the arc length
  * share of the nearest point; the first piece wins exact ties. */
-static double ct__seg_nearest(const ct__river_seg *s, const double x[3], double *u_out)
+double ct__river_nearest(const ct__river_seg *s, const double x[3], double *u_out)
 {
     double best = 1e300, u = 0.0;
     int k;
-    for (k = 0; k < CT__RIVER_PIECES; k++) {
+    for (k = 0; k + 1 < s->npts; k++) {
         const double *p0 = s->pt + 3 * k, *p1 = p0 + 3;
         double e0 = p1[0] - p0[0], e1 = p1[1] - p0[1], e2 = p1[2] - p0[2];
         double r0 = x[0] - p0[0], r1 = x[1] - p0[1], r2 = x[2] - p0[2];
@@ -509,7 +632,7 @@ void ct__river_at(const ct__rivers *rv, size_t c, const double dir[3], double la
         double e0 = dir[0] - s->centre[0], e1 = dir[1] - s->centre[1], e2 = dir[2] - s->centre[2];
         double lim = s->radius + reach2, u, d_m, level, target, carve, fade;
         if (e0 * e0 + e1 * e1 + e2 * e2 > lim * lim) continue;
-        d_m = sqrt(ct__seg_nearest(s, dir, &u)) * rv->radius_m;
+        d_m = sqrt(ct__river_nearest(s, dir, &u)) * rv->radius_m;
         if (d_m < out->dist_m) out->dist_m = d_m;
         if (!(d_m < s->valley_m)) continue;
         level = ct__seg_level(s, u);
