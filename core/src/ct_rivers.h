@@ -10,7 +10,7 @@
  * at the default 64 cells per face edge, short against the cells. */
 #define CT__RIVER_PIECES 16
 /* Steps per piece at which the build looks for water along a segment. */
-#define CT__RIVER_WET_STEPS 8
+#define CT__RIVER_WET_STEPS 4
 /* node flags: the public CT_RIVER_* (ct.h) */
 #define CT__RIVER_OUTLET CT_RIVER_LAKE_OUTLET
 #define CT__RIVER_TO_SEA CT_RIVER_MOUTH_SEA
@@ -50,6 +50,7 @@ typedef struct ct__rivers {
     uint32_t *cell_off;        /* [6 n^2 + 1] segments near macro cell c: cell_seg[cell_off[c]..] */
     uint32_t *cell_seg;
     double land_m2, land_to_sea_m2;   /* land area and the part that drains to the sea */
+    uint32_t *vc;              /* build scratch: the cells at each vertex (NULL after) */
     uint32_t level_lifts;      /* segments raised to water beside or above them */
 } ct__rivers;
 

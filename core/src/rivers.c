@@ -207,6 +207,7 @@ static void ct__seg_step(const ct__river_seg *s, int g, double p[3])
 }
 
 static size_t ct__cell_of(uint32_t n, const double p[3], int *face, uint32_t *ci, uint32_t *cj);
+static int ct__near_water(const ct_world *w, const uint32_t *vc, uint32_t a, uint32_t b);
 
 /* 1 when the field before rivers has sea or lake water at p (its level in
  * *level). Only cells with a water corner can hold water at all, so the
@@ -215,14 +216,11 @@ static int ct__step_wet(const ct_world *w, ct__sampler *sp, const double p[3], d
 {
     int face, q;
     uint32_t ci, cj;
-    ct_sample sm;
     (void)ct__cell_of(w->n, p, &face, &ci, &cj);
     for (q = 0; q < 4; q++)
         if (w->body_v[w->vertex_fij[CT__FIJ(w->n, face, ci + (uint32_t)(q & 1), cj + (uint32_t)(q >> 1))]] >= 0) break;
     if (q == 4) return 0;
-    ct__sampler_run(sp, p, 0, &sm);
-    *level = sm.water_m;
-    return sm.has_water;
+    return ct__sampler_water(sp, p, level);
 }
 
 /* A river ends where its curve first meets the sea or a lake (a sub-grid bay
@@ -233,6 +231,7 @@ static void ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct_
 {
     int G = (s->npts - 1) * CT__RIVER_WET_STEPS, g, g0 = 0, g1 = G, k, n = 0;
     double lv = 0.0, contact = s->level_b, np[3 * (CT__RIVER_PIECES + 1)];
+    if (!ct__near_water(w, rv->vc, s->a, s->b)) return;
     if (stub)
         for (g = G; g >= 0; g--)
             if (ct__step_wet(w, sp, (ct__seg_step(s, g, np), np), &lv)) {
@@ -379,30 +378,13 @@ static size_t ct__cell_of(uint32_t n, const double p[3], int *face, uint32_t *ci
  * half-width of a piece is within reach + half a piece of one of its ends,
  * which ct__rivers_derive keeps under the smallest cell width, so the
  * lists are complete. */
-static ct_result ct__cell_lists(const ct_world *w, ct__rivers *rv)
+static ct_result ct__cell_lists(const ct_world *w, ct__rivers *rv, const uint32_t *vc)
 {
-    uint32_t n = w->n, V = w->vertex_count, f, i, j, s, pass;
+    uint32_t n = w->n, s, pass;
     size_t cells = 6u * (size_t)n * n, c;
-    uint32_t *vc = (uint32_t *)malloc(sizeof *vc * 4u * (size_t)V);
     uint32_t *mark = (uint32_t *)calloc(cells, sizeof *mark);
     rv->cell_off = (uint32_t *)calloc(cells + 1u, sizeof *rv->cell_off);
-    if (!vc || !mark || !rv->cell_off) goto oom;
-    for (c = 0; c < 4u * (size_t)V; c++) vc[c] = CT__NONE;
-    for (f = 0; f < 6u; f++)
-        for (j = 0; j < n; j++)
-            for (i = 0; i < n; i++) {
-                uint32_t q, k, corner[4];
-                corner[0] = w->vertex_fij[CT__FIJ(n, f, i, j)];
-                corner[1] = w->vertex_fij[CT__FIJ(n, f, i + 1u, j)];
-                corner[2] = w->vertex_fij[CT__FIJ(n, f, i, j + 1u)];
-                corner[3] = w->vertex_fij[CT__FIJ(n, f, i + 1u, j + 1u)];
-                for (q = 0; q < 4u; q++)
-                    for (k = 0; k < 4u; k++)
-                        if (vc[4u * (size_t)corner[q] + k] == CT__NONE) {
-                            vc[4u * (size_t)corner[q] + k] = (uint32_t)CT__RIVER_CELL(n, f, i, j);
-                            break;
-                        }
-            }
+    if (!mark || !rv->cell_off) goto oom;
     for (pass = 0; pass < 2u; pass++) {
         uint32_t *fill = NULL;
         if (pass == 1) {
@@ -436,13 +418,57 @@ static ct_result ct__cell_lists(const ct_world *w, ct__rivers *rv)
         }
         free(fill);
     }
-    free(vc);
     free(mark);
     return CT_OK;
 oom:
-    free(vc);
     free(mark);
     return CT_ERR_MEMORY;
+}
+
+/* The macro cells at each vertex: vc[4v..4v+3], CT__NONE in unused slots
+ * (a cube corner has 3). */
+static uint32_t *ct__vertex_cells(const ct_world *w)
+{
+    uint32_t n = w->n, V = w->vertex_count, f, i, j;
+    size_t c;
+    uint32_t *vc = (uint32_t *)malloc(sizeof *vc * 4u * (size_t)V);
+    if (!vc) return NULL;
+    for (c = 0; c < 4u * (size_t)V; c++) vc[c] = CT__NONE;
+    for (f = 0; f < 6u; f++)
+        for (j = 0; j < n; j++)
+            for (i = 0; i < n; i++) {
+                uint32_t q, k, corner[4];
+                corner[0] = w->vertex_fij[CT__FIJ(n, f, i, j)];
+                corner[1] = w->vertex_fij[CT__FIJ(n, f, i + 1u, j)];
+                corner[2] = w->vertex_fij[CT__FIJ(n, f, i, j + 1u)];
+                corner[3] = w->vertex_fij[CT__FIJ(n, f, i + 1u, j + 1u)];
+                for (q = 0; q < 4u; q++)
+                    for (k = 0; k < 4u; k++)
+                        if (vc[4u * (size_t)corner[q] + k] == CT__NONE) {
+                            vc[4u * (size_t)corner[q] + k] = (uint32_t)CT__RIVER_CELL(n, f, i, j);
+                            break;
+                        }
+            }
+    return vc;
+}
+
+/* 1 when a cell at vertex a or b has a water corner. A segment's curve stays
+ * inside those cells (its bulge and meander are well under a cell), and
+ * only they can hold the water ct__seg_clip looks for. */
+static int ct__near_water(const ct_world *w, const uint32_t *vc, uint32_t a, uint32_t b)
+{
+    uint32_t n = w->n, e, k, q;
+    for (e = 0; e < 2u; e++)
+        for (k = 0; k < 4u; k++) {
+            uint32_t c = vc[4u * (size_t)(e ? b : a) + k], f, ci, cj;
+            if (c == CT__NONE) continue;
+            ci = c % n;
+            cj = (c / n) % n;
+            f = c / (n * n);
+            for (q = 0; q < 4u; q++)
+                if (w->body_v[w->vertex_fij[CT__FIJ(n, f, ci + (q & 1u), cj + (q >> 1))]] >= 0) return 1;
+        }
+    return 0;
 }
 
 /* Valley half-widths: at least CT__VALLEY_MIN_HALF_WIDTHS channel
@@ -515,6 +541,7 @@ static ct_result ct__network(ct_world *w, const ct__graph *g, ct__rivers *rv)
     ct__sampler *sp = (ct__sampler *)malloc(sizeof *sp);   /* the field before rivers: w->rivers is NULL */
     if (!sp || !lvl || !node_of || !main_up || !lake_in || ct__levels(w, d, lvl) != CT_OK) goto done;
     ct__sampler_init(sp, w, 0);
+    if (!(rv->vc = ct__vertex_cells(w))) goto done;
     ct__upstream(w, d, main_up, lake_in);
     for (v = 0; v < V; v++) {
         node_of[v] = CT__NONE;
@@ -541,8 +568,10 @@ static ct_result ct__network(ct_world *w, const ct__graph *g, ct__rivers *rv)
             ct__stub_segment(w, sp, rv, &rv->seg[s++], lake_in[rv->node_v[i]], i, lvl, main_up);
     ct__lift_levels(w, rv, node_of);
     ct__valleys(w, g, rv);
-    r = ct__cell_lists(w, rv);
+    r = ct__cell_lists(w, rv, rv->vc);
 done:
+    free(rv->vc);
+    rv->vc = NULL;
     free(sp);
     free(lvl);
     free(node_of);

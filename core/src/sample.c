@@ -474,6 +474,14 @@ static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double 
     ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
 }
 
+int ct__sampler_water(ct__sampler *sp, const double dir_in[3], double *level_m)
+{
+    ct__pending q;
+    ct__sample_front(sp, &sp->cell[CT__SAMPLER_SLOTS - 1], dir_in, &q);
+    *level_m = q.blend.level;
+    return q.blend.wet_weight > 0.0 && q.blend.above <= 0.0;
+}
+
 void ct__sampler_run(ct__sampler *sp, const double dir_in[3], int need_moisture, ct_sample *out)
 {
     const ct_config *cfg = &sp->w->cfg;
