@@ -36,6 +36,7 @@ typedef struct ct__rivers {
     ct__drainage dr;
     double radius_m;
     double reach;              /* largest valley half-width, unit sphere */
+    int list_stride;           /* polyline points the cell lists step by (ct__valleys) */
     double valley_slope, bank_moisture;
     /* nodes: land vertices whose weighted drainage area passes the threshold */
     uint32_t node_count;

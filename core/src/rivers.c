@@ -209,17 +209,31 @@ static void ct__seg_step(const ct__river_seg *s, int g, double p[3])
 static size_t ct__cell_of(uint32_t n, const double p[3], int *face, uint32_t *ci, uint32_t *cj);
 static int ct__near_water(const ct_world *w, const uint32_t *vc, uint32_t a, uint32_t b);
 
-/* 1 when the field before rivers has sea or lake water at p (its level in
- * *level). Only cells with a water corner can hold water at all, so the
- * others skip the sampler. */
-static int ct__step_wet(const ct_world *w, ct__sampler *sp, const double p[3], double *level)
+/* 1 when the cell of p has a water corner: only those cells can hold water. */
+static int ct__cell_wet(const ct_world *w, const double p[3])
 {
     int face, q;
     uint32_t ci, cj;
     (void)ct__cell_of(w->n, p, &face, &ci, &cj);
     for (q = 0; q < 4; q++)
-        if (w->body_v[w->vertex_fij[CT__FIJ(w->n, face, ci + (uint32_t)(q & 1), cj + (uint32_t)(q >> 1))]] >= 0) break;
-    if (q == 4) return 0;
+        if (w->body_v[w->vertex_fij[CT__FIJ(w->n, face, ci + (uint32_t)(q & 1), cj + (uint32_t)(q >> 1))]] >= 0) return 1;
+    return 0;
+}
+
+/* 1 when the field before rivers has sea or lake water at fine step g (its
+ * level in *level). A piece whose two ends lie in cells without water runs
+ * through those cells (pieces are short against cells) and is skipped;
+ * piece_wet caches that per piece (-1 unknown). */
+static int ct__step_wet(const ct_world *w, ct__sampler *sp, const ct__river_seg *s, int g, int *piece_wet,
+                        double *level)
+{
+    int k = g / CT__RIVER_WET_STEPS;
+    double p[3];
+    if (k >= s->npts - 1) k = s->npts - 2;
+    if (piece_wet[k] < 0) piece_wet[k] = ct__cell_wet(w, s->pt + 3 * k) || ct__cell_wet(w, s->pt + 3 * k + 3);
+    if (!piece_wet[k]) return 0;
+    ct__seg_step(s, g, p);
+    if (!ct__cell_wet(w, p)) return 0;
     return ct__sampler_water(sp, p, level);
 }
 
@@ -231,15 +245,17 @@ static void ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct_
 {
     int G = (s->npts - 1) * CT__RIVER_WET_STEPS, g, g0 = 0, g1 = G, k, n = 0;
     double lv = 0.0, contact = s->level_b, np[3 * (CT__RIVER_PIECES + 1)];
+    int piece_wet[CT__RIVER_PIECES];
     if (!ct__near_water(w, rv->vc, s->a, s->b)) return;
+    for (k = 0; k < CT__RIVER_PIECES; k++) piece_wet[k] = -1;
     if (stub)
         for (g = G; g >= 0; g--)
-            if (ct__step_wet(w, sp, (ct__seg_step(s, g, np), np), &lv)) {
+            if (ct__step_wet(w, sp, s, g, piece_wet, &lv)) {
                 g0 = g;
                 break;
             }
     for (g = g0 + 1; g <= G; g++)
-        if (ct__step_wet(w, sp, (ct__seg_step(s, g, np), np), &lv)) {
+        if (ct__step_wet(w, sp, s, g, piece_wet, &lv)) {
             g1 = g;
             contact = lv;
             break;
@@ -374,10 +390,10 @@ static size_t ct__cell_of(uint32_t n, const double p[3], int *face, uint32_t *ci
 
 /* Per-cell segment lists: a segment is listed in every cell of the 3 x 3
  * block (across cube edges too, through the shared corner vertices) around
- * the cell of each of its polyline points. A point within the valley
- * half-width of a piece is within reach + half a piece of one of its ends,
- * which ct__rivers_derive keeps under the smallest cell width, so the
- * lists are complete. */
+ * the cell of every list_stride-th polyline point and the last. A point
+ * within the valley half-width of the curve is within reach + list_stride
+ * half-pieces of one of those, which ct__valleys keeps under the smallest
+ * cell width, so the lists are complete. */
 static ct_result ct__cell_lists(const ct_world *w, ct__rivers *rv, const uint32_t *vc)
 {
     uint32_t n = w->n, s, pass;
@@ -399,8 +415,8 @@ static ct_result ct__cell_lists(const ct_world *w, ct__rivers *rv, const uint32_
             memset(mark, 0, sizeof *mark * cells);
         }
         for (s = 0; s < rv->seg_count; s++) {
-            int k;
-            for (k = 0; k < rv->seg[s].npts; k++) {
+            int k, last = rv->seg[s].npts - 1;
+            for (k = 0; k <= last; k = (k < last && k + rv->list_stride > last) ? last : k + rv->list_stride) {
                 int face;
                 uint32_t ci, cj, q, m;
                 (void)ct__cell_of(n, rv->seg[s].pt + 3 * k, &face, &ci, &cj);
@@ -496,6 +512,12 @@ static void ct__valleys(const ct_world *w, const ct__graph *g, ct__rivers *rv)
         sg->valley_m = v;
         if (v / w->cfg.radius_m > rv->reach) rv->reach = v / w->cfg.radius_m;
     }
+    /* The cell lists may skip polyline points while every point of the
+     * curve stays within reach + stride half-pieces of a listed one. */
+    rv->list_stride = 1;
+    while (rv->list_stride < 8 && rv->reach * w->cfg.radius_m + 0.5 * (double)(2 * rv->list_stride) * max_piece *
+                                          w->cfg.radius_m <= 0.9 * min_edge)
+        rv->list_stride *= 2;
 }
 
 /* After clipping, a node whose segment was raised to a lake lifts every

@@ -477,7 +477,12 @@ static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double 
 int ct__sampler_water(ct__sampler *sp, const double dir_in[3], double *level_m)
 {
     ct__pending q;
-    ct__sample_front(sp, &sp->cell[CT__SAMPLER_SLOTS - 1], dir_in, &q);
+    ct__sample_canonical(dir_in, q.dir);
+    ct__sample_cell(sp, &sp->cell[CT__SAMPLER_SLOTS - 1], q.dir, &q.cell);
+    *level_m = 0.0;
+    if (!q.cell.k->any_wet) return 0;
+    ct__sample_blend(sp, &q.cell, &q.blend);
+    if (sp->coast_on) ct__sample_coast(sp, &q.cell, q.dir, &q.blend);
     *level_m = q.blend.level;
     return q.blend.wet_weight > 0.0 && q.blend.above <= 0.0;
 }
