@@ -1,7 +1,8 @@
 // client.d.ts - Type declarations for worker/client.js, the promise-based pool
 // of terrain workers used by pages and Node programs (see docs/worker.md).
 import type {
-  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, SampleResult,
+  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, RiverGraph,
+  SampleResult,
   WorldStats,
 } from '../wasm/ct.mjs';
 import type { ChunkFormat, MessageType, ProtocolError } from './protocol.js';
@@ -97,6 +98,7 @@ export interface PoolMeshOptions extends MeshOptions {
  */
 export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; lakes?: Mesh | null; relief?: Float32Array; paletteMap?: Uint8Array; lakeLevels?: Float32Array | null };
 export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
+export type PoolRivers = RiverGraph & Epoched & { generation: string };
 
 /** A pending request as shown to cancel() and reprioritize() callbacks. */
 export interface RequestView {
@@ -157,6 +159,8 @@ export interface Pool {
   /** dirs are copied, never detached */
   sample(dirs: ArrayLike<number> | ArrayLike<number>[], options?: PriorityOptions): PoolPromise<PoolSample>;
   snapshot(options?: PriorityOptions): Promise<Uint8Array>;
+  /** The river graph of the world (one worker answers; the arrays are transferred). */
+  rivers(options?: PriorityOptions): PoolPromise<PoolRivers>;
   /** Any request type, scheduled like the others (key: collapse key). */
   request<T = unknown>(type: MessageType | string, args?: Record<string, unknown>,
     options?: PriorityOptions & { key?: string; transfer?: Transferable[] }): PoolPromise<T>;

@@ -12,6 +12,7 @@ export declare const MSG: Readonly<{
   CANCEL: 'cancel';
   STATS: 'stats';
   CONFIG: 'config';
+  RIVERS: 'rivers';
   PROGRESS: 'progress';
   TEST_CRASH: 'test-crash';
   TEST_STALL: 'test-stall';

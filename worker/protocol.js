@@ -15,6 +15,7 @@ export const MSG = Object.freeze({
   CANCEL: 'cancel',       // {target: id} -> {target, cancelled: bool}
   STATS: 'stats',         // {} -> {generation, stats, memoryBytes, queued}
   CONFIG: 'config',       // {preset?, set?, text?} -> {knobs, presets, generation, world, resolved?}
+  RIVERS: 'rivers',       // {} -> {generation, info, direction, downstream, drainageAreaM2, widthM, ...}
   PROGRESS: 'progress',   // worker -> client only: {id, type, stage, fraction}
   // Test hooks: answered only by a handler created with {testHooks: true}.
   TEST_CRASH: 'test-crash', // {times}: the worker dies while msg.attempt < times
@@ -24,7 +25,7 @@ export const MSG = Object.freeze({
 /** Types a client may send (progress only flows from the worker). */
 export const REQUEST_TYPES = Object.freeze([
   MSG.BUILD, MSG.LOAD, MSG.SNAPSHOT, MSG.SAMPLE, MSG.CHUNK, MSG.MESH,
-  MSG.CANCEL, MSG.STATS, MSG.CONFIG,
+  MSG.CANCEL, MSG.STATS, MSG.CONFIG, MSG.RIVERS,
 ]);
 
 /**
