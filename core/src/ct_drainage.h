@@ -34,4 +34,12 @@ double ct__drainage_precip(const ct_world *w, uint32_t v);
 ct_result ct__drainage_solve(const ct_world *w, const ct__graph *g, ct__drainage *out, char *err, size_t errlen);
 void ct__drainage_free(ct__drainage *d);
 
+/* Stream-power erosion of w->height_v (Braun and Willett 2013, n = 1, m =
+ * 0.5), erosion_iterations implicit steps: each solves the drainage on the
+ * current heights, then downstream first sets every land vertex that is not
+ * pinned to (h + F h_down) / (1 + F), F = erosion_k sqrt(A) / edge length,
+ * never below its downstream neighbour. Water and pins stay, so the lakes and
+ * shores the slope projection keeps still hold. */
+ct_result ct__erode(ct_world *w, const ct__graph *g, const uint8_t *is_pin_v, char *err, size_t errlen);
+
 #endif

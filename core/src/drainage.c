@@ -20,6 +20,7 @@
  * leaves a lake at that vertex, towards earlier flood ranks). */
 #include "ct_drainage.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,4 +312,35 @@ done:
     free(rank);
     if (r != CT_OK) ct__drainage_free(d);
     return r;
+}
+
+/* The length of the edge from v to its neighbour u, metres. */
+static double ct__edge_len(const ct__graph *g, uint32_t v, uint32_t u)
+{
+    uint32_t k;
+    for (k = 0; k < 4u; k++)
+        if (g->nbr[4u * (size_t)v + k] == u) return g->len_m[4u * (size_t)v + k];
+    return 1.0;
+}
+
+ct_result ct__erode(ct_world *w, const ct__graph *g, const uint8_t *is_pin_v, char *err, size_t errlen)
+{
+    uint32_t it, i;
+    for (it = 0; it < w->cfg.erosion_iterations; it++) {
+        ct__drainage d;
+        ct_result r = ct__drainage_solve(w, g, &d, err, errlen);
+        if (r != CT_OK) return r;
+        for (i = 0; i < d.V; i++) {
+            uint32_t v = d.order[i], dn = d.down_v[v];
+            double base, F, h, len;
+            if (dn == CT__NONE || w->body_v[v] >= 0 || is_pin_v[v]) continue;
+            base = w->body_v[dn] >= 0 ? w->water_level_v[dn] : w->height_v[dn];
+            len = ct__edge_len(g, v, dn);
+            F = w->cfg.erosion_k * d.area_m2[v] / (len * len);
+            h = (w->height_v[v] + F * base) / (1.0 + F);
+            w->height_v[v] = h > base ? h : base;
+        }
+        ct__drainage_free(&d);
+    }
+    return CT_OK;
 }
