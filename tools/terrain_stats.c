@@ -95,7 +95,8 @@ static int ts_parse(int argc, char **argv, ts_args *a, ct_config *cfg)
 }
 
 static void ts_print(const ts_args *a, const ct_world *w, double load_ms, const ts_raster_result *r,
-                     const ts_lake_result *l, const ts_chunk_result *c, const ts_river_result *rv)
+                     const ts_lake_result *l, const ts_chunk_result *c, const ts_river_result *rv,
+                     const ts_river_result *tree)
 {
     const ct_config *cfg = ct_world_config(w);
     ct_world_stats st;
@@ -138,6 +139,11 @@ static void ts_print(const ts_args *a, const ct_world *w, double load_ms, const 
            isnan(rv->bifurcation) ? -1.0 : rv->bifurcation, rv->max_order, rv->river_km,
            isnan(rv->density_per_km) ? -1.0 : rv->density_per_km, isnan(rv->sinuosity) ? -1.0 : rv->sinuosity,
            isnan(rv->sea_share) ? -1.0 : rv->sea_share);
+    if (tree->nodes)
+        printf(",\n \"river_tree\":{\"nodes\":%lu,\"hack\":%.4f,\"hack_nodes\":%lu,\"bifurcation\":%.4f,"
+               "\"max_order\":%d}",
+               (unsigned long)tree->nodes, isnan(tree->hack) ? -1.0 : tree->hack, (unsigned long)tree->hack_nodes,
+               isnan(tree->bifurcation) ? -1.0 : tree->bifurcation, tree->max_order);
     printf("}\n");
 }
 
@@ -149,7 +155,7 @@ int main(int argc, char **argv)
     ts_raster_result r;
     ts_lake_result l;
     ts_chunk_result c;
-    ts_river_result rv;
+    ts_river_result rv, tree;
     double t0;
     char err[256];
     int rc = ts_parse(argc, argv, &a, &cfg);
@@ -169,7 +175,19 @@ int main(int argc, char **argv)
         ct_world_free(w);
         return 1;
     }
-    ts_print(&a, w, t0, &r, &l, &c, &rv);
+    /* Hack's law and Horton's ratios describe the whole channel network, not
+     * only the rivers drawn: measure them again on the full drainage tree
+     * (every land vertex a node), from the same config. */
+    memset(&tree, 0, sizeof tree);
+    if (!a.world_path && cfg.river_min_area_km2 > 0.0) {
+        ct_config full = cfg;
+        ct_world *wt;
+        full.river_min_area_km2 = 1.0;
+        wt = ct_world_build(&full, NULL, NULL, err, sizeof err);
+        if (!wt || !ts_rivers_run(wt, &tree)) memset(&tree, 0, sizeof tree);
+        ct_world_free(wt);
+    }
+    ts_print(&a, w, t0, &r, &l, &c, &rv, &tree);
     ct_world_free(w);
     return 0;
 }

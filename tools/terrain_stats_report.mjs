@@ -14,11 +14,12 @@ function lakeText(l) {
   return `${l.elevated}/${l.lakes} elevated (${pct(l.elevated_share)}), levels ${f(l.level_min_m, 0)}..${f(l.level_max_m, 0)} m`;
 }
 
-function riverText(r) {
+function riverText(r, tree) {
   if (!r || !r.nodes) return 'none (river_min_area_km2=0)';
   const n = (x, d) => (x < 0 ? '-' : f(x, d));
-  return `${r.nodes} nodes, Hack h ${n(r.hack, 3)} (Earth ${EARTH.hack}), bifurcation ${n(r.bifurcation, 2)} ` +
-    `(Earth ${EARTH.bifurcation}, ${r.max_order} orders), density ${n(r.density_per_km * 1000, 2)} km/1000 km², ` +
+  const t = tree && tree.nodes ? tree : r;
+  return `${r.nodes} nodes, Hack h ${n(t.hack, 3)} (Earth ${EARTH.hack}), bifurcation ${n(t.bifurcation, 2)} ` +
+    `(Earth ${EARTH.bifurcation}, ${t.max_order} orders; ${t === tree ? 'full drainage tree' : 'drawn rivers'}), density ${n(r.density_per_km * 1000, 2)} km/1000 km², ` +
     `sinuosity ${n(r.sinuosity, 2)}, to the sea ${pct(r.sea_share)} (Earth ~${pct(EARTH.seaShare)}), ` +
     `lakes ${r.lakes_open} open / ${r.lakes_closed} closed, ${r.lost_mouths} lost mouths`;
 }
@@ -37,7 +38,7 @@ export function formatWorld(m, earth, grid) {
     ['lakes', `${lakeText(m.lakes)}  (build stats: ${m.stats.lakes} lakes, ${m.stats.water_bodies} bodies)`],
     ['land slope (deg)', `p50 ${f(ch.slope_deg.p50)}  p90 ${f(ch.slope_deg.p90)}  p99 ${f(ch.slope_deg.p99)}  at LOD ${ch.lod} (~${f(ch.spacing_m, 0)} m spacing)`],
     ['land height (m)', `p50 ${f(ch.height_m.p50, 0)}  p90 ${f(ch.height_m.p90, 0)}  p99 ${f(ch.height_m.p99, 0)}  max ${f(ch.height_m.max, 0)}  (macro max ${f(m.stats.max_height_m, 0)}; Earth ${EARTH.heightM.p50}/${EARTH.heightM.p90}/${EARTH.heightM.p99}/${EARTH.heightM.max})`],
-    ['rivers', riverText(m.rivers)],
+    ['rivers', riverText(m.rivers, m.river_tree)],
     ['beach band', `${pct(ch.beach_share)} of land within 0..${ch.beach_max_m} m, ${pct(ch.zero_share)} at exactly 0 m`],
     ['chunks', `${ch.with_land} with land of ${ch.generated} generated, ${f(ch.land_samples / 1e6, 2)} M land samples, ${f(ch.ms / 1000, 1)} s`],
   ];
@@ -59,8 +60,8 @@ const COLUMNS = [
   ['p99', (m) => f(m.chunks.height_m.p99, 0)],
   ['max', (m) => f(m.chunks.height_m.max, 0)],
   ['land 0..2 m', (m) => pct(m.chunks.beach_share)],
-  ['Hack h', (m) => (m.rivers && m.rivers.nodes ? f(m.rivers.hack, 3) : '-')],
-  ['bifurcation', (m) => (m.rivers && m.rivers.nodes ? f(m.rivers.bifurcation, 2) : '-')],
+  ['Hack h', (m) => (m.river_tree ? f(m.river_tree.hack, 3) : '-')],
+  ['bifurcation', (m) => (m.river_tree ? f(m.river_tree.bifurcation, 2) : '-')],
   ['sinuosity', (m) => (m.rivers && m.rivers.nodes ? f(m.rivers.sinuosity, 2) : '-')],
   ['to sea', (m) => (m.rivers && m.rivers.nodes ? pct(m.rivers.sea_share) : '-')],
 ];

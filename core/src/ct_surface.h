@@ -46,12 +46,12 @@ typedef struct ct__sampler {
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask);
 void ct__sampler_run(ct__sampler *sp, const double dir[3], int need_moisture, ct_sample *out);
-/* 1 when the sample at dir is sea or lake water, that water's level in
- * *level_m: ct__sampler_run's has_water (rivers aside) without the fine
- * relief, which never moves a sample across the shore (ct__detail_amp's
- * weight keeps it under half the height above the shore, the ranges' bound
- * the same). */
-int ct__sampler_water(ct__sampler *sp, const double dir[3], double *level_m);
+/* Sea or lake water at four directions (12 doubles): wet[k] is
+ * ct__sampler_run's has_water (rivers aside), level_m[k] that water's level,
+ * without the fine relief, which never moves a sample across the shore
+ * (ct__detail_amp's weight keeps it under half the height above the shore,
+ * the ranges' bound the same). The shore noise runs four lanes at a time. */
+void ct__sampler_water4(ct__sampler *sp, const double dir[12], double level_m[4], int wet[4]);
 /* Four directions (x, y, z of each, 12 doubles): four ct__sampler_run calls'
  * results, bit for bit, with the detail fBm run four lanes at a time
  * (ct__fbm3_fast_x4n). */

@@ -220,21 +220,44 @@ static int ct__cell_wet(const ct_world *w, const double p[3])
     return 0;
 }
 
-/* 1 when the field before rivers has sea or lake water at fine step g (its
- * level in *level). A piece whose two ends lie in cells without water runs
- * through those cells (pieces are short against cells) and is skipped;
- * piece_wet caches that per piece (-1 unknown). */
-static int ct__step_wet(const ct_world *w, ct__sampler *sp, const ct__river_seg *s, int g, int *piece_wet,
-                        double *level)
+/* 1 when fine step g may hold water, its point in p. A piece whose two ends
+ * lie in cells without water runs through those cells (pieces are short
+ * against cells) and is skipped; piece_wet caches that per piece (-1
+ * unknown). */
+static int ct__step_candidate(const ct_world *w, const ct__river_seg *s, int g, int *piece_wet, double p[3])
 {
     int k = g / CT__RIVER_WET_STEPS;
-    double p[3];
     if (k >= s->npts - 1) k = s->npts - 2;
     if (piece_wet[k] < 0) piece_wet[k] = ct__cell_wet(w, s->pt + 3 * k) || ct__cell_wet(w, s->pt + 3 * k + 3);
     if (!piece_wet[k]) return 0;
     ct__seg_step(s, g, p);
-    if (!ct__cell_wet(w, p)) return 0;
-    return ct__sampler_water(sp, p, level);
+    return ct__cell_wet(w, p);
+}
+
+/* The first fine step from `from` to `to` (inclusive, stepping by dir = +-1)
+ * where the field before rivers has sea or lake water, its level in *level;
+ * -1 if none. The candidates go to the sampler four at a time. */
+static int ct__scan_wet(const ct_world *w, ct__sampler *sp, const ct__river_seg *s, int from, int to, int dir,
+                        int *piece_wet, double *level)
+{
+    int cand[4], wet[4], n = 0, g = from, k;
+    double pts[12], lv[4];
+    for (;;) {
+        int end = dir > 0 ? g > to : g < to;
+        if (!end && ct__step_candidate(w, s, g, piece_wet, pts + 3 * n)) cand[n++] = g;
+        if (n == 4 || (end && n > 0)) {
+            for (k = n; k < 4; k++) memcpy(pts + 3 * k, pts, 3 * sizeof(double));
+            ct__sampler_water4(sp, pts, lv, wet);
+            for (k = 0; k < n; k++)
+                if (wet[k]) {
+                    *level = lv[k];
+                    return cand[k];
+                }
+            n = 0;
+        }
+        if (end) return -1;
+        g += dir;
+    }
 }
 
 /* A river ends where its curve first meets the sea or a lake (a sub-grid bay
@@ -248,18 +271,11 @@ static void ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct_
     int piece_wet[CT__RIVER_PIECES];
     if (!ct__near_water(w, rv->vc, s->a, s->b)) return;
     for (k = 0; k < CT__RIVER_PIECES; k++) piece_wet[k] = -1;
-    if (stub)
-        for (g = G; g >= 0; g--)
-            if (ct__step_wet(w, sp, s, g, piece_wet, &lv)) {
-                g0 = g;
-                break;
-            }
-    for (g = g0 + 1; g <= G; g++)
-        if (ct__step_wet(w, sp, s, g, piece_wet, &lv)) {
-            g1 = g;
-            contact = lv;
-            break;
-        }
+    if (stub && (g = ct__scan_wet(w, sp, s, G, 0, -1, piece_wet, &lv)) >= 0) g0 = g;
+    if ((g = ct__scan_wet(w, sp, s, g0 + 1, G, 1, piece_wet, &lv)) >= 0) {
+        g1 = g;
+        contact = lv;
+    }
     if (g0 == 0 && g1 == G) return;
     ct__seg_step(s, g0, np);
     n = 1;

@@ -474,17 +474,29 @@ static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double 
     ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
 }
 
-int ct__sampler_water(ct__sampler *sp, const double dir_in[3], double *level_m)
+void ct__sampler_water4(ct__sampler *sp, const double dir_in[12], double level_m[4], int wet_out[4])
 {
-    ct__pending q;
-    ct__sample_canonical(dir_in, q.dir);
-    ct__sample_cell(sp, &sp->cell[CT__SAMPLER_SLOTS - 1], q.dir, &q.cell);
-    *level_m = 0.0;
-    if (!q.cell.k->any_wet) return 0;
-    ct__sample_blend(sp, &q.cell, &q.blend);
-    if (sp->coast_on) ct__sample_coast(sp, &q.cell, q.dir, &q.blend);
-    *level_m = q.blend.level;
-    return q.blend.wet_weight > 0.0 && q.blend.above <= 0.0;
+    ct__pending q[4];
+    double p[12], wet[4], rough[4], shore[4];
+    int mixed[4], any = 0, k;
+    for (k = 0; k < 4; k++) {
+        ct__sample_canonical(dir_in + 3 * k, q[k].dir);
+        ct__sample_cell(sp, &sp->cell[k], q[k].dir, &q[k].cell);
+        ct__sample_blend(sp, &q[k].cell, &q[k].blend);
+        p[3 * k] = q[k].dir[0];
+        p[3 * k + 1] = q[k].dir[1];
+        p[3 * k + 2] = q[k].dir[2];
+        mixed[k] = sp->coast_on && ct__coast_mixed(&q[k].blend);
+        wet[k] = q[k].blend.wet_weight;
+        rough[k] = mixed[k] ? ct__sample_coast_roughness(sp, &q[k].cell, &q[k].blend) : 0.0;
+        any |= mixed[k];
+    }
+    if (any) ct__coast_shore_x4(&sp->coast, p, wet, rough, mixed, shore);
+    for (k = 0; k < 4; k++) {
+        if (sp->coast_on) ct__coast_apply(sp, mixed[k] ? shore[k] : 0.0, &q[k].blend);
+        level_m[k] = q[k].blend.level;
+        wet_out[k] = q[k].blend.wet_weight > 0.0 && q[k].blend.above <= 0.0;
+    }
 }
 
 void ct__sampler_run(ct__sampler *sp, const double dir_in[3], int need_moisture, ct_sample *out)
