@@ -67,6 +67,30 @@ static void ts__free(ts_nodes *t)
     free(t->main_up);
 }
 
+/* Mean sinuosity of the ten largest rivers (mouths by area): main stem
+ * curve length over the great-circle distance from source to mouth. Marks
+ * the mouths it took in flags bit 7. */
+static double ts__sinuosity(ts_nodes *t, double radius_m)
+{
+    double sum = 0.0;
+    int rivers = 0, r;
+    uint32_t i;
+    for (r = 0; r < 10; r++) {
+        uint32_t best = UINT32_MAX, v;
+        double curve = 0.0;
+        for (i = 0; i < t->n; i++)
+            if (t->down[i] < 0 && !(t->flags[i] & 0x80u) && (best == UINT32_MAX || t->area[i] > t->area[best]))
+                best = i;
+        if (best == UINT32_MAX) break;
+        t->flags[best] |= 0x80u;
+        for (v = best; t->main_up[v] != UINT32_MAX; v = t->main_up[v]) curve += t->len[t->main_up[v]];
+        if (v == best) continue;
+        sum += curve / (ts__arc(t->dir + 3 * (size_t)v, t->dir + 3 * (size_t)best) * radius_m);
+        rivers++;
+    }
+    return rivers ? sum / rivers : NAN;
+}
+
 int ts_rivers_run(const ct_world *w, ts_river_result *out)
 {
     ts_nodes t;
@@ -163,25 +187,7 @@ int ts_rivers_run(const ct_world *w, ts_river_result *out)
     out->hack_nodes = fit_n;
     out->river_km = total_len / 1000.0;
     out->density_per_km = info.land_area_m2 > 0.0 ? (total_len / 1000.0) / (info.land_area_m2 / 1e6) : NAN;
-    /* Sinuosity of the ten largest rivers (mouths by area). */
-    {
-        double sum = 0.0;
-        int rivers = 0, r;
-        for (r = 0; r < 10; r++) {
-            uint32_t best = UINT32_MAX, v;
-            double curve = 0.0;
-            for (i = 0; i < t.n; i++)
-                if (t.down[i] < 0 && !(t.flags[i] & 0x80u) && (best == UINT32_MAX || t.area[i] > t.area[best]))
-                    best = i;
-            if (best == UINT32_MAX) break;
-            t.flags[best] |= 0x80u;   /* taken */
-            for (v = best; t.main_up[v] != UINT32_MAX; v = t.main_up[v]) curve += t.len[t.main_up[v]];
-            if (v == best) continue;
-            sum += curve / (ts__arc(t.dir + 3 * (size_t)v, t.dir + 3 * (size_t)best) * cfg->radius_m);
-            rivers++;
-        }
-        out->sinuosity = rivers ? sum / rivers : NAN;
-    }
+    out->sinuosity = ts__sinuosity(&t, cfg->radius_m);
     ts__free(&t);
     free(strahler);
     free(lmain);
