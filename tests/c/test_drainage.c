@@ -167,6 +167,28 @@ done:
     free(flags);
 }
 
+/* river_closed_moisture closes lakes: at 1 every lake whose precipitation
+ * proxy is not saturated is endorheic, and its rivers end in it. */
+static void test_closed_lakes(void)
+{
+    ct_world *a = build("balanced", 42u, -1.0), *b;
+    ct_config cfg;
+    char err[256];
+    ct_config_preset(&cfg, "balanced", err, sizeof err);
+    cfg.river_closed_moisture = 1.0;
+    b = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
+    CHECK(a && b && a->rivers && b->rivers, "builds: %s", err);
+    if (a && b && a->rivers && b->rivers) {
+        CHECK(b->rivers->dr.lakes_closed > a->rivers->dr.lakes_closed, "closed lakes %u -> %u",
+              a->rivers->dr.lakes_closed, b->rivers->dr.lakes_closed);
+        CHECK(b->rivers->land_to_sea_m2 < a->rivers->land_to_sea_m2, "less land drains to the sea");
+        test_every_vertex_drains(b, "balanced, lakes closed");
+        test_one_outlet_per_lake(b, "balanced, lakes closed");
+    }
+    ct_world_free(a);
+    ct_world_free(b);
+}
+
 static void test_off(void)
 {
     ct_world *w = build("reference", 42u, -1.0);
@@ -200,6 +222,7 @@ int main(void)
     }
     test_lakes_keep_levels(42u);
     test_lakes_keep_levels(1234u);
+    test_closed_lakes();
     test_off();
     return test_summary("drainage");
 }

@@ -37,8 +37,13 @@ static const no_effect NO_EFFECT[] = {
     {#p "_height_scale", "region_strength = 0", {"region_strength", "1", NULL}}, \
     {#p "_ridge_scale", "region_strength = 0", {"region_strength", "1", NULL}}, \
     {#p "_delay_passes", "region_strength = 0", {"region_strength", "1", NULL}}
-    REGION_KNOB(plains), REGION_KNOB(ridges), REGION_KNOB(broken), REGION_KNOB(basins)
+    REGION_KNOB(plains), REGION_KNOB(ridges), REGION_KNOB(broken), REGION_KNOB(basins),
 #undef REGION_KNOB
+    {"erosion_k", "erosion_iterations = 0 (no erosion steps)", {"erosion_iterations", "3", NULL}},
+    /* Which lakes keep an outlet reaches the samples only along the few
+     * rivers below them, which 3000 directions miss even with every edge a
+     * river: test_drainage.c checks that the knob closes lakes. */
+    {"river_closed_moisture", "always at 3000 directions (see test_drainage.c)", {NULL}},
 };
 #define N_NO_EFFECT (sizeof NO_EFFECT / sizeof NO_EFFECT[0])
 
