@@ -9,9 +9,7 @@ import { SMALL, freshCore, thrown, decode } from './ct_fixture.mjs';
 
 const E = 257;
 const core = await freshCore();
-// Rivers off: a river makes nearly every LOD-2 land chunk partly wet, and the
-// tests below need a dry one.
-const world = core.buildWorld({ ...SMALL, set: { ...SMALL.set, river_min_area_km2: 0 } });
+const world = core.buildWorld(SMALL);
 const R = world.config.radius_m;
 const L = world.config.surface_lod;
 
