@@ -10,6 +10,7 @@
  * (npm run terrain-stats), which runs this program and also holds Earth. */
 #include "terrain_stats.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,7 +113,8 @@ static int ts_parse(int argc, char **argv, ts_args *a, ct_config *cfg)
 }
 
 static void ts_print(const ts_args *a, const ct_world *w, double load_ms, const ts_raster_result *r,
-                     const ts_lake_result *l, const ts_chunk_result *c)
+                     const ts_lake_result *l, const ts_chunk_result *c, const ts_river_result *rv,
+                     const ts_river_result *tree)
 {
     const ct_config *cfg = ct_world_config(w);
     ct_world_stats st;
@@ -147,6 +149,19 @@ static void ts_print(const ts_args *a, const ct_world *w, double load_ms, const 
                c->spacing_m, c->slope_deg[0], c->slope_deg[1], c->slope_deg[2], c->height_m[0],
                c->height_m[1], c->height_m[2], c->height_m[3], c->beach_share, c->zero_share,
                TS_BEACH_M, c->ms);
+    printf(",\n \"rivers\":{\"nodes\":%lu,\"lakes_open\":%lu,\"lakes_closed\":%lu,\"lost_mouths\":%lu,"
+           "\"hack\":%.4f,\"hack_nodes\":%lu,\"bifurcation\":%.4f,\"max_order\":%d,\"river_km\":%.0f,"
+           "\"density_per_km\":%.6f,\"sinuosity\":%.4f,\"sea_share\":%.4f}",
+           (unsigned long)rv->nodes, (unsigned long)rv->lakes_open, (unsigned long)rv->lakes_closed,
+           (unsigned long)rv->lost_mouths, isnan(rv->hack) ? -1.0 : rv->hack, (unsigned long)rv->hack_nodes,
+           isnan(rv->bifurcation) ? -1.0 : rv->bifurcation, rv->max_order, rv->river_km,
+           isnan(rv->density_per_km) ? -1.0 : rv->density_per_km, isnan(rv->sinuosity) ? -1.0 : rv->sinuosity,
+           isnan(rv->sea_share) ? -1.0 : rv->sea_share);
+    if (tree->nodes)
+        printf(",\n \"river_tree\":{\"nodes\":%lu,\"hack\":%.4f,\"hack_nodes\":%lu,\"bifurcation\":%.4f,"
+               "\"max_order\":%d}",
+               (unsigned long)tree->nodes, isnan(tree->hack) ? -1.0 : tree->hack, (unsigned long)tree->hack_nodes,
+               isnan(tree->bifurcation) ? -1.0 : tree->bifurcation, tree->max_order);
     printf("%s\n", a->slope_lod_count ? "," : "}");
 }
 
@@ -195,6 +210,7 @@ int main(int argc, char **argv)
     ts_raster_result r;
     ts_lake_result l;
     ts_chunk_result c;
+    ts_river_result rv, tree;
     double t0;
     char err[256];
     int rc = ts_parse(argc, argv, &a, &cfg);
@@ -210,11 +226,23 @@ int main(int argc, char **argv)
     memset(&r, 0, sizeof r);
     memset(&c, 0, sizeof c);
     if (!ts_lakes_run(w, &l) || (a.do_raster && !ts_raster_run(w, &a.raster, &r)) ||
-        (a.do_chunks && !ts_chunks_run(w, &a.chunks, &c))) {
+        (a.do_chunks && !ts_chunks_run(w, &a.chunks, &c)) || !ts_rivers_run(w, &rv)) {
         ct_world_free(w);
         return 1;
     }
-    ts_print(&a, w, t0, &r, &l, &c);
+    /* Hack's law and Horton's ratios describe the whole channel network, not
+     * only the rivers drawn: measure them again on the full drainage tree
+     * (every land vertex a node), from the same config. */
+    memset(&tree, 0, sizeof tree);
+    if (!a.world_path && cfg.river_min_area_km2 > 0.0) {
+        ct_config full = cfg;
+        ct_world *wt;
+        full.river_min_area_km2 = 1.0;
+        wt = ct_world_build(&full, NULL, NULL, err, sizeof err);
+        if (!wt || !ts_rivers_run(wt, &tree)) memset(&tree, 0, sizeof tree);
+        ct_world_free(wt);
+    }
+    ts_print(&a, w, t0, &r, &l, &c, &rv, &tree);
     ct_world_free(w);
     return ts_slopes_run(&a, &cfg) ? 0 : 1;
 }

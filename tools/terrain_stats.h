@@ -55,6 +55,18 @@ typedef struct ts_chunk_result {
     double ms;
 } ts_chunk_result;
 
+/* River network figures (terrain_stats_rivers.c). */
+typedef struct ts_river_result {
+    uint32_t nodes, lakes_open, lakes_closed, lost_mouths, hack_nodes;
+    int max_order;
+    double hack;                    /* exponent h of L ~ A^h */
+    double bifurcation;             /* Horton ratio from Strahler orders */
+    double river_km, density_per_km;   /* total length; per km2 of land */
+    double sinuosity;               /* mean over the ten largest rivers */
+    double sea_share;               /* land area draining to the sea */
+} ts_river_result;
+int ts_rivers_run(const ct_world *w, ts_river_result *out);
+
 #define TS_BEACH_M 2.0              /* "flat beach band": land within 2 m of sea level */
 #define TS_ELEVATED_M 5.0           /* a lake counts as elevated at or above this level */
 

@@ -1,12 +1,27 @@
 // This module formats terrain-stats results: a table per world, one row per
 // world for sweeps, and the Markdown used in docs/generation.md.
 
+// Earth's land hypsometry (global 5-arc-minute relief, land above sea level)
+// and river network figures, from the surveys cited in docs/generation.md.
+export const EARTH = { heightM: { p50: 450, p90: 2300, p99: 4900, max: 8848 }, hack: '0.5-0.6',
+  bifurcation: '3-5', seaShare: 0.8 };
+
 const f = (x, d = 2) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
 const pct = (x) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
 
 function lakeText(l) {
   if (!l.lakes) return `0 lakes (${l.seas} inland seas)`;
   return `${l.elevated}/${l.lakes} elevated (${pct(l.elevated_share)}), levels ${f(l.level_min_m, 0)}..${f(l.level_max_m, 0)} m`;
+}
+
+function riverText(r, tree) {
+  if (!r || !r.nodes) return 'none (river_min_area_km2=0)';
+  const n = (x, d) => (x < 0 ? '-' : f(x, d));
+  const t = tree && tree.nodes ? tree : r;
+  return `${r.nodes} nodes, Hack h ${n(t.hack, 3)} (Earth ${EARTH.hack}), bifurcation ${n(t.bifurcation, 2)} ` +
+    `(Earth ${EARTH.bifurcation}, ${t.max_order} orders; ${t === tree ? 'full drainage tree' : 'drawn rivers'}), density ${n(r.density_per_km * 1000, 2)} km/1000 km², ` +
+    `sinuosity ${n(r.sinuosity, 2)}, to the sea ${pct(r.sea_share)} (Earth ~${pct(EARTH.seaShare)}), ` +
+    `lakes ${r.lakes_open} open / ${r.lakes_closed} closed, ${r.lost_mouths} lost mouths`;
 }
 
 /** Human-readable table for one world. */
@@ -24,7 +39,8 @@ export function formatWorld(m, earth, grid) {
     ['land slope (deg)', `p50 ${f(ch.slope_deg.p50)}  p90 ${f(ch.slope_deg.p90)}  p99 ${f(ch.slope_deg.p99)}  at LOD ${ch.lod} (~${f(ch.spacing_m, 0)} m spacing)`],
     ...(m.slopes || []).map((sl) => [`  at surface_lod ${sl.lod}`,
       `p50 ${f(sl.slope_deg.p50)}  p90 ${f(sl.slope_deg.p90)}  p99 ${f(sl.slope_deg.p99)}  (~${f(sl.spacing_m, 1)} m spacing, ${sl.with_land} land chunks)`]),
-    ['land height (m)', `p50 ${f(ch.height_m.p50, 0)}  p90 ${f(ch.height_m.p90, 0)}  p99 ${f(ch.height_m.p99, 0)}  max ${f(ch.height_m.max, 0)}  (macro max ${f(m.stats.max_height_m, 0)})`],
+    ['land height (m)', `p50 ${f(ch.height_m.p50, 0)}  p90 ${f(ch.height_m.p90, 0)}  p99 ${f(ch.height_m.p99, 0)}  max ${f(ch.height_m.max, 0)}  (macro max ${f(m.stats.max_height_m, 0)}; Earth ${EARTH.heightM.p50}/${EARTH.heightM.p90}/${EARTH.heightM.p99}/${EARTH.heightM.max})`],
+    ['rivers', riverText(m.rivers, m.river_tree)],
     ['beach band', `${pct(ch.beach_share)} of land within 0..${ch.beach_max_m} m, ${pct(ch.zero_share)} at exactly 0 m`],
     ['chunks', `${ch.with_land} with land of ${ch.generated} generated, ${f(ch.land_samples / 1e6, 2)} M land samples, ${f(ch.ms / 1000, 1)} s`],
   ];
@@ -46,6 +62,10 @@ const COLUMNS = [
   ['p99', (m) => f(m.chunks.height_m.p99, 0)],
   ['max', (m) => f(m.chunks.height_m.max, 0)],
   ['land 0..2 m', (m) => pct(m.chunks.beach_share)],
+  ['Hack h', (m) => (m.river_tree ? f(m.river_tree.hack, 3) : '-')],
+  ['bifurcation', (m) => (m.river_tree ? f(m.river_tree.bifurcation, 2) : '-')],
+  ['sinuosity', (m) => (m.rivers && m.rivers.nodes ? f(m.rivers.sinuosity, 2) : '-')],
+  ['to sea', (m) => (m.rivers && m.rivers.nodes ? pct(m.rivers.sea_share) : '-')],
 ];
 
 /** One row per world, plain text. */
@@ -64,6 +84,8 @@ export function formatMarkdown(out) {
   for (const m of out.worlds) lines.push(`| ${COLUMNS.map((c) => c[1](m)).join(' | ')} |`);
   const e = out.earth;
   lines.push('', `Earth (land-10m, same grid): ${f(e.coast_per_land_area_per_km * 1000, 3)} km of coast per ` +
-    `1000 km² of land, box dimension ${f(e.dimension, 3)}. Grid ${out.grid.width}x${out.grid.height}, |lat| <= ${out.grid.lat_max_deg}.`);
+    `1000 km² of land, box dimension ${f(e.dimension, 3)}. Grid ${out.grid.width}x${out.grid.height}, |lat| <= ${out.grid.lat_max_deg}. ` +
+    `Earth's land heights p50/p90/p99/max ${EARTH.heightM.p50}/${EARTH.heightM.p90}/${EARTH.heightM.p99}/${EARTH.heightM.max} m; ` +
+    `Hack h ${EARTH.hack}, bifurcation ${EARTH.bifurcation}, ~${pct(EARTH.seaShare)} of land drains to the sea.`);
   return lines.join('\n');
 }

@@ -187,6 +187,26 @@ export interface ChunkCounters {
   reused: number;
 }
 
+/** The river graph of a world: one entry per river node (land macro vertex). */
+export interface RiverGraph {
+  info: { nodeCount: number; segmentCount: number; lakesOpen: number; lakesClosed: number;
+    landAreaM2: number; landToSeaM2: number };
+  /** unit vectors, 3 per node */
+  direction: Float64Array;
+  /** index of the downstream node, -1 at a mouth into the sea or a lake */
+  downstream: Int32Array;
+  drainageAreaM2: Float64Array;
+  widthM: Float64Array;
+  /** length of the river curve from the node to the downstream one */
+  lengthM: Float64Array;
+  /** water surface at the node (metres) */
+  surfaceM: Float64Array;
+  /** 1 lake outlet, 2 mouth into the sea, 4 mouth into a lake */
+  flags: Uint8Array;
+  /** 1 where the node is the first one below an open lake */
+  lakeOutlet: Uint8Array;
+}
+
 /** A built or loaded world inside one core instance. Call free() when done. */
 export declare class World {
   readonly core: Core;
@@ -203,6 +223,8 @@ export declare class World {
   sampleAt(dir: Vec3Like): PointSample;
   keyAt(dir: Vec3Like, lod?: number): KeyAtResult;
   region(dir: Vec3Like): RegionInfo;
+  /** The river graph solved at world load (empty when river_min_area_km2 is 0). */
+  rivers(): RiverGraph;
   chunk(key: ChunkKeyLike): Chunk;
   /** .ctc file bytes (396,354) */
   chunkCtc(key: ChunkKeyLike): Uint8Array;

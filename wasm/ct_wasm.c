@@ -210,6 +210,30 @@ CTW_EXPORT int ctw_world_stats(const ct_world *w, double *out, char *err, size_t
     return CT_OK;
 }
 
+/* out: node_count, segment_count, lakes_open, lakes_closed, land_area_m2,
+ * land_to_sea_m2. */
+CTW_EXPORT int ctw_world_rivers_info(const ct_world *w, double *out, char *err, size_t errlen)
+{
+    ct_rivers_info info;
+    ct_result r = ct_world_rivers_info(w, &info, err, errlen);
+    if (r != CT_OK) return (int)r;
+    out[0] = info.node_count;
+    out[1] = info.segment_count;
+    out[2] = info.lakes_open;
+    out[3] = info.lakes_closed;
+    out[4] = info.land_area_m2;
+    out[5] = info.land_to_sea_m2;
+    return CT_OK;
+}
+
+CTW_EXPORT int ctw_world_rivers(const ct_world *w, uint32_t capacity, double *direction, int32_t *downstream,
+                                double *area_m2, double *width_m, double *length_m, double *surface_m,
+                                uint8_t *flags, char *err, size_t errlen)
+{
+    return (int)ct_world_rivers(w, capacity, direction, downstream, area_m2, width_m, length_m, surface_m, flags,
+                                err, errlen);
+}
+
 CTW_EXPORT size_t ctw_world_snapshot_size(const ct_world *w) { return ct_world_snapshot_size(w); }
 
 CTW_EXPORT int ctw_world_snapshot_write(const ct_world *w, uint8_t *buf, size_t len,

@@ -1,7 +1,8 @@
 // client.d.ts - Type declarations for worker/client.js, the promise-based pool
 // of terrain workers used by pages and Node programs (see docs/worker.md).
 import type {
-  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, SampleResult,
+  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, RiverGraph,
+  SampleResult,
   WorldStats,
 } from '../wasm/ct.mjs';
 import type { ChunkFormat, MessageType, ProtocolError } from './protocol.js';
@@ -101,6 +102,7 @@ export interface StrideErrorsM { 1: number; 2: number; 4: number; 8: number; }
  */
 export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; strideErrorsM?: StrideErrorsM; lakes?: Mesh | null; relief?: Float32Array; paletteMap?: Uint8Array; lakeLevels?: Float32Array | null };
 export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
+export type PoolRivers = RiverGraph & Epoched & { generation: string };
 
 /** A pending request as shown to cancel() and reprioritize() callbacks. */
 export interface RequestView {
@@ -163,6 +165,8 @@ export interface Pool {
   snapshot(options?: PriorityOptions): Promise<Uint8Array>;
   /** The core's address of a key in the pool's world: 'planet/generation/face/lod/x/y' (ct_address_format). */
   address(key: ChunkKeyLike | string, options?: PriorityOptions): Promise<string>;
+  /** The river graph of the world (one worker answers; the arrays are transferred). */
+  rivers(options?: PriorityOptions): PoolPromise<PoolRivers>;
   /** Any request type, scheduled like the others (key: collapse key). */
   request<T = unknown>(type: MessageType | string, args?: Record<string, unknown>,
     options?: PriorityOptions & { key?: string; transfer?: Transferable[] }): PoolPromise<T>;

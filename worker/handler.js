@@ -140,6 +140,10 @@ export function createHandler(core, options = {}) {
         memoryBytes: core.memoryBytes(), queued: queue.length,
       };
     },
+    [MSG.RIVERS]() {
+      const w = needWorld();
+      return { generation: w.generation, ...w.rivers() };
+    },
     [MSG.CONFIG](msg) {
       const result = {
         knobs: core.knobs(),

@@ -34,6 +34,11 @@ export function worldRequests(request) {
       return request(MSG.SAMPLE, () => { const c = own.slice(); return { msg: { dirs: c }, transfer: [c.buffer] }; }, { priority });
     },
 
+    /** The world's river graph (typed arrays, transferred). */
+    rivers({ priority = 0 } = {}) {
+      return request(MSG.RIVERS, () => ({ msg: {}, transfer: [] }), { key: 'rivers', priority });
+    },
+
     snapshot({ priority = 0 } = {}) {
       return request(MSG.SNAPSHOT, () => ({ msg: {}, transfer: [] }), { key: 'snapshot', priority }).then((r) => r.bytes);
     },

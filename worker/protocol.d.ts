@@ -13,6 +13,7 @@ export declare const MSG: Readonly<{
   STATS: 'stats';
   CONFIG: 'config';
   ADDRESS: 'address';
+  RIVERS: 'rivers';
   PROGRESS: 'progress';
   TEST_CRASH: 'test-crash';
   TEST_STALL: 'test-stall';

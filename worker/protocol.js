@@ -16,6 +16,7 @@ export const MSG = Object.freeze({
   STATS: 'stats',         // {} -> {generation, stats, memoryBytes, queued}
   CONFIG: 'config',       // {preset?, set?, text?} -> {knobs, presets, generation, world, resolved?}
   ADDRESS: 'address',     // {key} -> {generation, address}: the core's 'planet/generation/face/lod/x/y'
+  RIVERS: 'rivers',       // {} -> {generation, info, direction, downstream, drainageAreaM2, widthM, ...}
   PROGRESS: 'progress',   // worker -> client only: {id, type, stage, fraction}
   // Test hooks: answered only by a handler created with {testHooks: true}.
   TEST_CRASH: 'test-crash', // {times}: the worker dies while msg.attempt < times
@@ -25,7 +26,7 @@ export const MSG = Object.freeze({
 /** Types a client may send (progress only flows from the worker). */
 export const REQUEST_TYPES = Object.freeze([
   MSG.BUILD, MSG.LOAD, MSG.SNAPSHOT, MSG.SAMPLE, MSG.CHUNK, MSG.MESH,
-  MSG.CANCEL, MSG.STATS, MSG.CONFIG, MSG.ADDRESS,
+  MSG.CANCEL, MSG.STATS, MSG.CONFIG, MSG.ADDRESS, MSG.RIVERS,
 ]);
 
 /**

@@ -296,6 +296,31 @@ const char *ct_region_name(int region);   /* "plains" ... "basins", "?" */
 ct_result ct_world_region(const ct_world *world, const double dir[3], ct_region_info *out,
                           char *err, size_t errlen);
 
+/* ------------------------------------------------------------------ rivers */
+/* The river graph solved at world load (empty with river_min_area_km2 = 0):
+ * a node per land macro vertex whose precipitation-weighted drainage area
+ * passes the threshold, in vertex order, each with the segment to its
+ * downstream node (-1 at a mouth into the sea or a lake). For minimaps,
+ * navigation and placing towns; the channels themselves are in the samples
+ * (water_body CT_WATER_RIVER) and chunks (water code = river surface). */
+#define CT_WATER_RIVER (-2)          /* ct_sample.water_body of river water */
+#define CT_RIVER_LAKE_OUTLET 1u      /* node flags */
+#define CT_RIVER_MOUTH_SEA 2u
+#define CT_RIVER_MOUTH_LAKE 4u
+typedef struct ct_rivers_info {
+    uint32_t node_count, segment_count;   /* segments: one per node, plus a stub per lake outlet */
+    uint32_t lakes_open, lakes_closed;    /* lakes with an outlet; endorheic lakes */
+    double land_area_m2, land_to_sea_m2;  /* land, and the part of it that drains to the sea */
+} ct_rivers_info;
+ct_result ct_world_rivers_info(const ct_world *world, ct_rivers_info *out, char *err, size_t errlen);
+/* Fills caller arrays of capacity >= node_count (any may be NULL):
+ * direction 3 per node (unit), downstream index or -1, drainage area (m2),
+ * channel width (m), length of the curve to the downstream node (m), water
+ * surface at the node (m), flags (CT_RIVER_*). CT_ERR_BUFFER if too small. */
+ct_result ct_world_rivers(const ct_world *world, uint32_t capacity, double *direction, int32_t *downstream,
+                          double *drainage_area_m2, double *width_m, double *length_m, double *surface_m,
+                          uint8_t *flags, char *err, size_t errlen);
+
 /* ---------------------------------------------------------------- sampling */
 typedef enum ct_biome {
     CT_BIOME_WATER = 0, CT_BIOME_SAND, CT_BIOME_GRASS, CT_BIOME_FOREST,
@@ -311,7 +336,7 @@ typedef struct ct_sample {
     double height_m;      /* terrain bed (with fine noise), metres from sea level */
     double water_m;       /* water surface, metres; meaningful when has_water */
     int has_water;        /* 1 sea or lake covers the bed here */
-    int water_body;       /* -1 land, 0 ocean, >0 lake or inland sea id */
+    int water_body;       /* -1 land, 0 ocean, >0 lake or inland sea id, CT_WATER_RIVER */
     double mask;          /* signed land mask (> 0 land) interpolated */
     double moisture;      /* 0 dry .. 1 wet */
     int biome;            /* ct_biome */

@@ -92,7 +92,10 @@ static const char ct__reference_layers_text[] =
     /* the ranges layer took over the detail noise's three finest octaves */
     "detail_octaves=6\n"
     /* ground.c: fine relief */
-    "ground_amplitude_m=0\n";
+    "ground_amplitude_m=0\n"
+    /* drainage.c, rivers.c: no drainage solve, no rivers */
+    "river_min_area_km2=0\n"
+    "erosion_iterations=0\n";
 
 const char *ct_reference_layers(void) { return ct__reference_layers_text; }
 

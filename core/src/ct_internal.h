@@ -168,6 +168,8 @@ struct ct_world {
     float *belt_v;              /* [V] mountain-belt weight 0..1 (ranges.c); NULL
                                    in walk mode and when range_height_m and
                                    macro_ceiling_m are 0 */
+    struct ct__rivers *rivers;  /* drainage and river network (rivers.c); NULL
+                                   when river_min_area_km2 is 0 */
 };
 
 /* Everything a world recomputes from its hashed data (world_derive.c):

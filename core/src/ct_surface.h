@@ -8,6 +8,7 @@
 #include "ct_coast.h"
 #include "ct_ranges.h"
 #include "ct_ground.h"
+#include "ct_rivers.h"
 
 /* Sampling without validation. need_moisture = 0 lets chunk generation skip
  * the moisture noise on water samples (their biome does not read it); every
@@ -26,6 +27,8 @@ typedef struct ct__corners {
     double rw[4][CT_REGION_COUNT];
     int pin[4];              /* shore pin (land next to water) */
     ct__macro_grad_prep grad; /* the cell's part of the macro gradient */
+    size_t river_cell;       /* the cell's index in the river lists */
+    int river;               /* 1: a river segment is within reach of the cell */
 } ct__corners;
 
 /* A sampler: ct__sample_dir for many directions, with what is constant per
@@ -42,9 +45,16 @@ typedef struct ct__sampler {
     uint32_t detail_seed;
     ct__coast_prep coast;
     ct__ground_prep ground;   /* ground.octaves 0: no fine relief */
+    const ct__rivers *rivers; /* NULL: the rivers layer is off */
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask);
 void ct__sampler_run(ct__sampler *sp, const double dir[3], int need_moisture, ct_sample *out);
+/* Sea or lake water at four directions (12 doubles): wet[k] is
+ * ct__sampler_run's has_water (rivers aside), level_m[k] that water's level,
+ * without the fine relief, which never moves a sample across the shore
+ * (ct__detail_amp's weight keeps it under half the height above the shore,
+ * the ranges' bound the same). The shore noise runs four lanes at a time. */
+void ct__sampler_water4(ct__sampler *sp, const double dir[12], double level_m[4], int wet[4]);
 /* Four directions (x, y, z of each, 12 doubles): four ct__sampler_run calls'
  * results, bit for bit, with the detail fBm run four lanes at a time
  * (ct__fbm3_fast_x4n). */

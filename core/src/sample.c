@@ -154,6 +154,8 @@ static void ct__corners_load(const ct_world *w, int want_slope, int face, uint32
     }
     if (want_slope) ct__macro_gradient_prepare(dir, w->cfg.radius_m, &k->grad);
     k->split = ct__cell_split(k->body);
+    k->river_cell = CT__RIVER_CELL(n, face, i, j);
+    k->river = w->rivers && ct__river_cell_has(w->rivers, k->river_cell);
     k->any_wet = k->body[0] >= 0 || k->body[1] >= 0 || k->body[2] >= 0 || k->body[3] >= 0;
 }
 
@@ -324,9 +326,25 @@ static double ct__sample_slope(const ct__cell *c, const double g[3])
     return sqrt(ct__dot3(t, t));
 }
 
+/* Rivers (rivers.c): on land in a cell with a river within reach, the
+ * channel and valley carved into the land after fine relief (returned to be
+ * added to the detail) and the river water and bank moisture in *rh, which
+ * classification reads. 0 and no river elsewhere, so the layer off (or far
+ * from rivers) leaves every sample as it was. */
+static double ct__sample_river(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
+                               double detail, ct__river_hit *rh)
+{
+    rh->wet = 0;
+    rh->moisture = 0.0;
+    if (!sp->rivers || !c->k->river || !(b->above + detail > 0.0)) return 0.0;
+    ct__river_at(sp->rivers, c->k->river_cell, dir, b->bed + detail, rh);
+    return rh->carve_m;
+}
+
 /* Classification: water or land, moisture, biome and palette entry. */
 static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
-                                double detail, double jitter, const double g[3], int need_moisture, ct_sample *out)
+                                double detail, double jitter, const double g[3], int need_moisture,
+                                const ct__river_hit *rh, ct_sample *out)
 {
     const ct_config *cfg = &sp->w->cfg;
     ct__biome_in bi;
@@ -336,11 +354,16 @@ static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const 
     out->water_m = out->has_water ? b->level : 0.0;
     out->water_body = out->has_water ? (int)c->k->body[b->dom] : -1;
     out->mask = b->mask;
+    if (!out->has_water && rh->wet) {
+        out->has_water = 1;
+        out->water_m = rh->surface_m;
+        out->water_body = CT_WATER_RIVER;
+    }
 
     if (need_moisture || !out->has_water) {
         /* Wetter next to water, drier far inland; moisture_bias shifts all. */
         double mo = 0.5 + CT__MOIST_FIELD * b->moist + cfg->moisture_bias +
-                    CT__MOIST_SHORE * (1.0 - ct__smoothstep(0.0, CT__MOIST_SHORE_HOPS, b->shore));
+                    CT__MOIST_SHORE * (1.0 - ct__smoothstep(0.0, CT__MOIST_SHORE_HOPS, b->shore)) + rh->moisture;
         out->moisture = ct__clamp(mo, 0.0, 1.0);
     } else {
         out->moisture = 0.0;
@@ -426,6 +449,7 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     sp->want_grad = sp->want_slope || sp->ground.octaves > 0;
     sp->ranges_on = ct__ranges_on(cfg) || sp->want_grad;
     sp->detail_seed = ct__subseed(cfg->seed, CT_SALT_DETAIL);
+    sp->rivers = w->rivers;
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
 }
 
@@ -454,10 +478,37 @@ static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double 
                             ct_sample *out)
 {
     double detail, jitter, g[3] = {0.0, 0.0, 0.0};
+    ct__river_hit rh;
     detail = ct__detail_finish(&q->blend, q->amp, q->octaves, nz, coarse, &jitter);
     if (sp->ranges_on) detail += ct__sample_ranges(sp, &q->blend, q->dir, g);
     if (sp->ground.octaves > 0) detail += ct__sample_ground(sp, &q->cell, &q->blend, q->dir, detail, g);
-    ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, out);
+    detail += ct__sample_river(sp, &q->cell, &q->blend, q->dir, detail, &rh);
+    ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
+}
+
+void ct__sampler_water4(ct__sampler *sp, const double dir_in[12], double level_m[4], int wet_out[4])
+{
+    ct__pending q[4];
+    double p[12], wet[4], rough[4], shore[4];
+    int mixed[4], any = 0, k;
+    for (k = 0; k < 4; k++) {
+        ct__sample_canonical(dir_in + 3 * k, q[k].dir);
+        ct__sample_cell(sp, &sp->cell[k], q[k].dir, &q[k].cell);
+        ct__sample_blend(sp, &q[k].cell, &q[k].blend);
+        p[3 * k] = q[k].dir[0];
+        p[3 * k + 1] = q[k].dir[1];
+        p[3 * k + 2] = q[k].dir[2];
+        mixed[k] = sp->coast_on && ct__coast_mixed(&q[k].blend);
+        wet[k] = q[k].blend.wet_weight;
+        rough[k] = mixed[k] ? ct__sample_coast_roughness(sp, &q[k].cell, &q[k].blend) : 0.0;
+        any |= mixed[k];
+    }
+    if (any) ct__coast_shore_x4(&sp->coast, p, wet, rough, mixed, shore);
+    for (k = 0; k < 4; k++) {
+        if (sp->coast_on) ct__coast_apply(sp, mixed[k] ? shore[k] : 0.0, &q[k].blend);
+        level_m[k] = q[k].blend.level;
+        wet_out[k] = q[k].blend.wet_weight > 0.0 && q[k].blend.above <= 0.0;
+    }
 }
 
 void ct__sampler_run(ct__sampler *sp, const double dir_in[3], int need_moisture, ct_sample *out)
@@ -511,11 +562,13 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     /* ct__sample_ranges for the four lanes, the ridged noise two at a time. */
     if (sp->ranges_on) ct__ranges_at_x4(cfg, p, belt, above, ranges, sp->want_grad ? g : NULL);
     for (k = 0; k < 4; k++) {
+        ct__river_hit rh;
         if (sp->ranges_on) detail[k] += ranges[k];
         if (sp->ground.octaves > 0)
             detail[k] += ct__sample_ground(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], g + 3 * k);
+        detail[k] += ct__sample_river(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);
         ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
-                            &out[k]);
+                            &rh, &out[k]);
     }
 }
 

@@ -9,6 +9,8 @@
  * frees the same way. */
 #include "ct_build.h"
 #include "ct_ranges.h"
+#include "ct_rivers.h"
+#include "ct_drainage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +93,7 @@ void ct_world_free(ct_world *world)
     free(world->shore_ref_v);
     free(world->moisture_v);
     free(world->belt_v);
+    ct__rivers_free(world->rivers);
     free(world);
 }
 
@@ -293,6 +296,9 @@ static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *e
             if (w->height_v[v] > -CT__MIN_SEA_DEPTH_M) w->height_v[v] = -CT__MIN_SEA_DEPTH_M;
         }
     }
+    /* Valleys follow the rivers and ridges divide basins; the projection
+     * below still sees the pins, so shores and lakes hold as before. */
+    if (cfg->erosion_iterations > 0 && (r = ct__erode(w, &t->g, t->is_pin, err, errlen)) != CT_OK) return r;
     return ct__slope_project(&t->g, cfg->max_macro_slope, t->is_pin, w->height_v, err, errlen);
 }
 
@@ -422,10 +428,11 @@ ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *o
     if (ct__report(&pr, "relief", 0.80)) goto cancel;
     if ((r = ct__shore_distance(&t.g, w->body_v, w->shore_v, err, errlen)) != CT_OK) goto fail;
     if (ct__report(&pr, "slope projection", 0.86)) goto cancel;
-    if ((r = ct__finish_heights(w, &t, walked, err, errlen)) != CT_OK) goto fail;
-    if (ct__report(&pr, "freeze", 0.97)) goto cancel;
+    /* The levels are final; erosion (in the next step) reads them. */
     for (v = 0; v < V; v++)
         w->water_level_v[v] = w->body_v[v] >= 0 ? t.level_b[w->body_v[v]] : 0.0;
+    if ((r = ct__finish_heights(w, &t, walked, err, errlen)) != CT_OK) goto fail;
+    if (ct__report(&pr, "freeze", 0.97)) goto cancel;
     w->generation = ct__world_generation(w);
     if ((r = ct__world_derive(w, &t.g, err, errlen)) != CT_OK) goto fail;
     ct__fill_build_log(w, &t, start);

@@ -13,6 +13,7 @@
  * over the graph it solved on, a loaded world builds it once here. */
 #include "ct_build.h"
 #include "ct_ranges.h"
+#include "ct_rivers.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -250,8 +251,10 @@ ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err
     }
     if (r == CT_OK) ct__derive_stats(w, g);
     if (r == CT_OK) r = ct__derive_sampling(w, g, err, errlen);
-    /* The sampling tables (and mountain belts) are held too. */
-    if (r == CT_OK) w->stats.bytes_held = ct__world_bytes(w);
+    /* The drainage reads the moisture the sampling tables just derived. */
+    if (r == CT_OK) r = ct__rivers_derive(w, g, err, errlen);
+    /* The sampling tables, mountain belts and rivers are held too. */
+    if (r == CT_OK) w->stats.bytes_held = ct__world_bytes(w) + ct__rivers_bytes(w->rivers);
     ct__graph_free(&own);
     return r;
 }

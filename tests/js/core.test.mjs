@@ -250,7 +250,8 @@ test('sample: batches, agreement with single samples, bad direction index', () =
     for (const k of Object.keys(all)) assert.is(one[k][0], all[k][i], `${k}[${i}]`);
   }
   for (let i = 0; i < n; i++) {
-    assert.is(all.hasWater[i], all.waterBody[i] >= 0 ? 1 : 0, `water body and flag agree at ${i}`);
+    // water bodies 0.. and rivers (-2) are water, -1 is land
+    assert.is(all.hasWater[i], all.waterBody[i] !== -1 ? 1 : 0, `water body and flag agree at ${i}`);
     assert.ok(all.palette[i] < 40 && all.biome[i] < 8 && all.palette[i] >= 5 * all.biome[i] && all.palette[i] < 5 * all.biome[i] + 5);
     assert.ok(all.moisture[i] >= 0 && all.moisture[i] <= 1);
   }

@@ -40,6 +40,10 @@ async function main(): Promise<void> {
     const code: string = (e as CtError).code;
     void code;
   }
+  const rivers = world.rivers();
+  const mouth: boolean = rivers.downstream[0] < 0 && rivers.widthM[0] > 0 && rivers.lakeOutlet[0] === 0;
+  const riverNodes: number = rivers.info.nodeCount + rivers.direction.length + rivers.drainageAreaM2[0];
+  void [mouth, riverNodes];
   again.free();
   world.free();
   void [kind, seed, generation, ocean, h0, ctc, idx, palIndex, generated, wet, dir, address, checkedLod, worldKind];

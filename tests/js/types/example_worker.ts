@@ -22,6 +22,9 @@ async function main(): Promise<void> {
   const reused: number = (await pool.workerStats())[0].chunks.reused;
   const samples = await pool.sample([[0, 1, 0]]);
   const height: number = samples.heightM[0];
+  const rivers = await pool.rivers();
+  const outlets: number = rivers.lakeOutlet.reduce((a, b) => a + b, 0) + rivers.info.lakesOpen;
+  void [outlets, rivers.generation];
   pool.cancel((r) => r.priority > 10);
   const stats = pool.stats();
   const queued: number = stats.queued;
