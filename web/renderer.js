@@ -1,6 +1,7 @@
 // This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, colours (palette maps), sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
 import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture, createPaletteMapTexture } from './gl.js';
-import { sub, length, normalize } from './geo.js';
+import { sub, length, normalize, sampleSpacingM } from './geo.js';
+import { surfaceAnchors, logDepthFactor } from '../stream/surface_glsl.js';
 import { TERRAIN_VS, TERRAIN_FS, SCREEN_VS, SKY_FS } from './shaders.js';
 import { GpuTimer } from './gputimer.js';
 
@@ -67,6 +68,9 @@ export class Renderer {
     m.usePalette = !!t.pal;
     m.row = 256 / t.stride + 1;
     m.stride = t.stride;
+    // Metres between this tile's samples: the first row's chord over its 256 sample steps.
+    const n = 4 * (256 / t.stride);
+    m.spacingM = Math.hypot(t.posH[n] - t.posH[0], t.posH[n + 1] - t.posH[1], t.posH[n + 2] - t.posH[2]) / 256;
     if (t.relief) {
       m.relief = createReliefTexture(gl, t.relief, 257);
       m.bytes += 257 * 257 * 8;
@@ -127,6 +131,23 @@ export class Renderer {
     gl.drawArrays(gl.TRIANGLES, 0, 3);
   }
 
+  /**
+   * Uniforms of the surface detail and the depth: the eye's lattice anchors
+   * (float64 split on the CPU, stream/surface_glsl.js), the world's finest
+   * sample spacing (the world's surface_lod; without it, the finest tile
+   * drawn) and the logarithmic depth's scale for this far plane.
+   */
+  _surface(u, f, tiles) {
+    const gl = this.gl, a = surfaceAnchors(f.view.eye);
+    gl.uniform3iv(u.uSfCell, a.cell);
+    gl.uniform3fv(u.uSfFine, a.fine);
+    gl.uniformMatrix3fv(u.uSfRot, false, a.rot);
+    const lod = f.surfaceLod ?? tiles.reduce((l, t) => Math.max(l, t.key?.lod ?? 0), 0);
+    gl.uniform1f(u.uSurfaceSpacingM, sampleSpacingM(f.radiusM, lod));
+    gl.uniform1f(u.uDetail, f.detail === false ? 0 : 1);
+    gl.uniform1f(u.uLogDepthF, logDepthFactor(f.view.far));
+  }
+
   /** Draws terrain tiles (nearest first), water included; returns the triangle count. */
   _tiles(f, tiles, alpha) {
     const gl = this.gl, view = f.view;
@@ -139,6 +160,7 @@ export class Renderer {
     gl.uniform3fv(u.uRock, this.rockColor);
     gl.uniform1f(u.uRelief, f.relief ?? 1);
     gl.uniform1f(u.uAlpha, alpha);
+    this._surface(u, f, tiles);
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, this.palette);
     gl.uniform1i(u.uPalette, 0);
@@ -155,6 +177,7 @@ export class Renderer {
       gl.uniform1i(u.uRow, m.row);
       gl.uniform1i(u.uGrid, m.row * m.row);
       gl.uniform1f(u.uStride, m.stride);
+      gl.uniform1f(u.uTileSpacingM, m.spacingM);
       gl.uniform1i(u.uHasRelief, m.relief ? 1 : 0);
       gl.uniform1i(u.uHasLakes, m.lakes ? 1 : 0);
       gl.uniform1i(u.uHasPalMap, m.palMap && f.paletteMaps !== false ? 1 : 0);
@@ -181,7 +204,9 @@ export class Renderer {
    *   tiles:[{gpu, center, morph}], width, height, exaggeration=1 (of the meshes),
    *   relief=1 (how much the relief map's lean is strengthened), holes=false (debug: the ground
    *   sphere magenta behind the terrain, no sky), paletteMaps=true (false: debug, colour tiles
-   *   by their vertices even where they have a palette map), fade?: {tiles, alpha, exaggeration}
+   *   by their vertices even where they have a palette map), surfaceLod (the world's: surface
+   *   detail fades in where its samples are a few pixels apart), detail=true (false: no surface
+   *   detail, the shading of a world seen from orbit everywhere), fade?: {tiles, alpha, exaggeration}
    *   (an old planet drawn over this one with alpha, for a crossfade)}
    * @returns {{triangles: number}}
    */
