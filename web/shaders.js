@@ -220,19 +220,23 @@ void main() {
   float texelsPerPx = min(length(dFdx(tx)), length(dFdy(tx)));
   // The pixel's footprint on the ground (metres, its longer axis) and how
   // much surface detail it shows: none while the world's finest samples are
-  // under two pixels apart (the globe from orbit is drawn as it always was).
+  // under half a pixel apart (the globe from orbit is drawn as it always was).
   float fpM = max(max(length(dFdx(vRel)), length(dFdy(vRel))), 1e-3);
-  float detail = uHasPalMap == 1 ? uDetail * smoothstep(2.0, 5.0, uSurfaceSpacingM / fpM) : 0.0;
+  float detail = uHasPalMap == 1 ? uDetail * smoothstep(0.5, 2.0, uSurfaceSpacingM / fpM) : 0.0;
   vec4 map = uHasPalMap == 1 ? mapAt(tx) : vec4(vColor, 0.0);
   vec3 base = uHasPalMap == 1 ? mix(map.rgb, vColor, smoothstep(0.75, 1.5, texelsPerPx)) : vColor;
   float wetMap = map.a;
   float rough = 0.0;
   SfDetail d = SfDetail(vec3(0.0), vec3(0.0));
   if (detail > 0.0) {
+    // Octaves start a few samples wide: the data's own variation at that
+    // scale is smooth (bilinear), and flat biomes would otherwise stay a
+    // sheet out to where the detail fades.
     float topM = pow2Below(uSurfaceSpacingM);
-    d = sfDetail(vRel, fpM, topM, 0x1a2b3c4du);
-    float blot = sfNoise(vRel, 1, ivec3(int(SF_ANCHOR_M / min(2.0 * topM, 512.0))), 0x9a7c4001u).x * 0.7
-                + sfNoise(vRel, 2, ivec3(int(SF_ANCHOR_M / topM)), 0x9a7c4002u).x * 0.3;
+    d = sfDetail(vRel, fpM, min(4.0 * topM, 512.0), 0x1a2b3c4du);
+    float bc = min(2.0 * topM, 512.0);
+    float blot = sfOctaveWeight(bc, fpM) * sfNoise(vRel, 1, ivec3(int(SF_ANCHOR_M / bc)), 0x9a7c4001u).x * 0.7
+               + sfOctaveWeight(topM, fpM) * sfNoise(vRel, 2, ivec3(int(SF_ANCHOR_M / topM)), 0x9a7c4002u).x * 0.3;
     // Biome boundaries wander by up to about half a sample, in this tile's
     // samples, fading to none at the tile's edge so neighbours still agree there.
     float wc = pow2Below(1.5 * uTileSpacingM);
