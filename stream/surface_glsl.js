@@ -20,7 +20,10 @@
 export const SURFACE_ANCHOR_M = 1024;
 
 /** Rotations of the three lattice frames (row-major), irrational-looking angles about skew axes. */
-const FRAMES = [[1, 0, 0], [0.6, 0.48, 0.64], [-0.36, 0.8, 0.48]].map((axis, k) => rotation(axis, [0, 0.71, 1.37][k]));
+// Rounded to float32 here, so the CPU's anchors and the GPU's rotation use
+// the very same matrix (a float64 anchor with a float32 rotation would be
+// 6e-8 of the planet's radius, 0.4 m, apart).
+const FRAMES = [[1, 0, 0], [0.6, 0.48, 0.64], [-0.36, 0.8, 0.48]].map((axis, k) => rotation(axis, [0, 0.71, 1.37][k]).map(Math.fround));
 
 function rotation(axis, angle) {
   const l = Math.hypot(...axis), [x, y, z] = axis.map((a) => a / l);
