@@ -279,7 +279,10 @@ void main() {
     float fres = 0.02 + 0.98 * pow(1.0 - max(dot(up, v), 0.0), 5.0);
     vec3 wFar = mix(col, water * (sunL * max(sunMu, 0.0) + sky * 2.0), opacity);
     wFar = mix(wFar, sky * 4.0 + sunL * 0.05, fres * 0.6 * wet) + glint(up, v, sunMu, uGlint) * wet;
-    if (detail > 0.0) {
+    // Waves fade over a wider range than the ground's detail: the open sea
+    // has no texture of its own to hide a change of look in.
+    float wd = uHasPalMap == 1 ? uDetail * smoothstep(0.02, 2.0, uSurfaceSpacingM / fpM) : 0.0;
+    if (wd > 0.0) {
       // Close up: waves (calmer on lakes), the sky mirrored in them by
       // Fresnel, the sun's glitter on each facet, and foam at the line.
       vec3 wn = sfWaveNormal(vRel, up, fpM, level > 0.5 ? 1.0 : 0.0);
@@ -288,7 +291,7 @@ void main() {
       wNear = mix(wNear, refl.rgb, refl.a * wet) + glint(wn, v, sunMu, uGlint) * wet;
       float foam = sfFoam(vRel, depth, fpM);
       wNear = mix(wNear, vec3(0.85, 0.88, 0.9) * (sunL * max(sunMu, 0.0) * 0.6 + sky), foam * 0.85);
-      col = mix(wFar, wNear, detail);
+      col = mix(wFar, wNear, wd);
     } else {
       col = wFar;
     }
