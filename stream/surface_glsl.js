@@ -90,28 +90,37 @@ vec4 sfNoise(vec3 rel, int j, ivec3 m, uint salt) {
 // 0 once a cell spans under 1.5 pixels (it would alias), 1 from 3 pixels.
 float sfOctaveWeight(float cellM, float fpM) { return smoothstep(1.5, 3.0, cellM / fpM); }
 // The shared detail of the land: octaves from topM (a power of two, at most
-// the anchor cell) down to the pixel footprint.
-//   x: albedo variation (about [-1,1], fine octaves as strong as coarse ones),
-//   y: cracks (0..1, ridged: thin dark lines), z: bump height in metres for
-//   unit roughness; grad: the bump's gradient (metres per metre, world axes).
+// the anchor cell) down to the pixel footprint, at most SF_OCTAVES of them:
+// where more would show (near the eye of a coarse world) the coarsest are
+// left out, the last one kept fading, so the finest detail is never lost.
+// Each octave's salt and frame follow its cell size, not its place in the
+// loop, so leaving coarse octaves out never changes the finer ones.
+//   v.x: albedo variation (about [-1,1], fine octaves nearly as strong as
+//   coarse ones), v.y: cracks (0..1, ridged: thin dark lines), v.z: bump
+//   height in metres for unit roughness; grad: the bump's gradient (metres
+//   per metre, world axes).
+const int SF_OCTAVES = 9;
 struct SfDetail { vec3 v; vec3 grad; };
 SfDetail sfDetail(vec3 rel, float fpM, float topM, uint salt) {
   SfDetail s; s.v = vec3(0.0); s.grad = vec3(0.0);
+  float skip = max(log2(topM / (1.5 * fpM)) - float(SF_OCTAVES - 1), 0.0);
+  float first = 1.0 - fract(skip);
+  float cell = topM * exp2(-floor(skip));
+  int m = int(SF_ANCHOR_M / cell + 0.5);
   float amp = 1.0, norm = 0.0;
-  int m = int(SF_ANCHOR_M / topM + 0.5);
-  float cell = topM;
-  for (int o = 0; o < 12; o++) {
-    float w = sfOctaveWeight(cell, fpM);
-    if (w <= 0.0 || m > 65536) break;
-    vec4 n = sfNoise(rel, o - 3 * (o / 3), ivec3(m), salt + uint(o) * 0x9e3779b9u);
+  for (int o = 0; o < SF_OCTAVES; o++) {
+    float w = sfOctaveWeight(cell, fpM) * (o == 0 ? first : 1.0);
+    if ((w <= 0.0 && o > 0) || m > 65536) break;
+    int a = int(log2(float(m)) + 0.5);
+    vec4 n = sfNoise(rel, a - 3 * (a / 3), ivec3(m), salt + uint(a) * 0x9e3779b9u);
     float r = 1.0 - abs(n.x);
     s.v += w * vec3(amp * n.x, amp * r * r * r * r, 0.5 * cell * n.x);
     s.grad += w * 0.5 * cell * n.yzw;
-    norm += amp;
-    amp *= 0.8;
+    norm += w * amp;
+    amp *= 0.85;
     cell *= 0.5; m *= 2;
   }
-  s.v.xy /= max(norm, 1.0);
+  s.v.xy /= max(norm, 0.5);
   return s;
 }
 // Bends normal nrm by a bump gradient (metres per metre) scaled by strength.

@@ -68,9 +68,6 @@ export class Renderer {
     m.usePalette = !!t.pal;
     m.row = 256 / t.stride + 1;
     m.stride = t.stride;
-    // Metres between this tile's samples: the first row's chord over its 256 sample steps.
-    const n = 4 * (256 / t.stride);
-    m.spacingM = Math.hypot(t.posH[n] - t.posH[0], t.posH[n + 1] - t.posH[1], t.posH[n + 2] - t.posH[2]) / 256;
     if (t.relief) {
       m.relief = createReliefTexture(gl, t.relief, 257);
       m.bytes += 257 * 257 * 8;
@@ -177,7 +174,6 @@ export class Renderer {
       gl.uniform1i(u.uRow, m.row);
       gl.uniform1i(u.uGrid, m.row * m.row);
       gl.uniform1f(u.uStride, m.stride);
-      gl.uniform1f(u.uTileSpacingM, m.spacingM);
       gl.uniform1i(u.uHasRelief, m.relief ? 1 : 0);
       gl.uniform1i(u.uHasLakes, m.lakes ? 1 : 0);
       gl.uniform1i(u.uHasPalMap, m.palMap && f.paletteMaps !== false ? 1 : 0);

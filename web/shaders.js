@@ -116,8 +116,8 @@ uniform float uExag; uniform float uRelief; uniform float uAlpha; uniform int uH
 uniform sampler2D uReliefMap; uniform sampler2D uLakeMap; uniform int uHasLakes;
 uniform sampler2D uPalette; uniform highp usampler2D uPalMap; uniform int uHasPalMap;
 // Surface detail: the world's finest sample spacing (detail fades in as it
-// spans more than a few pixels), this tile's spacing, and a master switch.
-uniform float uSurfaceSpacingM; uniform float uTileSpacingM; uniform float uDetail;
+// spans more than half a pixel) and a master switch.
+uniform float uSurfaceSpacingM; uniform float uDetail;
 ${ATMOSPHERE}
 ${LOG_DEPTH_FS}
 ${SURFACE_NOISE_GLSL}
@@ -235,13 +235,14 @@ void main() {
     float topM = pow2Below(uSurfaceSpacingM);
     d = sfDetail(vRel, fpM, min(4.0 * topM, 512.0), 0x1a2b3c4du);
     float bc = min(2.0 * topM, 512.0);
-    float blot = sfOctaveWeight(bc, fpM) * sfNoise(vRel, 1, ivec3(int(SF_ANCHOR_M / bc)), 0x9a7c4001u).x * 0.7
-               + sfOctaveWeight(topM, fpM) * sfNoise(vRel, 2, ivec3(int(SF_ANCHOR_M / topM)), 0x9a7c4002u).x * 0.3;
-    // Biome boundaries wander by up to about half a sample, in this tile's
-    // samples, fading to none at the tile's edge so neighbours still agree there.
-    float wc = pow2Below(1.5 * uTileSpacingM);
-    vec2 warp = vec2(sfNoise(vRel, 0, ivec3(int(SF_ANCHOR_M / wc)), 0x3a7b0001u).x,
-                     sfNoise(vRel, 1, ivec3(int(SF_ANCHOR_M / wc)), 0x3a7b0002u).x);
+    float b1 = sfNoise(vRel, 1, ivec3(int(SF_ANCHOR_M / bc)), 0x9a7c4001u).x;
+    float b2 = sfNoise(vRel, 2, ivec3(int(SF_ANCHOR_M / topM)), 0x9a7c4002u).x;
+    float bw1 = sfOctaveWeight(bc, fpM), bw2 = sfOctaveWeight(topM, fpM);
+    float blot = bw1 * b1 * 0.7 + bw2 * b2 * 0.3;
+    // Biome boundaries wander by up to about half a sample (the same two
+    // noises, as a vector), fading to none at the tile's edge so neighbours
+    // still agree there.
+    vec2 warp = vec2(b1 * bw1, b2 * bw2);
     vec2 edge = min(tx, 256.0 - tx);
     warp *= 0.6 * smoothstep(0.0, 1.5, min(edge.x, edge.y));
     vec4 g = groundAt(tx + warp, d, blot, vRel, fpM);
