@@ -110,6 +110,10 @@ void main() {
 export const TERRAIN_FS = `#version 300 es
 precision highp float;
 precision highp int;   // uHasLakes is shared with the vertex shader, whose ints are highp
+// SF_DETAIL 0 compiles the shader without surface detail (for tiles too far to show any).
+#ifndef SF_DETAIL
+#define SF_DETAIL 1
+#endif
 in vec3 vRel; in float vH; in vec3 vColor; in vec2 vUv;
 uniform vec3 uEye; uniform vec3 uSea; uniform vec3 uShallow; uniform vec3 uRock;
 uniform float uExag; uniform float uRelief; uniform float uAlpha; uniform int uHasRelief;
@@ -222,12 +226,17 @@ void main() {
   // much surface detail it shows: none while the world's finest samples are
   // under half a pixel apart (the globe from orbit is drawn as it always was).
   float fpM = max(max(length(dFdx(vRel)), length(dFdy(vRel))), 1e-3);
+#if SF_DETAIL
   float detail = uHasPalMap == 1 ? uDetail * smoothstep(0.5, 2.0, uSurfaceSpacingM / fpM) : 0.0;
+#else
+  float detail = 0.0;
+#endif
   vec4 map = uHasPalMap == 1 ? mapAt(tx) : vec4(vColor, 0.0);
   vec3 base = uHasPalMap == 1 ? mix(map.rgb, vColor, smoothstep(0.75, 1.5, texelsPerPx)) : vColor;
   float wetMap = map.a;
   float rough = 0.0;
   SfDetail d = SfDetail(vec3(0.0), vec3(0.0));
+#if SF_DETAIL
   if (detail > 0.0) {
     // Octaves start a few samples wide: the data's own variation at that
     // scale is smooth (bilinear), and flat biomes would otherwise stay a
@@ -253,12 +262,17 @@ void main() {
     wetMap += detail * 0.25 * blot * (1.0 - abs(2.0 * wetMap - 1.0));
     h += detail * clamp(0.1 * d.v.z, -0.4, 0.4);
   }
+#endif
   // Rock on steep ground (the palette's rock shade), not on beaches or under water.
   vec3 rockCol = uRock;
+#if SF_DETAIL
   if (detail > 0.0) rockCol = mix(uRock, sfMaterial(4, uRock, d, 0.0, 0.0), detail);
+#endif
   float rockW = smoothstep(0.09, 0.22, steep / max(uExag, 1.0)) * step(level + 2.0, h);
   base = mix(base, rockCol, rockW);
+#if SF_DETAIL
   if (detail > 0.0) n = sfBump(n, d.grad, mix(rough, sfRoughness(4) * detail, rockW));
+#endif
   float sunMu = dot(up, uSun);
   vec3 sunL = sunlightAt(sunMu);
   vec3 sky = vec3(0.05, 0.09, 0.16) * daylight(sunMu) + vec3(0.004, 0.005, 0.01);
@@ -280,6 +294,7 @@ void main() {
     float fres = 0.02 + 0.98 * pow(1.0 - max(dot(up, v), 0.0), 5.0);
     vec3 wFar = mix(col, water * (sunL * max(sunMu, 0.0) + sky * 2.0), opacity);
     wFar = mix(wFar, sky * 4.0 + sunL * 0.05, fres * 0.6 * wet) + glint(up, v, sunMu, uGlint) * wet;
+#if SF_DETAIL
     // Waves fade over a wider range than the ground's detail: the open sea
     // has no texture of its own to hide a change of look in.
     float wd = uHasPalMap == 1 ? uDetail * smoothstep(0.02, 2.0, uSurfaceSpacingM / fpM) : 0.0;
@@ -296,11 +311,17 @@ void main() {
     } else {
       col = wFar;
     }
+#else
+    col = wFar;
+#endif
   }
   vec3 tr;
   vec3 ins = aerial(uEye, normalize(vRel), length(vRel), max(h, level) * uExag, up, tr);
   outColor = vec4(tone(col * tr + ins), uAlpha);
 }`;
+
+/** The terrain shader without surface detail: the same pixels where detail is 0, cheaper. */
+export const TERRAIN_FS_PLAIN = TERRAIN_FS.replace('#version 300 es\n', '#version 300 es\n#define SF_DETAIL 0\n');
 
 export const SCREEN_VS = `#version 300 es
 out vec2 vNdc;
