@@ -99,7 +99,7 @@ float sfOctaveWeight(float cellM, float fpM) { return smoothstep(1.5, 3.0, cellM
 //   coarse ones), v.y: cracks (0..1, ridged: thin dark lines), v.z: bump
 //   height in metres for unit roughness; grad: the bump's gradient (metres
 //   per metre, world axes).
-const int SF_OCTAVES = 9;
+const int SF_OCTAVES = 7;
 struct SfDetail { vec3 v; vec3 grad; };
 SfDetail sfDetail(vec3 rel, float fpM, float topM, uint salt) {
   SfDetail s; s.v = vec3(0.0); s.grad = vec3(0.0);
