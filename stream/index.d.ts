@@ -151,3 +151,15 @@ export declare function latLonToDir(latDeg: number, lonDeg: number): number[];
 export declare function dirToLatLon(dir: Vec3): { lat: number; lon: number };
 export declare function enuFrame(dir: Vec3): { east: number[]; north: number[]; up: number[] };
 export declare function sampleSpacingM(radiusM: number, lod: number): number;
+
+/** Render-only surface detail (stream/surface_glsl.js): GLSL chunks and the float64 eye anchors they need. */
+export declare const SURFACE_ANCHOR_M: number;
+/** Splits a float64 eye (metres, planet-centred) into per-frame integer lattice cells, float32 remainders and the rotations. */
+export declare function surfaceAnchors(eye: ArrayLike<number>): { cell: Int32Array; fine: Float32Array; rot: Float32Array };
+/** uLogDepthF for a far plane distance in metres. */
+export declare function logDepthFactor(farM: number): number;
+export declare const SURFACE_NOISE_GLSL: string;
+export declare const SURFACE_MATERIAL_GLSL: string;
+export declare const SURFACE_WATER_GLSL: string;
+export declare const LOG_DEPTH_VS: string;
+export declare const LOG_DEPTH_FS: string;

@@ -9,6 +9,7 @@
 //   computeView    orbit pose -> float64 eye, camera-relative view/projection
 //   selectTiles    the quadtree choice on its own (screen-space error, culling)
 //   prepareTerrain a worker mesh -> interleaved x,y,z,height with geomorph targets
+//   surface_glsl   render-only surface detail as GLSL chunks + the float64 eye anchors they need
 export { TileStreamer, HEIGHT_RANGE_M } from './streamer.js';
 export { selectTiles, tileId } from './lod.js';
 export { computeView, defaultPose, clampPose, autoTilt, perspective, screenRay, raySphere } from './camera.js';
@@ -17,3 +18,7 @@ export {
   FACE_NAMES, FACE_FILE_NAMES, CHUNK_CORE, parseKey, keyId, keyAt, keyDirection, keyBounds,
   latLonToDir, dirToLatLon, enuFrame, sampleSpacingM,
 } from './geo.js';
+export {
+  SURFACE_ANCHOR_M, surfaceAnchors, logDepthFactor,
+  SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL, LOG_DEPTH_VS, LOG_DEPTH_FS,
+} from './surface_glsl.js';

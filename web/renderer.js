@@ -1,7 +1,8 @@
 // This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, colours (palette maps), sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
 import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture, createPaletteMapTexture } from './gl.js';
-import { sub, length, normalize } from '../stream/geo.js';
-import { TERRAIN_VS, TERRAIN_FS, SCREEN_VS, SKY_FS } from './shaders.js';
+import { sub, length, normalize, sampleSpacingM } from '../stream/geo.js';
+import { surfaceAnchors, logDepthFactor } from '../stream/surface_glsl.js';
+import { TERRAIN_VS, TERRAIN_FS, TERRAIN_FS_PLAIN, SCREEN_VS, SKY_FS } from './shaders.js';
 import { GpuTimer } from './gputimer.js';
 
 /** How far below sea level the hole check's sphere lies (more than a coarse tile's chord sags). */
@@ -21,6 +22,7 @@ export class Renderer {
   constructor(gl) {
     this.gl = gl;
     this.terrain = createProgram(gl, TERRAIN_VS, TERRAIN_FS, 'terrain');
+    this.terrainPlain = createProgram(gl, TERRAIN_VS, TERRAIN_FS_PLAIN, 'terrain-plain');
     this.sky = createProgram(gl, SCREEN_VS, SKY_FS, 'sky');
     this.palette = createPaletteTexture(gl, new Uint8Array(120));
     this.seaColor = [0.02, 0.08, 0.2];
@@ -130,18 +132,67 @@ export class Renderer {
     gl.drawArrays(gl.TRIANGLES, 0, 3);
   }
 
+  /**
+   * Uniforms of the surface detail and the depth: the eye's lattice anchors
+   * (float64 split on the CPU, stream/surface_glsl.js), the world's finest
+   * sample spacing and the logarithmic depth's scale for this far plane.
+   */
+  _surface(u, f, spacingM) {
+    const gl = this.gl, a = surfaceAnchors(f.view.eye);
+    if (u.uSfCell) {
+      gl.uniform3iv(u.uSfCell, a.cell);
+      gl.uniform3fv(u.uSfFine, a.fine);
+      gl.uniformMatrix3fv(u.uSfRot, false, a.rot);
+    }
+    if (u.uSurfaceSpacingM) gl.uniform1f(u.uSurfaceSpacingM, spacingM);
+    if (u.uDetail) gl.uniform1f(u.uDetail, f.detail === false ? 0 : 1);
+    gl.uniform1f(u.uLogDepthF, logDepthFactor(f.view.far));
+  }
+
   /** Draws terrain tiles (nearest first), water included; returns the triangle count. */
   _tiles(f, tiles, alpha) {
-    const gl = this.gl, view = f.view;
-    const viewProj = Float32Array.from(view.viewProj);
+    const view = f.view;
     const order = tiles.map((t) => ({ t, d: length(sub(t.center, view.eye)) })).sort((a, b) => a.d - b.d);
-    const p = this.terrain, u = p.u;
+    // Tiles too far for any pixel of theirs to show surface detail take the
+    // program compiled without it (the same pixels, at the cost the globe
+    // always had): software GL runs both sides of a per-pixel branch.
+    const spacingM = this._spacingM(f, tiles);
+    const near = [], far = [];
+    for (const o of order) (f.detail !== false && this._mayShowDetail(o, f, spacingM) ? near : far).push(o.t);
+    let triangles = 0;
+    if (near.length) triangles += this._drawWith(this.terrain, f, near, alpha, spacingM);
+    if (far.length) triangles += this._drawWith(this.terrainPlain, f, far, alpha, spacingM);
+    this.gl.activeTexture(this.gl.TEXTURE0);
+    return triangles;
+  }
+
+  /** The world's finest sample spacing: its surface_lod's, or without one the finest tile's. */
+  _spacingM(f, tiles) {
+    const lod = f.surfaceLod ?? tiles.reduce((l, t) => Math.max(l, t.key?.lod ?? 0), 0);
+    return sampleSpacingM(f.radiusM, lod);
+  }
+
+  /**
+   * Whether a tile's nearest pixel could have samples half a pixel apart (the
+   * shader's fade starts there): its centre's distance less a generous tile
+   * radius (two face widths over 2^lod) sets the smallest footprint.
+   */
+  _mayShowDetail({ t, d }, f, spacingM) {
+    const lod = t.key?.lod ?? 0;
+    const nearest = Math.max(1, d - (2 * f.radiusM) / 2 ** lod);
+    return spacingM / (nearest / f.view.pixelScale) > 0.4;
+  }
+
+  /** Draws tiles (in the given order) with one terrain program; returns the triangle count. */
+  _drawWith(p, f, tiles, alpha, spacingM) {
+    const gl = this.gl, view = f.view, u = p.u;
     gl.useProgram(p.program);
     this._common(u, f);
-    gl.uniformMatrix4fv(u.uViewProj, false, viewProj);
+    gl.uniformMatrix4fv(u.uViewProj, false, Float32Array.from(view.viewProj));
     gl.uniform3fv(u.uRock, this.rockColor);
     gl.uniform1f(u.uRelief, f.relief ?? 1);
     gl.uniform1f(u.uAlpha, alpha);
+    this._surface(u, f, spacingM);
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, this.palette);
     gl.uniform1i(u.uPalette, 0);
@@ -150,7 +201,7 @@ export class Renderer {
     gl.uniform1i(u.uPalMap, 3);
     let triangles = 0;
     gl.enable(gl.CULL_FACE);
-    for (const { t } of order) {
+    for (const t of tiles) {
       const m = t.gpu;
       gl.uniform3fv(u.uOffset, sub(t.center, view.eye));
       gl.uniform1f(u.uMorph, t.morph);
@@ -172,11 +223,9 @@ export class Renderer {
       triangles += m.count / 3;
     }
     gl.disable(gl.CULL_FACE);
-    gl.activeTexture(gl.TEXTURE0);
-
-    if (alpha < 1) gl.disable(gl.BLEND);
     return triangles;
   }
+
 
   /**
    * Draws one frame.
@@ -184,7 +233,9 @@ export class Renderer {
    *   tiles:[{gpu, center, morph}], width, height, exaggeration=1 (of the meshes),
    *   relief=1 (how much the relief map's lean is strengthened), holes=false (debug: the ground
    *   sphere magenta behind the terrain, no sky), paletteMaps=true (false: debug, colour tiles
-   *   by their vertices even where they have a palette map), fade?: {tiles, alpha, exaggeration}
+   *   by their vertices even where they have a palette map), surfaceLod (the world's: surface
+   *   detail fades in where its samples are a few pixels apart), detail=true (false: no surface
+   *   detail, the shading of a world seen from orbit everywhere), fade?: {tiles, alpha, exaggeration}
    *   (an old planet drawn over this one with alpha, for a crossfade)}
    * @returns {{triangles: number}}
    */

@@ -2,10 +2,11 @@
 // the package's TileStreamer (the same LOD selection, request scheduling and
 // mesh preparation as the WebGL2 demo) picks chunk meshes for the view, and
 // three.js draws them camera-relative. Drag to orbit, wheel to go from space
-// down to the ground. window.ctThree exposes ready/stats/goTo for tests.
+// down to eye height (1.7 m over the core's ground under the camera).
+// window.ctThree exposes ready/stats/goTo for tests.
 import * as THREE from 'three';
 import { createPool } from 'cubesphere-terrain/worker';
-import { TileStreamer, computeView, clampPose, defaultPose, autoTilt } from 'cubesphere-terrain/stream';
+import { TileStreamer, computeView, clampPose, defaultPose, autoTilt, latLonToDir } from 'cubesphere-terrain/stream';
 import { ThreeTiles } from './three_tiles.js';
 
 const hash = new URLSearchParams(location.hash.slice(1));
@@ -15,7 +16,11 @@ const spec = { preset: hash.get('preset') || 'balanced',
 const canvas = document.createElement('canvas');
 document.body.prepend(canvas);
 const hud = document.getElementById('hud');
-const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+// Logarithmic depth: eye height over ground with a horizon kilometres away
+// needs more than a 24-bit hyperbolic depth buffer gives (the demo does the same).
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true, logarithmicDepthBuffer: true });
+/** The lowest the camera goes: a standing person's eyes above the ground (metres). */
+const EYE_M = 1.7;
 renderer.setPixelRatio(Math.min(2, devicePixelRatio));
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x000000);
@@ -27,7 +32,8 @@ const group = new THREE.Group();
 scene.add(group);
 const tiles = new ThreeTiles(group);
 
-const state = { pool: null, streamer: null, radiusM: 6371000, pose: null, last: null, frames: 0, errors: [] };
+const state = { pool: null, streamer: null, radiusM: 6371000, surfaceLod: 5, pose: null, last: null, frames: 0, errors: [],
+  groundM: 0, groundAt: 0, groundBusy: false };
 let resolveReady;
 const ready = new Promise((r) => { resolveReady = r; });
 
@@ -40,7 +46,8 @@ function frame(now) {
   if (!state.streamer) return;
   const { width, height } = renderer.getDrawingBufferSize(new THREE.Vector2());
   const range = state.streamer.heightRange();
-  const view = computeView(state.pose, { radiusM: state.radiusM, width, height, ...range });
+  keepAboveGround(now);
+  const view = computeView(state.pose, { radiusM: state.radiusM, width, height, groundM: state.groundM, ...range });
   const res = state.streamer.update(view, now);
   state.last = res;
   // Camera-relative: the camera stays at the origin looking along the view;
@@ -48,13 +55,27 @@ function frame(now) {
   camera.up.fromArray(view.up);
   camera.lookAt(view.forward[0], view.forward[1], view.forward[2]);
   camera.projectionMatrix.fromArray(view.proj);
+  camera.near = view.near; camera.far = view.far;   // the logarithmic depth reads far
   camera.projectionMatrixInverse.copy(camera.projectionMatrix).invert();
-  tiles.show(res.tiles, view.eye);
+  tiles.show(res.tiles, view.eye, state.radiusM, state.surfaceLod);
   renderer.render(scene, camera);
   state.frames++;
   hud.textContent = `alt ${(state.pose.alt / 1000).toFixed(1)} km  tiles ${res.tiles.length}  finest LOD ${res.maxLodDrawn}  ` +
     `triangles ${tiles.triangles}  in flight ${state.streamer.stats().inFlight}`;
   if (res.tiles.length >= 6 && res.settled) resolveReady(stats());
+}
+
+/** Samples the core's height under the camera (a few times a second) and keeps the eye EYE_M above it. */
+function keepAboveGround(now) {
+  if (!state.groundBusy && now - state.groundAt > 200) {
+    state.groundBusy = true;
+    state.groundAt = now;
+    state.pool.sample([latLonToDir(state.pose.lat, state.pose.lon)])
+      .then((r) => { state.groundM = Math.max(0, r.heightM[0]); })
+      .catch((e) => state.errors.push(e.message))
+      .finally(() => { state.groundBusy = false; });
+  }
+  clampPose(state.pose, state.radiusM, state.groundM + EYE_M);
 }
 
 function stats() {
@@ -71,17 +92,19 @@ function controls() {
   canvas.addEventListener('pointermove', (e) => {
     if (!drag) return;
     // Degrees per pixel shrink with altitude, so the ground moves with the pointer.
-    const k = (state.pose.alt / state.radiusM) * 0.08 + 0.0005;
+    const k = ((state.pose.alt - state.groundM) / state.radiusM) * 0.08 + 0.000005;
     state.pose.lat += (e.clientY - drag.y) * k;
     state.pose.lon -= (e.clientX - drag.x) * k;
     drag = { x: e.clientX, y: e.clientY };
-    state.pose = clampPose(state.pose, state.radiusM);
+    state.pose = clampPose(state.pose, state.radiusM, state.groundM + EYE_M);
   });
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
-    state.pose.alt *= Math.exp(e.deltaY * 0.0015);
-    state.pose.tilt = autoTilt(state.pose.alt);
-    state.pose = clampPose(state.pose, state.radiusM);
+    // Height above the ground scales with the wheel, so it slows down near the ground.
+    const above = Math.max(EYE_M, state.pose.alt - state.groundM) * Math.exp(e.deltaY * 0.0015);
+    state.pose.alt = state.groundM + above;
+    state.pose.tilt = autoTilt(above);
+    state.pose = clampPose(state.pose, state.radiusM, state.groundM + EYE_M);
   }, { passive: false });
 }
 
@@ -91,6 +114,7 @@ async function start() {
   state.pool = await createPool();
   const info = await state.pool.build(spec);
   state.radiusM = info.config.radius_m;
+  state.surfaceLod = info.config.surface_lod;
   state.pose = defaultPose(state.radiusM);
   state.streamer = new TileStreamer({
     pool: state.pool, renderer: tiles, radiusM: state.radiusM, surfaceLod: info.config.surface_lod,
@@ -104,9 +128,19 @@ async function start() {
 window.ctThree = {
   ready,
   stats,
-  /** Jumps the orbit camera; resolves once the view's tiles are drawn and settled. */
-  goTo(lat, lon, alt) {
-    state.pose = clampPose({ ...state.pose, lat, lon, alt, tilt: autoTilt(alt) }, state.radiusM);
+  /**
+   * Jumps the orbit camera to alt metres above sea level, or with {aboveGround: true}
+   * that far above the core's ground (EYE_M at least); resolves once the view is settled.
+   */
+  async goTo(lat, lon, alt, { aboveGround = false, tilt } = {}) {
+    if (aboveGround) {
+      const r = await state.pool.sample([latLonToDir(lat, lon)]);
+      state.groundM = Math.max(0, r.heightM[0]);
+      state.groundAt = performance.now();
+      alt = state.groundM + Math.max(EYE_M, alt);
+    }
+    const above = alt - state.groundM;
+    state.pose = clampPose({ ...state.pose, lat, lon, alt, tilt: tilt ?? autoTilt(above) }, state.radiusM, aboveGround ? state.groundM + EYE_M : 0);
     const since = state.frames;
     return new Promise((resolve) => {
       const poll = () => (state.frames > since + 2 && state.last && state.last.settled ? resolve(stats()) : setTimeout(poll, 50));

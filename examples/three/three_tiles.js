@@ -2,14 +2,17 @@
 // turns prepared chunk meshes into BufferGeometry over the arrays the worker
 // transferred (normals, colours, indices as they arrived; positions from the
 // streamer's interleaved x,y,z,height copy), and places every tile relative
-// to the camera so float32 vertices stay precise at planet scale.
+// to the camera so float32 vertices stay precise at planet scale. Terrain
+// gets the package's surface detail close up (surface_material.js).
 import * as THREE from 'three';
+import { createSurfaceMaterial, detailAttribute } from './surface_material.js';
 
 export class ThreeTiles {
   /** @param {THREE.Group} group where tile meshes live */
   constructor(group) {
     this.group = group;
-    this.terrain = new THREE.MeshLambertMaterial({ vertexColors: true });
+    this.surface = createSurfaceMaterial();
+    this.terrain = this.surface.material;
     this.water = new THREE.MeshLambertMaterial({ color: 0x2a5d8f, transparent: true, opacity: 0.85 });
     this.triangles = 0;
     /**
@@ -40,6 +43,7 @@ export class ThreeTiles {
   /** Streamer adapter: a terrain tile (skirts included in the mesh). */
   uploadTerrain(t) {
     const m = this._mesh(t, this.terrain, t.colors);
+    m.geometry.setAttribute('sfDetail', new THREE.BufferAttribute(detailAttribute(t.pal, t.vertexCount), 2));
     m.bytes = m.userData.bytes;
     return m;
   }
@@ -62,7 +66,8 @@ export class ThreeTiles {
    * Shows exactly the tiles of this frame, each at (centre - eye), computed
    * in float64 before it becomes a float32 matrix.
    */
-  show(tiles, eye) {
+  show(tiles, eye, radiusM, surfaceLod) {
+    this.surface.update(eye, radiusM, surfaceLod);
     for (const m of this.group.children) m.visible = false;
     let tri = 0;
     for (const t of tiles) {

@@ -21,6 +21,9 @@ static ct_world *build(const char *text)
     char err[256];
     ct_world *w;
     ct_config_preset(&cfg, "balanced", NULL, 0);
+    /* The layer on its own: rivers carve after it, so with them on a river's
+     * wet edge follows the fine relief and water samples may move. */
+    cfg.river_min_area_km2 = 0.0;
     if (ct_config_parse(&cfg, text, err, sizeof err) != CT_OK) {
         CHECK(0, "config: %s", err);
         return NULL;
