@@ -4,7 +4,7 @@ import { RequestScheduler } from './tile_requests.js';
 import { TileCache } from './cache.js';
 import { prepareTerrain, prepareWater } from './tiledata.js';
 import { sampleSpacingM, parentKey, keyId } from './geo.js';
-import { strideErrorsM, roughness } from './tile_error.js';
+import { strideErrorsM, roughness, heightRangeM } from './tile_error.js';
 
 /** Terrain height range in metres (before exaggeration) that bounds and culling allow for. */
 export const HEIGHT_RANGE_M = [-11000, 9000];
@@ -223,8 +223,8 @@ export class TileStreamer {
       const prep = prepareTerrain(mesh, { radiusM: this.radiusM, stride: w.stride, palette: this.palette });
       const gpu = this.renderer.uploadTerrain(prep);
       if (mesh.relief && !this.tileInfo.has(keyId(w.key))) {
-        const errors = strideErrorsM(mesh.relief, vex);
-        this.tileInfo.set(keyId(w.key), { errors, k: roughness(errors, sampleSpacingM(this.radiusM, w.key.lod)) });
+        const errors = strideErrorsM(mesh.relief, vex), spacing = sampleSpacingM(this.radiusM, w.key.lod);
+        this.tileInfo.set(keyId(w.key), { errors, k: roughness(errors, spacing), heightsM: heightRangeM(mesh.relief, spacing, vex) });
       }
       const lakes = prepareWater(mesh.lakes, this.radiusM);
       const water = lakes ? this.renderer.uploadWater(lakes) : null;

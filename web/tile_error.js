@@ -53,3 +53,24 @@ export function roughness(errors, spacingM) {
   for (const s of ERROR_STRIDES) k = Math.max(k, errors[s] / (s * spacingM));
   return k;
 }
+
+/**
+ * Drawn height range [lo, hi] (metres) that bounds a chunk and everything
+ * finer below it: its full-resolution samples (sea at 0 m, times the
+ * exaggeration), widened by half a sample spacing of relief per side for
+ * detail between the samples (a 45-degree slope across half a cell). LOD
+ * selection measures refinement distances to it; culling never uses it.
+ * @param {Float32Array} relief 257 x 257 x 4 floats (w = real height in metres)
+ * @param {number} spacingM sample spacing of the chunk
+ * @param {number} [exaggeration=1]
+ */
+export function heightRangeM(relief, spacingM, exaggeration = 1) {
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 3; i < relief.length; i += 4) {
+    const h = relief[i] > 0 ? relief[i] : 0;
+    if (h < lo) lo = h;
+    if (h > hi) hi = h;
+  }
+  const m = 0.5 * spacingM * exaggeration;
+  return [lo * exaggeration - m, hi * exaggeration + m];
+}
