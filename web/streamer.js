@@ -19,6 +19,14 @@ function coarserIds(tile, baseStride) {
   return ids;
 }
 
+/** Drawn height (metres) of each grid vertex of a prepared tile, row-major, without the skirts. */
+function gridHeights(prep) {
+  const row = 256 / prep.stride + 1, n = Math.min(row * row, prep.vertexCount);
+  const h = new Float32Array(n);
+  for (let v = 0; v < n; v++) h[v] = prep.posH[4 * v + 3];
+  return h;
+}
+
 export class TileStreamer {
   /**
    * @param {object} o {pool, renderer, radiusM, surfaceLod, palette (lookup Map or null, only for
@@ -168,7 +176,7 @@ export class TileStreamer {
         if (morph >= 1) this.morphStart.delete(t.id);
         else morphing = true;
       }
-      tiles.push({ gpu: c.gpu, water: c.water, center: c.center, morph, key: t.key, stride: t.stride, cacheId: this.cacheId(t.id) });
+      tiles.push({ gpu: c.gpu, water: c.water, center: c.center, morph, key: t.key, stride: t.stride, cacheId: this.cacheId(t.id), heights: c.heights });
     }
     for (const id of this.morphStart.keys()) if (!drawn.has(id)) this.morphStart.delete(id);
     this.prevDrawn = drawn;
@@ -228,7 +236,8 @@ export class TileStreamer {
       }
       const lakes = prepareWater(mesh.lakes, this.radiusM);
       const water = lakes ? this.renderer.uploadWater(lakes) : null;
-      const tile = { gpu, water, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
+      // The grid's drawn heights stay on the CPU: the camera is held above the mesh under it (web/ground.js).
+      const tile = { gpu, water, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH, heights: gridHeights(prep) };
       this.cache.add(this.cacheId(w.id), tile, gpu.bytes + (water ? water.bytes : 0), this.frame);
       this._topUp();
     }, (err) => {
