@@ -1,6 +1,7 @@
 // Tests of web/lod.js: quadtree selection by screen-space error, frustum and horizon culling, fallbacks without holes, request priorities.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { heightRangeM } from '../../web/tile_error.js';
 import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride, shellDistanceM } from '../../web/lod.js';
 import { computeView, screenRay, raySphere, autoTilt } from '../../web/camera.js';
 import { keyAt, keyId, add, scale, normalize, latLonToDir, keyBounds, keyDirection, sampleSpacingM, length, sub } from '../../web/geo.js';
@@ -199,6 +200,14 @@ test('a landing world (surface_lod 12) near the ground draws what the screen can
     assert.ok(triangles < 2e6 && s.draw.length < 200 && asked < 260, `${alt} m: ${s.draw.length} tiles, ${triangles} triangles, ${asked} requests`);
     coverage(v, s.draw);
   }
+});
+
+test('heightRangeM: the drawn samples (sea at 0 m) times the exaggeration, widened by half a sample spacing', () => {
+  const relief = new Float32Array(257 * 257 * 4);
+  for (let i = 0; i < 257 * 257; i++) relief[4 * i + 3] = 100 + (i % 257);
+  relief[3] = -4000; // a sea bed: drawn at the sea surface
+  assert.equal(heightRangeM(relief, 12, 1), [0 - 6, 356 + 6]);
+  assert.equal(heightRangeM(relief, 12, 2), [0 - 12, 712 + 12]);
 });
 
 test.run();
