@@ -1,5 +1,5 @@
 // This script runs the demo's standard views in the two other engines players use: Firefox (Debian's firefox-esr, driven by puppeteer-core over WebDriver BiDi) and WebKit, Safari's engine (WebKitGTK's MiniBrowser --automation behind webkit2gtk-driver's WebKitWebDriver, driven by selenium-webdriver), both under xvfb-run because headless Gecko has no WebGL here. It installs the Debian packages when missing (as root), writes tests/artifacts/engines/<engine>-<view>.png and engines.json, and exits non-zero if an engine that ran failed a view.
-//   node scripts/engines.mjs [firefox] [webkit]      (npm run engines)
+//   node scripts/engines.mjs [firefox] [webkit] [--views=space,plain-eye] [--hash=surface_lod=6]   (npm run engines)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -40,10 +40,17 @@ function ensurePackages(engines) {
 }
 
 /** One view in a driven page: evaluate(source, arg) runs an async function in the page. */
-async function runViews(engine, evaluate, screenshot) {
+async function runViews(engine, evaluate, screenshot, views) {
   const results = [];
-  await evaluate('async () => { await window.ctDemo.ready; return true; }');
-  for (const v of VIEWS) {
+  // The page's module may still be loading when the driver hands the page over.
+  const started = await evaluate(`async () => {
+    for (let i = 0; i < 600 && !window.ctDemo; i++) await new Promise((r) => setTimeout(r, 100));
+    if (!window.ctDemo) return 'no window.ctDemo after 60 s: ' + (document.getElementById('error')?.textContent || document.getElementById('panel')?.textContent || 'no message');
+    await window.ctDemo.ready;
+    return 'ok';
+  }`);
+  if (started !== 'ok') throw new Error(started);
+  for (const v of views) {
     const t0 = Date.now();
     try {
       let s;
@@ -73,7 +80,7 @@ async function runViews(engine, evaluate, screenshot) {
   return results;
 }
 
-async function firefox(url) {
+async function firefox(url, views) {
   const { default: puppeteer } = await import('puppeteer-core');
   const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: false, protocol: 'webDriverBiDi',
     defaultViewport: { width: 960, height: 600 }, extraPrefsFirefox: { 'webgl.force-enabled': true }, protocolTimeout: VIEW_MS });
@@ -81,7 +88,7 @@ async function firefox(url) {
     const page = await browser.newPage();
     await page.goto(url);
     const evaluate = (src, arg) => page.evaluate(`(${src})(${JSON.stringify(arg ?? null)})`);
-    return { version: await browser.version(), views: await runViews('firefox', evaluate, (p) => page.screenshot({ path: p })) };
+    return { version: await browser.version(), views: await runViews('firefox', evaluate, (p) => page.screenshot({ path: p }), views) };
   } finally {
     await browser.close();
   }
@@ -89,7 +96,7 @@ async function firefox(url) {
 
 const freePort = () => new Promise((res) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => res(port)); }); });
 
-async function webkit(url) {
+async function webkit(url, views) {
   const { Builder } = await import('selenium-webdriver');
   const binary = minibrowser();
   const port = await freePort();
@@ -111,7 +118,7 @@ async function webkit(url) {
     };
     const shot = async (p) => writeFileSync(p, Buffer.from(await driver.takeScreenshot(), 'base64'));
     const caps = await driver.getCapabilities();
-    return { version: `${caps.get('browserName')} ${caps.get('browserVersion')}`, views: await runViews('webkit', evaluate, shot) };
+    return { version: `${caps.get('browserName')} ${caps.get('browserVersion')}`, views: await runViews('webkit', evaluate, shot, views) };
   } finally {
     await driver?.quit().catch(() => {});
     driverProc.kill();
@@ -121,6 +128,11 @@ async function webkit(url) {
 async function main() {
   const asked = process.argv.slice(2).filter((a) => ['firefox', 'webkit'].includes(a));
   const engines = asked.length ? asked : ['firefox', 'webkit'];
+  const opt = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const names = opt('views')?.split(',');
+  const views = names ? VIEWS.filter((v) => names.includes(v.name)) : VIEWS;
+  // Extra address-bar settings (another world for a quick run, e.g. surface_lod=6).
+  const extra = opt('hash') ? `&${opt('hash')}` : '';
   ensurePackages(engines);
   if (!process.env.DISPLAY) {
     // Again inside a virtual display: Gecko and WebKitGTK need one for WebGL.
@@ -129,12 +141,13 @@ async function main() {
   }
   mkdirSync(out, { recursive: true });
   const server = await serve({ port: 0, quiet: true });
-  const url = `${server.url}web/#seed=42&view=20,10,14000000,0,0`;
+  const url = `${server.url}web/#seed=42&view=20,10,14000000,0,0${extra}`;
   const report = {};
   try {
     for (const e of engines) {
       try {
-        report[e] = await (e === 'firefox' ? firefox(url) : webkit(url));
+        report[e] = await (e === 'firefox' ? firefox(url, views) : webkit(url, views));
+        report[e].url = url.replace(server.url, '/');
       } catch (err) {
         report[e] = { error: err.message.split('\n')[0] };
         console.log(`engines: ${e} did not run: ${report[e].error}`);
