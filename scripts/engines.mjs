@@ -54,6 +54,9 @@ async function runViews(engine, evaluate, screenshot, views) {
     const t0 = Date.now();
     try {
       let s;
+      // Lit like the browser test's standard views: an afternoon sun south-west of the place.
+      const [la, lo] = v.walk ?? v.go;
+      await evaluate('async ([a, b]) => window.ctDemo.setSun(a, b)', v.name === 'space' ? [15, 65] : [Math.max(-60, la - 25), lo - 45]);
       if (v.walk) {
         s = await evaluate('async ([a, b, h, t]) => window.ctDemo.walk(a, b, { heading: h, tilt: t })', v.walk);
       } else {
