@@ -238,7 +238,8 @@ export class TileStreamer {
       const water = lakes ? this.renderer.uploadWater(lakes) : null;
       // The grid's drawn heights stay on the CPU: the camera is held above the mesh under it (web/ground.js).
       const tile = { gpu, water, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH, heights: gridHeights(prep) };
-      this.cache.add(this.cacheId(w.id), tile, gpu.bytes + (water ? water.bytes : 0), this.frame);
+      // The budget counts the kept heights too: at surface_lod 12 a cache of ~470 tiles held ~120 MB of them uncounted.
+      this.cache.add(this.cacheId(w.id), tile, gpu.bytes + (water ? water.bytes : 0) + tile.heights.byteLength, this.frame);
       this._topUp();
     }, (err) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);
