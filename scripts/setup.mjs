@@ -23,7 +23,7 @@ function has(cmd) {
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 let aptUpdated = false;
 
-function aptInstall(pkg, why) {
+export function aptInstall(pkg, why) {
   if (!isRoot) {
     throw new Error(`${why} is missing. Install Debian's package: sudo apt-get install ${pkg}`);
   }

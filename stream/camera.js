@@ -21,8 +21,11 @@ export function autoTilt(altM) {
   return 72 * t * t;
 }
 
-/** Clamps a pose into its valid ranges (in place) and returns it. */
-export function clampPose(pose, radiusM, minAltM = 30) {
+/** Eye height above the ground (metres): walk mode's eye, and the lowest the orbit camera goes. */
+export const EYE_HEIGHT_M = 1.7;
+
+/** Clamps a pose into its valid ranges (in place) and returns it; alt is above sea level, so the sea surface plus the eye height. */
+export function clampPose(pose, radiusM, minAltM = EYE_HEIGHT_M) {
   pose.lat = Math.max(-89.9, Math.min(89.9, pose.lat));
   pose.lon = ((((pose.lon + 180) % 360) + 360) % 360) - 180;
   pose.alt = Math.max(minAltM, Math.min(radiusM * 12, pose.alt));

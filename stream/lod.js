@@ -48,6 +48,17 @@ export function surfaceStride(o) {
 /** An ancestor's roughness misses detail below its own samples. */
 const ROUGHNESS_MARGIN = 1.5;
 
+/** Roughness of a tile: its own measure, else the nearest measured ancestor's with the margin, else undefined. */
+function roughnessOf(key, info) {
+  const own = info(key);
+  if (own) return own.k;
+  for (let a = parentKey(key); a; a = parentKey(a)) {
+    const i = info(a);
+    if (i) return i.k * ROUGHNESS_MARGIN;
+  }
+  return undefined;
+}
+
 /**
  * True when a bounding region is behind the planet's horizon: every point of
  * the tile up to radius rTop is hidden by the occluding sphere rOcc as seen
@@ -62,12 +73,44 @@ export function beyondHorizon(eye, centerDir, angularRadius, rOcc, rTop) {
 }
 
 /**
- * Screen-space size in pixels of the distance between neighbouring mesh
- * vertices of a tile seen from the eye (nearest point of its bounding sphere).
+ * Lower bound of the distance from the eye to a tile: the nearest point of
+ * the shell between radii rLo and rHi over the tile's angular disc. The
+ * bounding sphere of a small tile spans the planet's whole height range
+ * (20 km), so near the ground every tile within ~10 km looked 1 m away and
+ * refined to surface_lod: 33 M triangles in one view at surface_lod 12. The
+ * shell with the tile's own height range keeps the distance honest.
  */
-export function vertexSpacingPx(view, bounds, spacingM) {
-  const dist = Math.max(1, length(sub(bounds.center, view.eye)) - bounds.radius);
-  return (spacingM * view.pixelScale) / dist;
+export function shellDistanceM(eye, bounds, rLo, rHi) {
+  const d = length(eye);
+  const theta = Math.max(0, angleBetween(normalize(eye), bounds.centerDir) - bounds.angle);
+  if (theta >= Math.PI / 2) return Math.max(d, rLo);
+  const r = Math.min(rHi, Math.max(rLo, d * Math.cos(theta)));
+  const s = Math.sin(theta / 2);
+  // |eye - p|^2 for p at radius r, angle theta: (d - r)^2 + 4 d r sin^2(theta/2), no cancellation.
+  return Math.sqrt((d - r) * (d - r) + 4 * d * r * s * s);
+}
+
+/**
+ * Screen-space size in pixels of the distance between neighbouring mesh
+ * vertices of a tile seen from the eye: at the nearest point of the shell of
+ * its height range [rLo, rHi] when given, else of its bounding sphere.
+ */
+export function vertexSpacingPx(view, bounds, spacingM, rLo, rHi) {
+  const near = rLo === undefined ? length(sub(bounds.center, view.eye)) - bounds.radius : shellDistanceM(view.eye, bounds, rLo, rHi);
+  return (spacingM * view.pixelScale) / Math.max(1, near);
+}
+
+/**
+ * Drawn height range [lo, hi] in metres that bounds a tile's surface: its
+ * own measured one, else the nearest measured ancestor's (the streamer widens
+ * those by what finer samples may add), else the planet's.
+ */
+function heightRangeOf(key, info, hMin, hMax) {
+  for (let k = key; k; k = parentKey(k)) {
+    const i = info(k);
+    if (i && i.heightsM) return [Math.max(hMin, i.heightsM[0]), Math.min(hMax, i.heightsM[1])];
+  }
+  return [hMin, hMax];
 }
 
 /**
@@ -80,9 +123,12 @@ export function vertexSpacingPx(view, bounds, spacingM) {
  * @param {number} [p.tau=6]     below surface_lod, refine while a vertex spacing covers more pixels than this
  *   (the relief map's texels, a quarter of that at stride 4, keep shading and shores sharp)
  * @param {number} [p.tauGeo=4]  at surface_lod, mesh at the coarsest stride whose geometric error
- *   (p.tileInfo) covers at most this many pixels
- * @param {(key:object)=>({errors:object, k:number}|undefined)} [p.tileInfo] measured stride
- *   errors (metres) and roughness of a chunk whose mesh has arrived (any stride)
+ *   (p.tileInfo) covers at most this many pixels; below it, refine while the error covers more
+ * @param {number} [p.tauTexel=6] below surface_lod, refine while a sample (relief-map texel) covers more
+ *   pixels than this, whatever the error (shores and colours stay sharp on flat ground and sea)
+ * @param {(key:object)=>({errors:object, k:number, heightsM?:number[]}|undefined)} [p.tileInfo] measured
+ *   stride errors (metres), roughness and drawn height range [lo, hi] (metres, widened for the
+ *   detail of its descendants) of a chunk whose mesh has arrived (any stride)
  * @param {number} [p.baseStride=4] mesh stride of tiles coarser than surface_lod
  * @param {number} [p.minStride=1]  finest stride at surface_lod
  * @param {number} [p.hMinM=-11000] [p.hMaxM=9000] terrain height range for bounds and culling
@@ -98,10 +144,17 @@ export function selectTiles(p) {
   const R = p.radiusM;
   const tau = p.tau ?? 6;
   const tauGeo = p.tauGeo ?? 4;
+  const tauTexel = p.tauTexel ?? 6;
   const info = p.tileInfo ?? (() => undefined);
   const baseStride = p.baseStride ?? 4;
   const minStride = Math.min(baseStride, p.minStride ?? 1);
-  const rMin = R + (p.hMinM ?? -11000), rMax = R + (p.hMaxM ?? 9000);
+  const hMin = p.hMinM ?? -11000, hMax = p.hMaxM ?? 9000;
+  const rMin = R + hMin, rMax = R + hMax;
+  // Refinement measures distance to the tile's own height range; culling keeps the planet's (never a hole).
+  const spacingPx = (bounds, key, spacingM) => {
+    const [lo, hi] = heightRangeOf(key, info, hMin, hMax);
+    return vertexSpacingPx(view, bounds, spacingM, R + lo, R + hi);
+  };
   const cache = p.boundsCache ?? new Map();
   const maxVisits = p.maxVisits ?? 6000;
   const view = p.view;
@@ -128,11 +181,23 @@ export function selectTiles(p) {
     out.want.push({ id: tile.id, key: tile.key, stride: tile.stride, priority });
   };
 
+  // Below surface_lod a tile refines while a mesh cell covers more than tau
+  // pixels and either its relief-map texels (the samples) cover more than
+  // tauTexel pixels or its geometric error (roughness x cell, measured or
+  // inherited) more than tauGeo. Flat ground and sea stop at the texel rule,
+  // rough ground at the error rule; with nothing known, the cell rule alone.
+  const needsFiner = (tile, cellPx) => {
+    if (cellPx <= tau) return false;
+    if (cellPx / tile.stride > tauTexel) return true;
+    const k = roughnessOf(tile.key, info);
+    return k === undefined || k * cellPx > tauGeo;
+  };
+
   // A chunk at surface_lod: drawn at the stride its error asks for, or at any
   // finer stride already here (it covers the same ground at least as well,
   // and asking for a coarser copy would only cost a request).
   const surfaceTile = (tile, bounds) => {
-    const distPx = vertexSpacingPx(view, bounds, 1);
+    const distPx = spacingPx(bounds, tile.key, 1);
     const spacingM = sampleSpacingM(R, tile.key.lod);
     const need = surfaceStride({ key: tile.key, distPx, spacingM, baseStride, minStride, tau, tauGeo, info });
     for (let s = need; s >= minStride; s >>= 1) {
@@ -171,7 +236,7 @@ export function selectTiles(p) {
     tile.bounds = bounds;
     const ready = p.isReady(tile.id);
     const spacing = sampleSpacingM(R, tile.key.lod) * tile.stride;
-    const kids = out.visits < maxVisits && vertexSpacingPx(view, bounds, spacing) > tau
+    const kids = out.visits < maxVisits && needsFiner(tile, spacingPx(bounds, tile.key, spacing))
       ? tileChildren(tile, p.surfaceLod, baseStride) : [];
     if (kids.length === 0) {
       if (ready) {

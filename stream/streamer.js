@@ -4,7 +4,7 @@ import { TileRequestQueue } from './tile_requests.js';
 import { TileCache } from './cache.js';
 import { prepareTerrain, prepareWater } from './tiledata.js';
 import { sampleSpacingM, parentKey, keyId } from './geo.js';
-import { roughness } from './tile_error.js';
+import { roughness, heightRangeM } from './tile_error.js';
 
 /** Terrain height range in metres (before exaggeration) that bounds and culling allow for. */
 export const HEIGHT_RANGE_M = [-11000, 9000];
@@ -17,6 +17,14 @@ function coarserIds(tile, baseStride) {
   for (let s = tile.stride * 2; s <= baseStride; s *= 2) ids.push(tileId(tile.key, s));
   for (let k = parentKey(tile.key); k; k = parentKey(k)) ids.push(tileId(k, baseStride));
   return ids;
+}
+
+/** Drawn height (metres) of each grid vertex of a prepared tile, row-major, without the skirts. */
+function gridHeights(prep) {
+  const row = 256 / prep.stride + 1, n = Math.min(row * row, prep.vertexCount);
+  const h = new Float32Array(n);
+  for (let v = 0; v < n; v++) h[v] = prep.posH[4 * v + 3];
+  return h;
 }
 
 export class TileStreamer {
@@ -172,7 +180,7 @@ export class TileStreamer {
         if (morph >= 1) this.morphStart.delete(t.id);
         else morphing = true;
       }
-      tiles.push({ gpu: c.gpu, water: c.water, center: c.center, morph, key: t.key, stride: t.stride, cacheId: this.cacheId(t.id) });
+      tiles.push({ gpu: c.gpu, water: c.water, center: c.center, morph, key: t.key, stride: t.stride, cacheId: this.cacheId(t.id), heights: c.heights });
     }
     for (const id of this.morphStart.keys()) if (!drawn.has(id)) this.morphStart.delete(id);
     this.prevDrawn = drawn;
@@ -226,13 +234,17 @@ export class TileStreamer {
       const prep = prepareTerrain(mesh, { radiusM: this.radiusM, stride: w.stride, colourToIndex: this.colourToIndex });
       const gpu = this.renderer.uploadTerrain(prep);
       if (mesh.strideErrorsM && !this.tileInfo.has(keyId(w.key))) {
-        const errors = mesh.strideErrorsM;
-        this.tileInfo.set(keyId(w.key), { errors, k: roughness(errors, sampleSpacingM(this.radiusM, w.key.lod)) });
+        const errors = mesh.strideErrorsM, spacing = sampleSpacingM(this.radiusM, w.key.lod);
+        this.tileInfo.set(keyId(w.key), {
+          errors, k: roughness(errors, spacing), heightsM: mesh.heightRangeM ? heightRangeM(mesh.heightRangeM, spacing, vex) : null,
+        });
       }
       const lakes = prepareWater(mesh.lakes, this.radiusM);
       const water = lakes ? this.renderer.uploadWater(lakes) : null;
-      const tile = { gpu, water, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH };
-      this.cache.add(this.cacheId(w.id), tile, gpu.bytes + (water ? water.bytes : 0), this.frame);
+      // The grid's drawn heights stay on the CPU: the camera is held above the mesh under it (web/ground.js).
+      const tile = { gpu, water, center: prep.center, morphs: prep.morphs, key: w.key, stride: w.stride, minH: prep.minH, maxH: prep.maxH, heights: gridHeights(prep) };
+      // The budget counts the kept heights too: at surface_lod 12 a cache of ~470 tiles held ~120 MB of them uncounted.
+      this.cache.add(this.cacheId(w.id), tile, gpu.bytes + (water ? water.bytes : 0) + tile.heights.byteLength, this.frame);
       this._topUp();
     }, (err) => {
       if (this.pending.get(w.id) === p.id) this.pending.delete(w.id);

@@ -16,3 +16,18 @@ export function roughness(errors, spacingM) {
   for (const s of ERROR_STRIDES) k = Math.max(k, errors[s] / (s * spacingM));
   return k;
 }
+
+/**
+ * Height range [lo, hi] (drawn metres) that bounds a chunk and everything
+ * finer below it: a mesh reply's heightRangeM (its samples, sea at 0 m, times
+ * the exaggeration) widened by half a sample spacing of relief per side for
+ * detail between the samples (a 45-degree slope across half a cell). LOD
+ * selection measures refinement distances to it; culling never uses it.
+ * @param {[number, number]} drawnM the mesh reply's heightRangeM
+ * @param {number} spacingM sample spacing of the chunk
+ * @param {number} [exaggeration=1]
+ */
+export function heightRangeM(drawnM, spacingM, exaggeration = 1) {
+  const m = 0.5 * spacingM * exaggeration;
+  return [drawnM[0] - m, drawnM[1] + m];
+}

@@ -1,4 +1,4 @@
-// This module is window.ctDemo, the page's automation surface: stats, camera jumps that resolve when the view is streamed, rebuilds, samples, the cursor readout, display options (exaggeration, palette, sun) and pixel readback for tests.
+// This module is window.ctDemo, the page's automation surface: stats, camera jumps that resolve when the view is streamed, walk mode, rebuilds, samples, the cursor readout, display options (exaggeration, palette, sun) and pixel readback for tests.
 import { paletteNames } from './palettes.js';
 import { latLonToDir } from '../stream/geo.js';
 
@@ -20,12 +20,39 @@ export function createApi(o) {
         frameMs: f.intervalMs, drawMs: f.drawMs, gpuMs: f.gpuMs, triangles: app.frame.triangles,
         surfaceLod: app.world.config?.surface_lod, building: app.world.building, sun: { ...app.display.sun },
         requested: st ? st.requested : 0, pose: app.camera.pose && o.effectivePose(),
+        walking: !!app.services.walk?.active(),
       };
     },
     /** Moves the camera (jump) and resolves with stats once nothing it wants is missing. */
     goTo(latDeg, lonDeg, altitudeM, { heading, tilt } = {}) {
       o.setPoseFromView({ lat: latDeg, lon: lonDeg, alt: altitudeM, heading: heading ?? app.camera.pose?.heading ?? 0, tilt: tilt ?? null });
       return api.settled();
+    },
+    /**
+     * Walk mode at a place (first person, eye 1.7 m above the ground, tilt 90
+     * looks at the horizon); resolves with stats() once the view is streamed.
+     */
+    walk(latDeg, lonDeg, { heading = 0, tilt = 90 } = {}) {
+      if (![latDeg, lonDeg, heading, tilt].every(Number.isFinite)) throw new Error('walk: lat, lon, heading and tilt must be finite numbers');
+      o.setPoseFromView({ lat: latDeg, lon: lonDeg, alt: 1000, heading, tilt: 85 });
+      app.services.walk.enter({ lat: latDeg, lon: lonDeg, heading, tilt });
+      return api.settled();
+    },
+    /** Leaves walk mode for the orbit camera where the eye stands; resolves like settled(). */
+    leaveWalk() {
+      app.services.walk.leave();
+      return api.settled();
+    },
+    /**
+     * The ground under the eye as walk mode sees it, in drawn metres: {coreM
+     * (the core's height), meshM (the drawn mesh there, null if none), eyeGroundM
+     * (the higher, the sea at 0), eyeM (the eye's altitude), fromPage (the core
+     * height came from the page's own WebAssembly world)}.
+     */
+    ground() {
+      const w = app.services.walk, pose = o.effectivePose();
+      const g = w.active() ? w.ground() : w.ground(latLonToDir(pose.lat, pose.lon));
+      return { ...g, eyeM: pose.alt };
     },
     /** Resolves at the next frame with nothing left to stream. */
     settled() {

@@ -1,4 +1,5 @@
-// This module turns mouse, touch, wheel and keyboard input into camera pose changes: drag to orbit (grab the ground), right/shift-drag to turn and tilt, wheel or pinch to zoom, WASD/arrows to fly, Q/E turn, R/F climb, Z/X tilt, Home to reset.
+// This module turns mouse, touch, wheel and keyboard input into camera pose changes: drag to orbit (grab the ground), right/shift-drag to turn and tilt, wheel or pinch to zoom, WASD/arrows to fly, Q/E turn, R/F climb, Z/X tilt, Home to reset; it stands aside while o.paused() (walk mode) says so.
+import { EYE_HEIGHT_M } from '../stream/camera.js';
 
 const DEG = 180 / Math.PI;
 
@@ -25,22 +26,25 @@ export function moveOnGround(pose, aheadM, rightM, radiusM) {
  * @param {() => void} o.changed       called after every change
  * @param {() => void} o.reset
  * @param {(x:number, y:number) => void} [o.hover] pointer position for the HUD
+ * @param {() => boolean} [o.paused] true while another mode (walking) owns the input
  * @returns {{tick(dtMs:number): boolean, detach(): void}} tick applies held keys; true if it moved.
  */
 export function attachControls(el, o) {
   const pointers = new Map();
   const keys = new Set();
+  const paused = () => !!o.paused?.();
   let pinch = null;
   const above = () => Math.max(1, o.pose().alt - o.groundM());
   const zoom = (factor) => {
     const p = o.pose();
     const g = o.groundM();
-    p.alt = g + Math.max(30, above() * factor);
+    p.alt = g + Math.max(EYE_HEIGHT_M, above() * factor);
     o.changed();
   };
 
   const onDown = (e) => {
     el.setPointerCapture?.(e.pointerId);
+    if (paused()) { e.preventDefault(); return; }
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, button: e.button, shift: e.shiftKey });
     if (pointers.size === 2) {
       const [a, b] = [...pointers.values()];
@@ -52,7 +56,7 @@ export function attachControls(el, o) {
     const rect = el.getBoundingClientRect();
     o.hover?.(e.clientX - rect.left, e.clientY - rect.top);
     const prev = pointers.get(e.pointerId);
-    if (!prev) return;
+    if (!prev || paused()) return;
     const dx = e.clientX - prev.x, dy = e.clientY - prev.y;
     prev.x = e.clientX;
     prev.y = e.clientY;
@@ -61,7 +65,7 @@ export function attachControls(el, o) {
       const [a, b] = [...pointers.values()];
       const d = Math.hypot(a.x - b.x, a.y - b.y);
       if (d > 0) {
-        p.alt = o.groundM() + Math.max(30, pinch.alt * (pinch.dist / d));
+        p.alt = o.groundM() + Math.max(EYE_HEIGHT_M, pinch.alt * (pinch.dist / d));
         o.changed();
       }
       return;
@@ -82,12 +86,14 @@ export function attachControls(el, o) {
   };
   const onWheel = (e) => {
     e.preventDefault();
+    if (paused()) return;
     const dy = e.deltaMode === 1 ? e.deltaY * 33 : e.deltaY;
     zoom(Math.exp(Math.max(-300, Math.min(300, dy)) * 0.0015));
   };
   const onKey = (e) => {
     if (e.target && /INPUT|SELECT|TEXTAREA/.test(e.target.tagName)) return;
     const k = e.key.toLowerCase();
+    if (paused()) { keys.clear(); return; }
     if (e.type === 'keydown') {
       if (k === 'home' || k === '0') { o.reset(); return; }
       if (k === '+' || k === '=') { zoom(0.7); return; }
@@ -112,7 +118,7 @@ export function attachControls(el, o) {
 
   return {
     tick(dtMs) {
-      if (!keys.size) return false;
+      if (!keys.size || paused()) return false;
       const p = o.pose();
       const s = dtMs / 1000;
       const speed = above() * 0.8 * s; // metres per frame: cross the view in about a second
@@ -126,7 +132,7 @@ export function attachControls(el, o) {
       if (has('q')) p.heading -= 60 * s;
       if (has('e')) p.heading += 60 * s;
       if (has('r')) p.alt = o.groundM() + above() * Math.exp(1.2 * s);
-      if (has('f')) p.alt = o.groundM() + Math.max(30, above() * Math.exp(-1.2 * s));
+      if (has('f')) p.alt = o.groundM() + Math.max(EYE_HEIGHT_M, above() * Math.exp(-1.2 * s));
       if (has('z')) p.tiltBias = (p.tiltBias || 0) + 30 * s;
       if (has('x')) p.tiltBias = (p.tiltBias || 0) - 30 * s;
       o.changed();

@@ -4,20 +4,19 @@ import { MSG } from '../worker/protocol.js';
 import { createContext } from './gl.js';
 import { Renderer } from './renderer.js';
 import { TileStreamer } from '../stream/streamer.js';
-import { computeView, defaultPose, clampPose, autoTilt, screenRay, raySphere } from '../stream/camera.js';
+import { computeView, defaultPose, clampPose, autoTilt, screenRay, raySphere, EYE_HEIGHT_M } from '../stream/camera.js';
 import { latLonToDir, dirToLatLon, keyAt, add, scale, normalize, FACE_FILE_NAMES } from '../stream/geo.js';
 import { attachControls } from './controls.js';
-import { parseHash, formatHash, sameWorld, parseExaggeration, parseSun, formatSun, EXAGGERATION_RANGE } from './url.js';
+import { parseHash, pageWorld, formatHash, sameWorld, parseExaggeration, parseSun, formatSun, EXAGGERATION_RANGE } from './url.js';
 import { colourToIndex, parsePalette } from '../stream/tiledata.js';
 import { paletteNames, paletteRgb, BIOMES } from './palettes.js';
 import { buildPanel, updateHud, showError, showWarning, showPanelFailure, download, hideError } from './ui.js';
 import { FrameClock } from './frameclock.js';
 import { createApi } from './api.js';
+import { crossfade, reliefBoost } from './picture.js';
+import { createWalkMode } from './walk_mode.js';
+import { parseWalk } from './walk.js';
 
-/** A rebuild fades the old planet out over this long once the new one covers the view. */
-const CROSSFADE_MS = 600;
-/** The old planet waits at most this long after the build for the new one to settle. */
-const CROSSFADE_WAIT_MS = 8000;
 /**
  * While only streaming changes the picture, draw at most this often and at most 1/STREAM_DRAW_SHARE
  * of the time: a software-GL frame of a million triangles costs seconds on a busy 2-core machine,
@@ -27,10 +26,11 @@ const STREAM_DRAW_MS = 250;
 const STREAM_DRAW_SHARE = 4;
 
 const hint = parseHash(location.hash);
+hint.world = pageWorld(hint.world);
 /** The whole page state, grouped. */
 const app = {
   /** Made once in main(). */
-  services: { pool: null, renderer: null, panel: null, controls: null },
+  services: { pool: null, renderer: null, panel: null, controls: null, walk: null },
   /** The world on screen; `previous` is the one fading out after a rebuild. */
   world: { spec: null, generation: null, config: null, radiusM: 6371000, streamer: null, building: false, errors: 0, previous: null },
   /** The camera: pose (lat, lon, alt, heading, tiltBias) and the ground under it. */
@@ -50,7 +50,15 @@ const ready = new Promise((res, rej) => { resolveReady = res; rejectReady = rej;
 ready.catch(() => {});
 
 const effectivePose = () => {
-  const p = app.camera.pose;
+  const walk = app.services.walk, p = app.camera.pose;
+  if (walk?.active()) {
+    const w = walk.pose();
+    app.camera.groundM = w.groundM;
+    return w.pose;
+  }
+  // Near the ground the orbit camera too stays above the mesh drawn under it.
+  const mesh = walk && p.alt - app.camera.groundM < 2000 ? walk.ground(latLonToDir(p.lat, p.lon)).meshM : null;
+  if (mesh !== null && p.alt < mesh + EYE_HEIGHT_M) p.alt = mesh + EYE_HEIGHT_M;
   return clampPose({ lat: p.lat, lon: p.lon, alt: p.alt, heading: p.heading, tilt: autoTilt(p.alt - app.camera.groundM) + (p.tiltBias || 0) }, app.world.radiusM);
 };
 
@@ -73,7 +81,7 @@ function setGround(realM) {
   cam.groundRealM = realM;
   const g = realM * app.display.exaggeration;
   if (Math.abs(g - cam.groundM) > 1) { cam.groundM = g; app.frame.dirty = true; }
-  if (cam.pose.alt < g + 30) cam.pose.alt = g + 30;
+  if (cam.pose.alt < g + EYE_HEIGHT_M) cam.pose.alt = g + EYE_HEIGHT_M;
   if (cam.pose.tiltTarget !== undefined) {
     cam.pose.tiltBias = cam.pose.tiltTarget - autoTilt(cam.pose.alt - g);
     delete cam.pose.tiltTarget;
@@ -90,7 +98,7 @@ function setExaggeration(v) {
     // Keep the height above the ground: the ground moves with the factor.
     const above = app.camera.pose.alt - app.camera.groundM;
     setGround(app.camera.groundRealM);
-    app.camera.pose.alt = app.camera.groundM + Math.max(30, above);
+    app.camera.pose.alt = app.camera.groundM + Math.max(EYE_HEIGHT_M, above);
   }
   app.services.panel?.setExaggeration(x);
   app.upkeep.cursor = null;
@@ -182,31 +190,10 @@ function resize(canvas) {
   return dpr;
 }
 
-/** How much the relief map's lean is strengthened: 1 near the ground, up to 4 from orbit (a hillshade). */
-function reliefBoost(aboveM) {
-  const t = Math.log10(Math.max(1, aboveM) / 5000) / Math.log10(400);
-  return 1 + 3 * Math.min(1, Math.max(0, t));
-}
-
-/** The old planet after a rebuild: drawn alone until the new one covers the view, then faded out. */
-function crossfade(s, now) {
-  const prev = app.world.previous;
-  if (!prev) return { tiles: s.tiles, exaggeration: s.exaggeration, fade: null };
-  if (prev.fadeStart === null && s.complete && (s.settled || now - prev.builtAt > CROSSFADE_WAIT_MS)) prev.fadeStart = now;
-  if (prev.fadeStart === null) return { tiles: prev.tiles, exaggeration: prev.exaggeration, fade: null };
-  const alpha = 1 - (now - prev.fadeStart) / CROSSFADE_MS;
-  if (alpha <= 0) {
-    prev.streamer.dispose();
-    app.world.previous = null;
-    return { tiles: s.tiles, exaggeration: s.exaggeration, fade: null };
-  }
-  return { tiles: s.tiles, exaggeration: s.exaggeration, fade: { tiles: prev.tiles, alpha, exaggeration: prev.exaggeration } };
-}
-
 /** Draws one frame of what the streamer has (and an old planet fading out); nothing else. */
 function render(view, s, now) {
   const { renderer } = app.services, canvas = renderer.gl.canvas, debug = app.upkeep.hint.options.debug;
-  const pic = crossfade(s, now);
+  const pic = crossfade(app, s, now);
   const t0 = performance.now();
   app.frame.triangles = renderer.draw({
     view, radiusM: app.world.radiusM, sun: latLonToDir(app.display.sun.lat, app.display.sun.lon), tiles: pic.tiles,
@@ -304,7 +291,7 @@ function keepAddressBar(pose, now) {
   if (now - app.upkeep.lastUrl < 500) return;
   app.upkeep.lastUrl = now;
   const d = app.display;
-  const options = { ...app.upkeep.hint.options, palette: d.palette === 'default' ? undefined : d.palette,
+  const options = { ...app.upkeep.hint.options, walk: app.services.walk?.active() ? '1' : undefined, palette: d.palette === 'default' ? undefined : d.palette,
     exaggeration: d.exaggeration === 1 ? undefined : String(d.exaggeration), sun: formatSun(d.sun) };
   const hash = formatHash({ world: app.world.spec, gen: app.world.generation, view: { lat: pose.lat, lon: pose.lon, alt: pose.alt, heading: pose.heading, tilt: pose.tilt }, options });
   if (hash !== location.hash) history.replaceState(null, '', hash);
@@ -312,7 +299,8 @@ function keepAddressBar(pose, now) {
 
 function loop(now) {
   const c = app.services.controls;
-  if (c.tick(now - (app.frame.lastTick || now - 16))) app.frame.dirty = true;
+  const dt = now - (app.frame.lastTick || now - 16);
+  if (c.tick(dt) | app.services.walk.tick(dt)) app.frame.dirty = true;
   app.frame.lastTick = now;
   step(now);
   requestAnimationFrame(loop);
@@ -371,16 +359,20 @@ async function main() {
     changed: () => { app.frame.dirty = true; },
     reset: () => setPoseFromView(defaultPose(app.world.radiusM)),
     hover: (x, y) => { app.upkeep.cursorPx = { x, y }; app.upkeep.lastSample = 0; },
+    paused: () => sv.walk.active(),
   });
+  sv.walk = createWalkMode({ app, canvas, onLeave: (p) => setPoseFromView({ ...p, tilt: Math.min(85, p.tilt) }) });
   window.addEventListener('hashchange', (e) => {
     // The event's own URL: the address-bar upkeep may have rewritten
     // location.hash (replaceState) between the edit and this event.
     const h = parseHash(new URL(e.newURL).hash);
+    h.world = pageWorld(h.world);
     app.upkeep.hint.options = h.options;
     setPalette(h.options.palette || 'default');
     setExaggeration(h.options.exaggeration);
     if (h.options.sun) setSun(...h.options.sun.split(','));
     if (h.view) setPoseFromView(h.view);
+    applyWalkOption(h);
     app.frame.dirty = true;
     if (!sameWorld(h.world, app.world.spec)) buildWorld(h.world).catch(() => {});
   });
@@ -390,6 +382,22 @@ async function main() {
   } catch (e) {
     // shown by buildWorld
   }
+  applyWalkOption(hint);
+}
+
+/** walk=1 in the address bar walks at the view's place; a bad value gets the banner bad knob values get. */
+function applyWalkOption(h) {
+  let on;
+  try {
+    on = parseWalk(h.options.walk);
+  } catch (e) {
+    showError('The address has a bad value', e.message);
+    delete app.upkeep.hint.options.walk;
+    return;
+  }
+  const walk = app.services.walk;
+  if (on) walk.enter(h.view ? { lat: h.view.lat, lon: h.view.lon, heading: h.view.heading, tilt: h.view.tilt ?? 90 } : {});
+  else walk.leave();
 }
 
 window.addEventListener('unhandledrejection', (e) => {

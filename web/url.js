@@ -1,7 +1,21 @@
 // This module reads and writes the page state carried in the address bar: the world spec (preset and knob overrides, as pool.build takes it), its expected generation, the view and display options (no DOM: strings in, strings out).
 
 /** Hash keys that are not knob overrides. */
-export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'stride', 'budget', 'exaggeration', 'sun', 'debug'];
+export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'stride', 'budget', 'exaggeration', 'sun', 'debug', 'walk'];
+
+/**
+ * The page's finest chunk LOD when the address names none: 12 m samples, a
+ * world a player can land and walk on (docs/web.md says why 12). The core's
+ * and the CLI's default stays 6, the reference model's 1 km-cell scale.
+ */
+export const PAGE_SURFACE_LOD = '12';
+
+/** The world spec the page builds: the address bar's, with the page's surface_lod unless it names one. */
+export function pageWorld(world) {
+  const set = { ...(world.set || {}) };
+  if (set.surface_lod === undefined || set.surface_lod === '') set.surface_lod = PAGE_SURFACE_LOD;
+  return { preset: world.preset || 'balanced', set };
+}
 
 /**
  * Default sub-solar point (degrees): with the default view (20N 10E from

@@ -13,7 +13,7 @@ import {
 } from './protocol.js';
 import { reliefMap, paletteMap } from './relief.js';
 import { lakeLevelMap } from './lake_map.js';
-import { strideErrorsM } from './stride_errors.js';
+import { strideErrorsM, drawnHeightRangeM } from './stride_errors.js';
 
 /** Runs fn in a later macrotask, letting incoming messages in between. */
 function defaultDefer() {
@@ -114,7 +114,12 @@ export function createHandler(core, options = {}) {
       // Every terrain mesh says how far its coarser strides lie from the full surface:
       // tile selection needs that whatever the renderer draws. From the chunk's own
       // heights (still in the world's buffer), so no stride-1 mesh is built for it.
-      if (!options.water) result.strideErrorsM = strideErrorsM(w.chunk(key), options.verticalExaggeration ?? 1);
+      if (!options.water) {
+        const chunk = w.chunk(key), vex = options.verticalExaggeration ?? 1;
+        result.strideErrorsM = strideErrorsM(chunk, vex);
+        // The drawn height range bounds the tile for refinement distances (stream/lod.js).
+        result.heightRangeM = drawnHeightRangeM(chunk, vex);
+      }
       if (lakes && !options.water) result.lakes = lakeMesh(w, key, options);
       // Per-sample lake levels of the same chunk, for shores decided per pixel (null without a lake).
       if (lakeLevels && !options.water) result.lakeLevels = lakeLevelMap(w.chunk(key));

@@ -40,3 +40,23 @@ export function strideErrorsM(chunk, exaggeration = 1) {
   }
   return out;
 }
+
+/**
+ * Drawn height range [lo, hi] (metres) of a chunk's full-resolution samples:
+ * heights below sea level count as 0 m (the sea is drawn there), times the
+ * exaggeration. Float heights when the chunk has them (the meshes are built
+ * from those), else the encoded ones.
+ * @param {{height: Uint16Array, heightM?: Float32Array, heightQuantumM: number}} chunk
+ * @param {number} [exaggeration=1]
+ * @returns {[number, number]}
+ */
+export function drawnHeightRangeM(chunk, exaggeration = 1) {
+  const E = CHUNK_EDGE, F = chunk.heightM, H = chunk.height, q = chunk.heightQuantumM;
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < E * E; i++) {
+    const m = F ? F[i] : (H[i] - SEA_LEVEL_CODE) * q, h = m > 0 ? m : 0;
+    if (h < lo) lo = h;
+    if (h > hi) hi = h;
+  }
+  return [lo * exaggeration, hi * exaggeration];
+}

@@ -1,9 +1,11 @@
 // Tests of stream/lod.js: quadtree selection by screen-space error, frustum and horizon culling, fallbacks without holes, request priorities.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride } from '../../stream/lod.js';
+import { heightRangeM } from '../../stream/tile_error.js';
+import { drawnHeightRangeM } from '../../worker/stride_errors.js';
+import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride, shellDistanceM } from '../../stream/lod.js';
 import { computeView, screenRay, raySphere, autoTilt } from '../../stream/camera.js';
-import { keyAt, keyId, add, scale, normalize, latLonToDir } from '../../stream/geo.js';
+import { keyAt, keyId, add, scale, normalize, latLonToDir, keyBounds, keyDirection, sampleSpacingM, length, sub } from '../../stream/geo.js';
 
 const R = 6371000;
 const view = (lat, lon, alt, tilt = autoTilt(alt)) =>
@@ -151,6 +153,68 @@ test('beyondHorizon: visible in front, hidden on the far side, mountains peek ov
   const d = [Math.cos(a), Math.sin(a), 0];
   assert.not.ok(beyondHorizon(eye, d, 0, R, R + 9000));
   assert.ok(beyondHorizon(eye, d, 0, R, R + 10));
+});
+
+test('shellDistanceM: a lower bound of the distance to the tile, tight where the bounding sphere is not', () => {
+  const key = keyAt(latLonToDir(10, 20), 11).key;
+  const b = keyBounds(key, R - 11000, R + 9000);
+  const c = keyDirection(key, 128, 128);
+  for (const [lat, lon, alt] of [[10, 20, 300], [10.05, 20, 3000], [10.3, 20.2, 2], [9, 21, 30000]]) {
+    const eye = scale(latLonToDir(lat, lon), R + alt);
+    const d = shellDistanceM(eye, b, R - 50, R + 400);
+    // Never more than the distance to any point of the tile in that height range.
+    for (const [lx, ly] of [[0, 0], [128, 128], [256, 0], [64, 200], [256, 256]]) {
+      for (const h of [-50, 0, 400]) assert.ok(d <= length(sub(scale(keyDirection(key, lx, ly), R + h), eye)) + 1e-6, `${lat},${lon},${alt}`);
+    }
+    assert.ok(d >= length(sub(b.center, eye)) - b.radius - 1e-6, 'at least the sphere bound');
+  }
+  // 10 km past the tile's disc at 300 m: the sphere (20 km of height range) says under 5 km, the shell over 10 km.
+  const eye = scale(latLonToDir(10, 20 + (b.angle + 10000 / R) * 180 / Math.PI / Math.cos(10 * Math.PI / 180)), R + 300);
+  assert.ok(shellDistanceM(eye, b, R, R + 200) > 10000, `${shellDistanceM(eye, b, R, R + 200)}`);
+  assert.ok(length(sub(b.center, eye)) - b.radius < 5000);
+  assert.ok(shellDistanceM(c.map((x) => x * (R + 100)), b, R, R + 200) === 0, 'inside the shell: 0');
+});
+
+test('a landing world (surface_lod 12) near the ground draws what the screen can show, not millions of triangles', () => {
+  // Flat measured ground at 200 m everywhere: each arriving chunk gets its height range and roughness.
+  const info = new Map();
+  const measured = (k) => info.get(keyId(k));
+  for (const [alt, tilt] of [[3000, 80], [300, 85], [1.7, 90]]) {
+    const v = computeView({ lat: 35.36, lon: 45, alt: 200 + alt, heading: 30, tilt }, { radiusM: R, width: 960, height: 600, groundM: 200 });
+    const ready = new Set();
+    let s, rounds = 0, asked = 0;
+    // Eight requests answered per round, nearest first, as the pool would.
+    for (; rounds < 200; rounds++) {
+      s = selectTiles({ view: v, radiusM: R, surfaceLod: 12, tau: 10, isReady: (id) => ready.has(id), tileInfo: measured });
+      if (!s.want.length) break;
+      for (const w of s.want.slice(0, 8)) {
+        ready.add(w.id);
+        asked++;
+        const sp = sampleSpacingM(R, w.key.lod);
+        info.set(keyId(w.key), { errors: { 1: 0, 2: 0.02 * sp, 4: 0.04 * sp, 8: 0.08 * sp }, k: 0.01, heightsM: [200 - sp / 2 - 20, 200 + sp / 2 + 20] });
+      }
+    }
+    const triangles = s.draw.reduce((a, t) => a + 2 * (256 / t.stride) ** 2, 0);
+    assert.is(s.want.length, 0, 'settles');
+    // Flat ground from 3 km needs no 12 m samples yet; lower down it does.
+    assert.is(s.maxLodDrawn, alt > 1000 ? 11 : 12, `${alt} m: the LOD under the camera`);
+    assert.ok(triangles < 2e6 && s.draw.length < 200 && asked < 260, `${alt} m: ${s.draw.length} tiles, ${triangles} triangles, ${asked} requests`);
+    coverage(v, s.draw);
+  }
+});
+
+test('heightRangeM: the drawn samples (sea at 0 m) times the exaggeration, widened by half a sample spacing', () => {
+  const heightM = new Float32Array(257 * 257), height = new Uint16Array(257 * 257);
+  for (let i = 0; i < 257 * 257; i++) heightM[i] = 100 + (i % 257);
+  heightM[0] = -4000; // a sea bed: drawn at the sea surface
+  const chunk = { height, heightM, heightQuantumM: 1 };
+  assert.equal(drawnHeightRangeM(chunk, 1), [0, 356]);
+  assert.equal(heightRangeM(drawnHeightRangeM(chunk, 1), 12, 1), [0 - 6, 356 + 6]);
+  assert.equal(heightRangeM(drawnHeightRangeM(chunk, 2), 12, 2), [0 - 12, 712 + 12]);
+  // Without float heights the encoded ones count (sea level code 32768).
+  for (let i = 0; i < 257 * 257; i++) height[i] = 32768 + 100 + (i % 257);
+  height[0] = 0;
+  assert.equal(drawnHeightRangeM({ height, heightQuantumM: 1 }, 1), [0, 356]);
 });
 
 test.run();
