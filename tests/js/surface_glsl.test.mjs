@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { surfaceAnchors, SURFACE_ANCHOR_M, logDepthFactor, SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL } from '../../stream/surface_glsl.js';
 import { detailShare } from '../browser/detail_metric.mjs';
-import { latLonToDir } from '../../web/geo.js';
+import { latLonToDir } from '../../stream/geo.js';
 
 const R = 6371000;
 const f32 = Math.fround;

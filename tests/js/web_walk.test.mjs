@@ -4,8 +4,8 @@ import * as assert from 'uvu/assert';
 import { parseWalk, walkPose, walkStep, walkLook, EYE_HEIGHT_M, WALK_SPEED_MS, RUN_SPEED_MS, LOOK_TILT_RANGE } from '../../web/walk.js';
 import { cellHeight, meshHeightAt } from '../../web/ground.js';
 import { pageWorld, parseHash, sameWorld, formatHash, PAGE_SURFACE_LOD } from '../../web/url.js';
-import { latLonToDir, keyAt, keyDirection, angleBetween } from '../../web/geo.js';
-import { clampPose } from '../../web/camera.js';
+import { latLonToDir, keyAt, keyDirection, angleBetween } from '../../stream/geo.js';
+import { clampPose } from '../../stream/camera.js';
 
 const R = 6371000;
 const metresBetween = (a, b) => angleBetween(latLonToDir(a.lat, a.lon), latLonToDir(b.lat, b.lon)) * R;
