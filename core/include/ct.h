@@ -10,7 +10,10 @@
  *   and a body-fixed direction, so every consumer agrees bit for bit.
  *
  * WHAT IT IS NOT
- *   Not an erosion, river, weather or vegetation simulator. It does not stitch
+ *   Not a weather or vegetation simulator, and not a time-stepped erosion
+ *   model: drainage and rivers are solved once on the macro graph at world
+ *   load (a priority flood, flow accumulation, optional implicit stream-power
+ *   steps) and then read point by point like every other layer. It does not stitch
  *   meshes of mixed LOD (skirts are provided), choose LODs, or render. The
  *   native threaded chunk cache (ct_cache_*) is the only part that uses threads;
  *   it is compiled only when CT_WITH_THREADS is defined and never in WASM.
