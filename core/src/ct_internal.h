@@ -68,6 +68,8 @@ double ct__noise3_fast(uint32_t seed, double x, double y, double z);
  * the _x2 form runs two points in vector lanes, each lane bit for bit the
  * scalar call. */
 double ct__noise3_deriv(uint32_t seed, double x, double y, double z, double d[3]);
+double ct__deriv_blend(const double c[8], const double *const g[8], double u, double v, double w, double du,
+                       double dv, double dw, double d[3]);
 void ct__noise3_deriv_x2(uint32_t seed, const double pa[3], const double pb[3], double n[2], double d[2][3]);
 /* fBm of ct__noise3_fast over `octaves`; *coarse (may be NULL) receives the
  * normalised sum of the first coarse_octaves octaves from the same loop. */

@@ -448,7 +448,7 @@ static void ct__stripes_prepare(const double f[3], const double q[3], ct__stripe
 static void ct__ground_lattice(uint32_t seed, const double P[3], const double *q, const double *qw, ct__goct *o)
 {
     double x0f = floor(P[0]), y0f = floor(P[1]), z0f = floor(P[2]);
-    double f[3], g1[3], c[8], u, v, w, du, dv, dw, k1, k2, k3, k4, k5, k6, k7, ga[2] = {0.0, 0.0}, da[2] = {0.0, 0.0};
+    double f[3], g1[3], c[8], u, v, w, du, dv, dw, ga[2] = {0.0, 0.0}, da[2] = {0.0, 0.0};
     uint32_t x0 = (uint32_t)(int64_t)x0f * CT__GX, y0 = (uint32_t)(int64_t)y0f * CT__GY;
     uint32_t z0 = (uint32_t)(int64_t)z0f * CT__GZ;
     const double *g[8];
@@ -497,24 +497,7 @@ static void ct__ground_lattice(uint32_t seed, const double P[3], const double *q
         o->dc = z[0];
         o->ds = z[1];
     }
-    /* n = c0 + k1 u + k2 v + k3 w + k4 uv + k5 vw + k6 wu + k7 uvw */
-    k1 = c[1] - c[0];
-    k2 = c[2] - c[0];
-    k3 = c[4] - c[0];
-    k4 = c[0] - c[1] - c[2] + c[3];
-    k5 = c[0] - c[2] - c[4] + c[6];
-    k6 = c[0] - c[1] - c[4] + c[5];
-    k7 = -c[0] + c[1] + c[2] - c[3] + c[4] - c[5] - c[6] + c[7];
-    for (k = 0; k < 3; k++) {
-        double a00 = g[0][k] + u * (g[1][k] - g[0][k]), a10 = g[2][k] + u * (g[3][k] - g[2][k]);
-        double a01 = g[4][k] + u * (g[5][k] - g[4][k]), a11 = g[6][k] + u * (g[7][k] - g[6][k]);
-        double b0 = a00 + v * (a10 - a00), b1 = a01 + v * (a11 - a01);
-        o->dn[k] = b0 + w * (b1 - b0);
-    }
-    o->dn[0] += du * (k1 + k4 * v + k6 * w + k7 * v * w);
-    o->dn[1] += dv * (k2 + k4 * u + k5 * w + k7 * u * w);
-    o->dn[2] += dw * (k3 + k5 * v + k6 * u + k7 * u * v);
-    o->n = c[0] + k1 * u + k2 * v + k3 * w + k4 * u * v + k5 * v * w + k6 * w * u + k7 * u * v * w;
+    o->n = ct__deriv_blend(c, g, u, v, w, du, dv, dw, o->dn);
 }
 
 /* The slope of G across the surface at dir (|dir x G|, G's tangent part) and

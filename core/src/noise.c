@@ -290,22 +290,16 @@ static void ct__deriv_lane(uint32_t seed, const double p[3], double f[3], const 
     }
 }
 
-double ct__noise3_deriv(uint32_t seed, double x, double y, double z, double d[3])
+/* The trilinear blend of gradient noise with its analytic derivative, from
+ * the corner values c, corner gradients g, fade weights u,v,w and their
+ * derivatives du,dv,dw: the value, and the gradient in d. One copy serves
+ * every derivative kernel (the ranges' noise here, the fine relief's lattice
+ * in ground.c), so they cannot drift apart in operation order. */
+double ct__deriv_blend(const double c[8], const double *const g[8], double u, double v, double w, double du,
+                       double dv, double dw, double d[3])
 {
-    const double *g[8];
-    double p[3], f[3], o[3], c[8], u, v, w, du, dv, dw, k1, k2, k3, k4, k5, k6, k7;
+    double k1, k2, k3, k4, k5, k6, k7;
     int k;
-    p[0] = x; p[1] = y; p[2] = z;
-    ct__deriv_lane(seed, p, f, g);
-    for (k = 0; k < 3; k++) o[k] = f[k] - 1.0;
-    for (k = 0; k < 8; k++)
-        c[k] = g[k][0] * (k & 1 ? o[0] : f[0]) + g[k][1] * (k & 2 ? o[1] : f[1]) + g[k][2] * (k & 4 ? o[2] : f[2]);
-    u = ct__fade(f[0]);
-    v = ct__fade(f[1]);
-    w = ct__fade(f[2]);
-    du = 30.0 * f[0] * f[0] * (f[0] - 1.0) * (f[0] - 1.0);
-    dv = 30.0 * f[1] * f[1] * (f[1] - 1.0) * (f[1] - 1.0);
-    dw = 30.0 * f[2] * f[2] * (f[2] - 1.0) * (f[2] - 1.0);
     /* n = c0 + k1 u + k2 v + k3 w + k4 uv + k5 vw + k6 wu + k7 uvw */
     k1 = c[1] - c[0];
     k2 = c[2] - c[0];
@@ -324,6 +318,25 @@ double ct__noise3_deriv(uint32_t seed, double x, double y, double z, double d[3]
     d[1] += dv * (k2 + k4 * u + k5 * w + k7 * u * w);
     d[2] += dw * (k3 + k5 * v + k6 * u + k7 * u * v);
     return c[0] + k1 * u + k2 * v + k3 * w + k4 * u * v + k5 * v * w + k6 * w * u + k7 * u * v * w;
+}
+
+double ct__noise3_deriv(uint32_t seed, double x, double y, double z, double d[3])
+{
+    const double *g[8];
+    double p[3], f[3], o[3], c[8], u, v, w, du, dv, dw;
+    int k;
+    p[0] = x; p[1] = y; p[2] = z;
+    ct__deriv_lane(seed, p, f, g);
+    for (k = 0; k < 3; k++) o[k] = f[k] - 1.0;
+    for (k = 0; k < 8; k++)
+        c[k] = g[k][0] * (k & 1 ? o[0] : f[0]) + g[k][1] * (k & 2 ? o[1] : f[1]) + g[k][2] * (k & 4 ? o[2] : f[2]);
+    u = ct__fade(f[0]);
+    v = ct__fade(f[1]);
+    w = ct__fade(f[2]);
+    du = 30.0 * f[0] * f[0] * (f[0] - 1.0) * (f[0] - 1.0);
+    dv = 30.0 * f[1] * f[1] * (f[1] - 1.0) * (f[1] - 1.0);
+    dw = 30.0 * f[2] * f[2] * (f[2] - 1.0) * (f[2] - 1.0);
+    return ct__deriv_blend(c, g, u, v, w, du, dv, dw, d);
 }
 
 /* The blend coefficients k1..k7 of ct__noise3_deriv from the corner values. */
