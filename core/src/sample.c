@@ -486,11 +486,11 @@ static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double 
     ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
 }
 
-void ct__sampler_water4(ct__sampler *sp, const double dir_in[12], double level_m[4], int wet_out[4])
+/* The first steps of four lanes (canonical direction, cell, blend), with
+ * their directions packed in p for the lane noise. */
+static void ct__sample_lanes(ct__sampler *sp, const double dir_in[12], ct__pending q[4], double p[12])
 {
-    ct__pending q[4];
-    double p[12], wet[4], rough[4], shore[4];
-    int mixed[4], any = 0, k;
+    int k;
     for (k = 0; k < 4; k++) {
         ct__sample_canonical(dir_in + 3 * k, q[k].dir);
         ct__sample_cell(sp, &sp->cell[k], q[k].dir, &q[k].cell);
@@ -498,6 +498,16 @@ void ct__sampler_water4(ct__sampler *sp, const double dir_in[12], double level_m
         p[3 * k] = q[k].dir[0];
         p[3 * k + 1] = q[k].dir[1];
         p[3 * k + 2] = q[k].dir[2];
+    }
+}
+
+void ct__sampler_water4(ct__sampler *sp, const double dir_in[12], double level_m[4], int wet_out[4])
+{
+    ct__pending q[4];
+    double p[12], wet[4], rough[4], shore[4];
+    int mixed[4], any = 0, k;
+    ct__sample_lanes(sp, dir_in, q, p);
+    for (k = 0; k < 4; k++) {
         mixed[k] = sp->coast_on && ct__coast_mixed(&q[k].blend);
         wet[k] = q[k].blend.wet_weight;
         rough[k] = mixed[k] ? ct__sample_coast_roughness(sp, &q[k].cell, &q[k].blend) : 0.0;
@@ -528,14 +538,7 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     ct__pending q[4];
     double p[12], nz[4], coarse[4], detail[4], jitter[4], belt[4], above[4], ranges[4], g[12] = {0.0};
     int octaves[4], k;
-    for (k = 0; k < 4; k++) {
-        ct__sample_canonical(dir_in + 3 * k, q[k].dir);
-        ct__sample_cell(sp, &sp->cell[k], q[k].dir, &q[k].cell);
-        ct__sample_blend(sp, &q[k].cell, &q[k].blend);
-        p[3 * k] = q[k].dir[0];
-        p[3 * k + 1] = q[k].dir[1];
-        p[3 * k + 2] = q[k].dir[2];
-    }
+    ct__sample_lanes(sp, dir_in, q, p);
     if (sp->coast_on) {
         /* ct__sample_coast for the four lanes, the shore noise of the lanes
          * in shore triangles four at a time. */
