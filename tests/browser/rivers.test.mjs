@@ -1,4 +1,4 @@
-// Real-browser test of the rivers on the globe: the river graph of the test world (solved again here by the core) gives a river mouth and a place upstream; the page looks at the mouth from 30 km (river lines) and down into the valley from 3 km (the chunks' own river water), the pictures go to docs/img/, and the river pixels are checked along the line projected with the page's own camera.
+// Real-browser test of the rivers on the globe: the river graph of the test world (solved again here by the core) gives a river mouth and places upstream; the page draws the graph as lines from orbit (checked against the same frame with debug=norivers), looks at the mouth from 30 km and into a wide and a narrow river valley from 3 km (the chunks' own river water, the lines faded out); the two pictures go to docs/img/, the others to tests/artifacts/.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync } from 'node:fs';
@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 import { launchChromium } from './chromium.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
-import { computeView } from '../../stream/camera.js';
 import { dirToLatLon } from '../../stream/geo.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -24,43 +23,10 @@ function within(ms, p, what) {
 }
 
 const dirOf = (i) => [graph.direction[3 * i], graph.direction[3 * i + 1], graph.direction[3 * i + 2]];
-const blueish = (r, g, b) => b > r + 25 && b > g + 5;
 const waterish = (r, g, b) => b > r + 15 && b >= g - 10;
 
 /** Full-resolution readback of the page's canvas. */
 const readback = () => page.evaluate(() => window.ctDemo.pixels(1));
-
-/** Screen position (pixels, y down) of a world point for the page's current pose, or null behind the eye. */
-async function projector() {
-  const s = await page.evaluate(() => window.ctDemo.stats());
-  const v = computeView(s.pose, { radiusM, width: W, height: H });
-  return (p) => {
-    const q = [p[0] - v.eye[0], p[1] - v.eye[1], p[2] - v.eye[2]], m = v.viewProj;
-    const x = m[0] * q[0] + m[4] * q[1] + m[8] * q[2] + m[12], y = m[1] * q[0] + m[5] * q[1] + m[9] * q[2] + m[13];
-    const w = m[3] * q[0] + m[7] * q[1] + m[11] * q[2] + m[15];
-    return w > 0 ? [(x / w * 0.5 + 0.5) * W, (0.5 - y / w * 0.5) * H] : null;
-  };
-}
-
-/** Share of points on the segment a-b (world, unit directions at radius) whose pixel neighbourhood (+-r) has a pixel passing pred. */
-function alongLine(px, project, a, b, pred, r = 2) {
-  let on = 0, n = 0;
-  for (let k = 1; k < 200; k++) {
-    const t = k / 200, d = a.map((x, i) => x + (b[i] - x) * t), l = Math.hypot(...d);
-    const s = project(d.map((x) => (x / l) * radiusM));
-    if (!s || s[0] < r || s[1] < r || s[0] >= W - r || s[1] >= H - r) continue;
-    n++;
-    let hit = false;
-    for (let dy = -r; dy <= r && !hit; dy++) {
-      for (let dx = -r; dx <= r && !hit; dx++) {
-        const i = 3 * ((Math.round(s[1]) + dy) * px.width + Math.round(s[0]) + dx);
-        hit = pred(px.rgb[i], px.rgb[i + 1], px.rgb[i + 2]);
-      }
-    }
-    if (hit) on++;
-  }
-  return { n, share: n ? on / n : 0 };
-}
 
 test.before(async () => {
   mkdirSync(img, { recursive: true });
@@ -93,53 +59,91 @@ function mouthAndUpstream() {
   return { mouth, up };
 }
 
-async function look(dir, altM, name) {
+async function look(dir, altM, name, dir2 = img) {
   const { lat, lon } = dirToLatLon(dir);
   await page.evaluate(([a, b]) => window.ctDemo.setSun(a, b), [Math.max(-60, lat - 25), lon - 45]);
   await within(200000, page.evaluate(([a, b, h]) => window.ctDemo.goTo(a, b, h, { heading: 0, tilt: 0 }), [lat, lon, altM]), `goTo ${name}`);
   await page.evaluate(() => document.getElementById('panel').style.visibility = 'hidden');
-  await page.screenshot({ path: path.join(img, name) });
+  await page.screenshot({ path: path.join(dir2, name) });
   await page.evaluate(() => document.getElementById('panel').style.visibility = '');
-  return { px: await readback(), project: await projector() };
+  return { px: await readback() };
 }
 
-test('a river mouth from 30 km: the river line is drawn, blue along its projection', async () => {
-  const { mouth, up } = mouthAndUpstream();
-  assert.ok(mouth >= 0, 'the test world has a river mouth');
-  const u = up(mouth);
-  assert.ok(u >= 0, 'the mouth has an upstream node');
-  const { px, project } = await look(dirOf(mouth), 30000, 'river-mouth-30km.png');
-  const on = alongLine(px, project, dirOf(u), dirOf(mouth), blueish);
-  // The same test 40 px to the side of the line: land, not river.
-  const side = (p) => { const s = project(p); return s && [s[0] + 40, s[1]]; };
-  const off = alongLine(px, side, dirOf(u), dirOf(mouth), blueish);
-  process.stderr.write(`  mouth ${mouth} width ${graph.widthM[mouth].toFixed(0)} m: on line ${on.share.toFixed(2)} of ${on.n}, beside ${off.share.toFixed(2)}\n`);
-  assert.ok(on.n > 20, `the line crosses the frame (${on.n} points)`);
-  assert.ok(on.share > 0.6, `blue along the river line (${on.share})`);
-  assert.ok(on.share > off.share + 0.3, `bluer on the line than beside it (${on.share} vs ${off.share})`);
+/** Readback with the river lines and without them (the page's debug=norivers). */
+async function withAndWithout() {
+  const on = await readback();
+  const hash = await page.evaluate(() => location.hash);
+  await page.evaluate((h) => { location.hash = `${h}&debug=norivers`; }, hash);
+  await page.waitForTimeout(300);
+  const off = await readback();
+  await page.evaluate((h) => { location.hash = h; }, hash.replace(/&debug=norivers/, ''));
+  await page.waitForTimeout(300);
+  let diff = 0, bluer = 0;
+  for (let i = 0; i < on.rgb.length; i += 3) {
+    const d = Math.abs(on.rgb[i] - off.rgb[i]) + Math.abs(on.rgb[i + 1] - off.rgb[i + 1]) + Math.abs(on.rgb[i + 2] - off.rgb[i + 2]);
+    if (d <= 24) continue;
+    diff++;
+    if (on.rgb[i + 2] - off.rgb[i + 2] > on.rgb[i] - off.rgb[i]) bluer++;
+  }
+  return { diff, share: diff / (on.rgb.length / 3), bluer: diff ? bluer / diff : 0 };
+}
+
+test('from orbit the river graph is drawn as thin blue lines', async () => {
+  const { mouth } = mouthAndUpstream();
+  await look(dirOf(mouth), 800000, 'rivers-orbit-800km.png', path.join(root, 'tests', 'artifacts'));
+  const d = await withAndWithout();
+  process.stderr.write(`  orbit 800 km: ${d.diff} pixels (${(100 * d.share).toFixed(2)} %) changed by the lines, ${(100 * d.bluer).toFixed(0)} % of them bluer\n`);
+  assert.ok(d.diff > 300, `river lines drawn (${d.diff} pixels)`);
+  assert.ok(d.share < 0.08, `thin lines, not areas (${d.share})`);
+  assert.ok(d.bluer > 0.8, `the lines are blue (${d.bluer})`);
   assert.equal(problems, []);
 });
 
-test('a river valley from 3 km: the chunks draw the river as water', async () => {
-  const { mouth, up } = mouthAndUpstream();
-  // A few nodes up the main stem: a valley above the sea, still a large river.
-  let a = up(mouth);
-  for (let k = 0; k < 3 && up(a) >= 0 && graph.surfaceM[a] < 150; k++) a = up(a);
-  const b = graph.downstream[a];
-  const ground = graph.surfaceM[a];
-  const { px, project } = await look(dirOf(a), ground + 3000, 'river-valley-3km.png');
-  // The channel is a curve through the nodes: water near the node at the centre.
+test('a river mouth from 30 km: the chunks draw the river water, the lines have faded out', async () => {
+  const { mouth } = mouthAndUpstream();
+  assert.ok(mouth >= 0, 'the test world has a river mouth');
+  const { px } = await look(dirOf(mouth), 30000, 'river-mouth-30km.png');
+  const w = waterShare(px, 60);
+  const d = await withAndWithout();
+  process.stderr.write(`  mouth ${mouth} width ${graph.widthM[mouth].toFixed(0)} m: water ${w.toFixed(3)} of the centre, lines change ${d.diff} pixels\n`);
+  assert.ok(w > 0.05, `river water at the mouth (${w})`);
+  assert.ok(d.share < 0.002, `the lines are faded out this close (${d.diff} pixels)`);
+  assert.equal(problems, []);
+});
+
+/** Share of water-coloured pixels in the square of half-side r around the centre. */
+function waterShare(px, r) {
   let water = 0, n = 0;
-  for (let y = H / 2 - 40; y < H / 2 + 40; y++) {
-    for (let x = W / 2 - 40; x < W / 2 + 40; x++) {
+  for (let y = H / 2 - r; y < H / 2 + r; y++) {
+    for (let x = W / 2 - r; x < W / 2 + r; x++) {
       const i = 3 * (y * px.width + x);
       n++;
       if (waterish(px.rgb[i], px.rgb[i + 1], px.rgb[i + 2])) water++;
     }
   }
-  const along = alongLine(px, project, dirOf(a), dirOf(b), waterish, 30);
-  process.stderr.write(`  node ${a} surface ${ground.toFixed(0)} m width ${graph.widthM[a].toFixed(0)} m: water ${(water / n).toFixed(3)} of the centre, near the line ${along.share.toFixed(2)} of ${along.n}\n`);
-  assert.ok(water / n > 0.02, `river water at the centre (${water / n})`);
+  return water / n;
+}
+
+test('a river valley from 3 km: the chunks draw the river as water, a wide and a narrow one', async () => {
+  const { mouth, up } = mouthAndUpstream();
+  // A few nodes up the main stem: a valley above the sea, still a large river.
+  let a = up(mouth);
+  for (let k = 0; k < 3 && up(a) >= 0 && graph.surfaceM[a] < 150; k++) a = up(a);
+  // A typical narrow river (a quarter to a third of the sample spacing wide) above 100 m.
+  let narrow = -1;
+  for (let i = 0; i < graph.downstream.length && narrow < 0; i++) {
+    if (graph.downstream[i] >= 0 && graph.widthM[i] > 230 && graph.widthM[i] < 300 && graph.surfaceM[i] > 100) narrow = i;
+  }
+  assert.ok(narrow >= 0, 'a narrow river found');
+  const shares = [];
+  for (const [i, name, dir] of [[a, 'river-valley-3km.png', img], [narrow, 'river-narrow-3km.png', path.join(root, 'tests', 'artifacts')]]) {
+    const { px } = await look(dirOf(i), graph.surfaceM[i] + 3000, name, dir);
+    const w = waterShare(px, 40);
+    shares.push(w);
+    process.stderr.write(`  ${name}: node ${i} surface ${graph.surfaceM[i].toFixed(0)} m width ${graph.widthM[i].toFixed(0)} m: water ${w.toFixed(3)} of the centre\n`);
+  }
+  assert.ok(shares[0] > 0.3, `wide river: water at the centre (${shares[0]})`);
+  assert.ok(shares[1] > 0.02, `narrow river: water at the centre (${shares[1]})`);
   assert.equal(problems, []);
 });
 
