@@ -11,7 +11,8 @@ import { dirToLatLon } from '../../stream/geo.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const img = path.join(root, 'docs', 'img');
-const SURFACE_LOD = 6;
+/** The world's surface_lod (CT_RIVERS_LOD overrides it, to see narrow rivers at a finer spacing). */
+const SURFACE_LOD = Number(process.env.CT_RIVERS_LOD) || 6;
 const W = 960, H = 600;
 let server, page, closeBrowser, graph, radiusM;
 const problems = [];
