@@ -164,6 +164,8 @@ async function buildWorld(spec) {
     world.previous = { streamer: old, tiles: old.lastTiles ?? [], exaggeration: old.exaggeration, builtAt: performance.now(), fadeStart: null };
   }
   Object.assign(world, { spec, generation: r.generation, config: r.config, radiusM: r.config.radius_m, streamer: makeStreamer(r) });
+  app.services.renderer.rivers.setGraph(null);
+  pool.rivers().then((g) => { if (world.generation === g.generation) { app.services.renderer.rivers.setGraph(g, world.radiusM); app.frame.dirty = true; } }).catch(() => {});
   if (!app.camera.pose) setPoseFromView(app.upkeep.hint.view ?? defaultPose(world.radiusM));
   app.camera.groundM = app.camera.groundRealM = 0;
   app.camera.poseSeq++;
@@ -199,6 +201,7 @@ function render(view, s, now) {
     view, radiusM: app.world.radiusM, sun: latLonToDir(app.display.sun.lat, app.display.sun.lon), tiles: pic.tiles,
     width: canvas.width, height: canvas.height, exaggeration: pic.exaggeration, fade: pic.fade,
     relief: reliefBoost(view.altitudeM), holes: debug === 'holes', paletteMaps: debug !== 'vertexcolours',
+    rivers: debug !== 'norivers',
     surfaceLod: app.world.config?.surface_lod,
   }).triangles;
   app.frame.clock.drew(now, performance.now() - t0, renderer.gpuMs());

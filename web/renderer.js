@@ -4,6 +4,7 @@ import { sub, length, normalize, sampleSpacingM } from '../stream/geo.js';
 import { surfaceAnchors, logDepthFactor } from '../stream/surface_glsl.js';
 import { TERRAIN_VS, TERRAIN_FS, TERRAIN_FS_PLAIN, SCREEN_VS, SKY_FS } from './shaders.js';
 import { GpuTimer } from './gputimer.js';
+import { RiversLayer } from './rivers_layer.js';
 
 /** How far below sea level the hole check's sphere lies (more than a coarse tile's chord sags). */
 const HOLE_MARGIN_M = 1500;
@@ -30,6 +31,8 @@ export class Renderer {
     this.rockColor = [0.45, 0.42, 0.4];
     this.emptyVao = gl.createVertexArray();
     this.timer = new GpuTimer(gl);
+    /** The world's river graph as lines (setGraph); drawn over the terrain unless f.rivers is false. */
+    this.rivers = new RiversLayer(gl);
     /**
      * What this renderer draws beyond the mesh (stream/streamer.js asks the worker for it): relief
      * maps (per-pixel shading), palette maps (colour per pixel) and lakes as level maps on the terrain.
@@ -236,7 +239,7 @@ export class Renderer {
    *   by their vertices even where they have a palette map), surfaceLod (the world's: surface
    *   detail fades in where its samples are a few pixels apart), detail=true (false: no surface
    *   detail, the shading of a world seen from orbit everywhere), fade?: {tiles, alpha, exaggeration}
-   *   (an old planet drawn over this one with alpha, for a crossfade)}
+   *   (an old planet drawn over this one with alpha, for a crossfade), rivers=true (false: no river lines)}
    * @returns {{triangles: number}}
    */
   draw(f) {
@@ -256,6 +259,7 @@ export class Renderer {
     gl.depthMask(true);
     gl.cullFace(gl.BACK);
     let triangles = this._tiles(f, f.tiles, 1);
+    if (f.rivers !== false) this.rivers.draw(f, this._spacingM(f, f.tiles));
     if (f.fade && f.fade.alpha > 0) {
       // The old planet over the new one: its own depth, blended.
       gl.clear(gl.DEPTH_BUFFER_BIT);
