@@ -4,14 +4,15 @@ import { MSG } from '../worker/protocol.js';
 import { createContext } from './gl.js';
 import { Renderer } from './renderer.js';
 import { TileStreamer } from '../stream/streamer.js';
-import { computeView, defaultPose, clampPose, autoTilt, screenRay, raySphere, EYE_HEIGHT_M } from '../stream/camera.js';
-import { latLonToDir, dirToLatLon, keyAt, add, scale, normalize, FACE_FILE_NAMES } from '../stream/geo.js';
+import { computeView, defaultPose, clampPose, autoTilt, EYE_HEIGHT_M } from '../stream/camera.js';
+import { latLonToDir, keyAt, normalize, FACE_FILE_NAMES } from '../stream/geo.js';
 import { attachControls } from './controls.js';
 import { parseHash, pageWorld, formatHash, sameWorld, parseExaggeration, parseSun, formatSun, EXAGGERATION_RANGE } from './url.js';
 import { colourToIndex, parsePalette } from '../stream/tiledata.js';
-import { paletteNames, paletteRgb, BIOMES } from './palettes.js';
+import { paletteNames, paletteRgb } from './palettes.js';
 import { buildPanel, updateHud, showError, showWarning, showPanelFailure, download, hideError } from './ui.js';
 import { FrameClock } from './frameclock.js';
+import { sampleAround } from './probe.js';
 import { createApi } from './api.js';
 import { crossfade, reliefBoost } from './picture.js';
 import { createWalkMode } from './walk_mode.js';
@@ -239,54 +240,13 @@ function step(now, force = false) {
     resolveReady(api.stats());
     for (const w of frame.settledWaiters.splice(0)) w(api.stats());
   }
-  sampleAround(view, now, dpr);
+  sampleAround(app, view, now, dpr, setGround);
   keepAddressBar(pose, now);
   if (now - app.upkeep.lastHud > 250) {
     app.upkeep.lastHud = now;
     updateHud({ ...api.stats(), altitudeM: pose.alt }, app.upkeep.cursor);
   }
   return draw;
-}
-
-/** Ground height under the camera and what lies under the cursor, from the workers (throttled). */
-function sampleAround(view, now, dpr) {
-  const up = app.upkeep, world = app.world;
-  if (up.sampling || now - up.lastSample < 200) return;
-  const dirs = [normalize(view.eye)];
-  let cursorDir = null;
-  if (up.cursorPx) {
-    const ray = screenRay(view, up.cursorPx.x * dpr, up.cursorPx.y * dpr);
-    const c = up.cursor;
-    const h = c ? Math.max(0, c.heightM, c.hasWater ? c.waterM : 0) : 0;
-    const t = raySphere(view.eye, ray, world.radiusM + h * app.display.exaggeration);
-    if (t !== null) cursorDir = normalize(add(view.eye, scale(ray, t)));
-  }
-  if (cursorDir) dirs.push(cursorDir);
-  up.sampling = true;
-  up.lastSample = now;
-  const gen = world.generation, seq = app.camera.poseSeq;
-  // The cursor's chunk address is the core's own spelling (ct_address_format), asked alongside the sample.
-  const key = cursorDir ? keyAt(cursorDir, world.config.surface_lod).key : null;
-  const address = key ? app.services.pool.address(key, { priority: -1 }) : null;
-  Promise.all([app.services.pool.sample(dirs, { priority: -1 }), address]).then(([s, addr]) => {
-    up.sampling = false;
-    if (gen !== world.generation) return;
-    // A jump since the request makes this ground height someone else's.
-    if (seq === app.camera.poseSeq) {
-      setGround(Math.max(0, s.hasWater[0] ? s.waterM[0] : 0, s.heightM[0]));
-      app.camera.groundSeq = seq;
-    }
-    up.cursor = cursorDir ? cursorInfo(cursorDir, key, s, addr) : null;
-  }, () => { up.sampling = false; });
-}
-
-function cursorInfo(dir, k, s, address) {
-  const { lat, lon } = dirToLatLon(dir);
-  return {
-    lat, lon, key: k, heightM: s.heightM[1], waterM: s.waterM[1], hasWater: !!s.hasWater[1], waterBody: s.waterBody?.[1],
-    biome: BIOMES[s.biome[1]] ?? `biome ${s.biome[1]}`,
-    address,
-  };
 }
 
 /** Keeps the address bar on the current world, view and display options (twice a second). */
