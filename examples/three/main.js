@@ -62,7 +62,8 @@ function frame(now) {
   state.frames++;
   hud.textContent = `alt ${(state.pose.alt / 1000).toFixed(1)} km  tiles ${res.tiles.length}  finest LOD ${res.maxLodDrawn}  ` +
     `triangles ${tiles.triangles}  in flight ${state.streamer.stats().inFlight}`;
-  if (res.tiles.length >= 6 && res.settled) resolveReady(stats());
+  // Ready once the first view has settled: from space that is the five LOD-0 faces on this side at most.
+  if (res.tiles.length > 0 && res.settled) resolveReady(stats());
 }
 
 /** Samples the core's height under the camera (a few times a second) and keeps the eye EYE_M above it. */

@@ -101,7 +101,7 @@ test('examples/three streams chunk meshes into a three.js scene, from space to n
   const res = await page.goto(`${server.url}examples/three/#surface_lod=5`);
   assert.is(res.status(), 200);
   const space = await page.evaluate(() => window.ctThree.ready);
-  assert.ok(space.tilesDrawn >= 6, `tiles drawn from space: ${space.tilesDrawn}`);
+  assert.ok(space.tilesDrawn >= 3, `tiles drawn from space (at least the three faces in view): ${space.tilesDrawn}`);
   assert.ok(space.triangles > 10000, `triangles ${space.triangles}`);
   const px = await litShare();
   assert.ok(px.lit > 0.15 && px.lit < 0.9, `the planet covers part of the view: ${px.lit}`);
