@@ -29,7 +29,9 @@ void main() {
   // several pixels apart (the chunks draw the river as water there).
   float cover = clamp(aWidth / mpp, ${MIN_ALPHA.toFixed(2)}, 1.0);
   vAlpha = cover * (1.0 - smoothstep(2.0, 6.0, uSpacingM / mpp));
-  vLight = 0.3 + 0.7 * smoothstep(-0.1, 0.3, dot(up, uSun));
+  // Lit like the ground under it: a river on the night side is as dark as its banks.
+  vLight = smoothstep(-0.1, 0.3, dot(up, uSun));
+  vAlpha *= vLight;
   gl_Position = uViewProj * vec4(rel, 1.0);
   sfLogDepth();
 }`;
