@@ -111,7 +111,8 @@ test('the page loads, ctDemo.ready resolves and the globe is a lit planet disc a
   assert.is(response.status(), 200);
   const ready = await within(120000, page.evaluate(() => window.ctDemo.ready), 'ctDemo.ready');
   assert.match(ready.generation, /^[0-9a-f]{16}$/);
-  assert.ok(ready.tilesDrawn >= 6, `tiles drawn ${ready.tilesDrawn}`);
+  // From space the selection draws the LOD-0 faces on this side (five at most), refining only where it must.
+  assert.ok(ready.tilesDrawn >= 3, `tiles drawn ${ready.tilesDrawn}`);
   const stats = await page.evaluate(() => window.ctDemo.stats());
   for (const k of ['generation', 'tilesDrawn', 'inFlight', 'cached', 'maxLodDrawn', 'frameMs']) assert.ok(k in stats, `stats().${k}`);
   const px = pixelStats(await page.evaluate(() => window.ctDemo.pixels(4)));
