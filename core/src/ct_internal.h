@@ -67,6 +67,13 @@ double ct__noise3_fast(uint32_t seed, double x, double y, double z);
 /* Gradient noise with its analytic gradient d[3] (its own corner hash);
  * the _x2 form runs two points in vector lanes, each lane bit for bit the
  * scalar call. */
+/* The gradient-noise lattice every kernel shares: large primes per axis (as
+ * in FastNoiseLite) that a corner's hash xors together, and the 12 edge
+ * gradients its top bits pick (noise.c, ground.c). */
+#define CT__PRIME_X 501125321u
+#define CT__PRIME_Y 1136930381u
+#define CT__PRIME_Z 1720413743u
+extern const double ct__grad[12][3];
 double ct__noise3_deriv(uint32_t seed, double x, double y, double z, double d[3]);
 double ct__deriv_blend(const double c[8], const double *const g[8], double u, double v, double w, double du,
                        double dv, double dw, double d[3]);

@@ -121,22 +121,14 @@ typedef struct ct__goct {
     double gc, gs, dc, ds;
 } ct__goct;
 
-/* Corner hash: xor of primed lattice coordinates and the seed, one multiply
- * (the FastNoiseLite primes, a multiplier of its own). The top bits pick the
- * gradient, the low bits the two stripe phases. */
-#define CT__GX 501125321u
-#define CT__GY 1136930381u
-#define CT__GZ 1720413743u
+/* Corner hash: xor of primed lattice coordinates (the shared CT__PRIME_*)
+ * and the seed, one multiply of its own. The top bits pick the gradient
+ * (the shared ct__grad), the low bits the two stripe phases. */
 static uint32_t ct__gcorner(uint32_t seed, uint32_t x, uint32_t y, uint32_t z)
 {
     uint32_t h = (seed ^ x ^ y ^ z) * 0x9e3779b1u;
     return h ^ (h >> 15);
 }
-
-static const double ct__ggrad[12][3] = {
-    {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0}, {1, 0, 1}, {-1, 0, 1},
-    {1, 0, -1}, {-1, 0, -1}, {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}
-};
 
 /* e^(2 pi i k / 256): each corner's stripe phase, picked by 8 bits of its
  * hash (literals, so every platform has the same doubles). */
@@ -449,8 +441,8 @@ static void ct__ground_lattice(uint32_t seed, const double P[3], const double *q
 {
     double x0f = floor(P[0]), y0f = floor(P[1]), z0f = floor(P[2]);
     double f[3], g1[3], c[8], u, v, w, du, dv, dw, ga[2] = {0.0, 0.0}, da[2] = {0.0, 0.0};
-    uint32_t x0 = (uint32_t)(int64_t)x0f * CT__GX, y0 = (uint32_t)(int64_t)y0f * CT__GY;
-    uint32_t z0 = (uint32_t)(int64_t)z0f * CT__GZ;
+    uint32_t x0 = (uint32_t)(int64_t)x0f * CT__PRIME_X, y0 = (uint32_t)(int64_t)y0f * CT__PRIME_Y;
+    uint32_t z0 = (uint32_t)(int64_t)z0f * CT__PRIME_Z;
     const double *g[8];
     ct__stripes sg, sd;
     int k;
@@ -466,9 +458,9 @@ static void ct__ground_lattice(uint32_t seed, const double P[3], const double *q
     if (qw) ct__stripes_prepare(f, qw, &sd);
     for (k = 0; k < 8; k++) {
         double ox = (k & 1) ? g1[0] : f[0], oy = (k & 2) ? g1[1] : f[1], oz = (k & 4) ? g1[2] : f[2];
-        uint32_t h = ct__gcorner(seed, (k & 1) ? x0 + CT__GX : x0, (k & 2) ? y0 + CT__GY : y0,
-                                 (k & 4) ? z0 + CT__GZ : z0);
-        g[k] = ct__ggrad[(uint32_t)(((uint64_t)h * 12u) >> 32)];
+        uint32_t h = ct__gcorner(seed, (k & 1) ? x0 + CT__PRIME_X : x0, (k & 2) ? y0 + CT__PRIME_Y : y0,
+                                 (k & 4) ? z0 + CT__PRIME_Z : z0);
+        g[k] = ct__grad[(uint32_t)(((uint64_t)h * 12u) >> 32)];
         c[k] = g[k][0] * ox + g[k][1] * oy + g[k][2] * oz;
         if (q || qw) {
             double wt = ((k & 1) ? u : 1.0 - u) * ((k & 2) ? v : 1.0 - v) * ((k & 4) ? w : 1.0 - w), z[2];

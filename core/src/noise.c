@@ -12,7 +12,7 @@
 #include "ct_v2.h"
 
 /* The 12 edge midpoints of a cube (Perlin's improved-noise gradients). */
-static const double ct__grad[12][3] = {
+const double ct__grad[12][3] = {
     {1, 1, 0}, {-1, 1, 0}, {1, -1, 0}, {-1, -1, 0},
     {1, 0, 1}, {-1, 0, 1}, {1, 0, -1}, {-1, 0, -1},
     {0, 1, 1}, {0, -1, 1}, {0, 1, -1}, {0, -1, -1}
@@ -97,11 +97,8 @@ double ct__noise3(uint32_t seed, double x, double y, double z)
     return ct__blend_build(h, &c);
 }
 
-/* Large primes per axis (as in FastNoiseLite): a corner's hash is the xor of
- * its primed coordinates and the seed, then one multiply and shift. */
-#define CT__PRIME_X 501125321u
-#define CT__PRIME_Y 1136930381u
-#define CT__PRIME_Z 1720413743u
+/* A corner's hash is the xor of its primed coordinates (CT__PRIME_*,
+ * ct_internal.h) and the seed, then one multiply and shift. */
 
 static uint32_t ct__corner_fast(uint32_t seed, uint32_t xp, uint32_t yp, uint32_t zp)
 {
