@@ -2,13 +2,16 @@
 // loaded ct_world inside the WebAssembly instance, with sampling, chunks,
 // files, meshes and snapshots. Buffers inside WebAssembly memory are made once
 // per world and reused, so steady-state requests allocate nothing in C; every
-// result handed to the caller is a copy with its own ArrayBuffer. The chunk
+// result handed to the caller is a copy with its own ArrayBuffer, except
+// mesh(), whose arrays are views valid until the next mesh() unless asked to
+// copy (a stride-1 copy costs as much as building the mesh). The chunk
 // buffer remembers which key it holds: a mesh, file or chunk request for the
 // key generated last (a water mesh after the terrain, another stride) reuses
 // it instead of generating the same 257x257 samples again.
 import { ctError } from './ct_heap.mjs';
 import { CHUNK_SAMPLES as SAMPLES, CTC_FILE_BYTES as CTC_BYTES, U16LE_FILE_BYTES as U16LE_BYTES, REGION_NAMES } from './ct_constants.mjs';
 import { parseKey } from './ct_key.mjs';
+import { copyParts, meshBuffers, viewGetters } from './ct_mesh.mjs';
 
 const SAMPLE_BATCH = 1024;          // directions per C call in world.sample
 const STAT_TABLES = new WeakMap();  // heap -> the statistics table, read once
@@ -66,6 +69,7 @@ export class World {
     this._samples = 0;     // sample batch buffers, once per world
     this._pal = 0;         // palette used by mesh colours
     this._mesh = null;     // {ptr, bytes} grow-only mesh buffers
+    this._meshSeq = 0;     // mesh() calls so far: a view answers only while it is the last
     this._palBytes = core.palette();
   }
 
@@ -314,12 +318,20 @@ export class World {
    * `digest` is an FNV-1a 64 hex string over positions, normals, colours and
    * indices when opts.digest is true (a test aid that costs about a third of
    * a stride-1 mesh), null otherwise.
+   *
+   * By default the arrays are views into this World's mesh buffer inside
+   * WebAssembly memory: nothing is copied, and they hold until the next
+   * mesh() of this World or free(). Reading an array property after that
+   * throws CT_ERR_MESH; an array taken out before stays readable but then
+   * shows the newer mesh, so upload or copy it first. With opts.copy true the
+   * arrays are copied once into one fresh ArrayBuffer of their own (every
+   * array's .buffer is the same one, ready for a transfer list).
    */
   mesh(key, opts = {}) {
     const heap = this._live(), x = heap.x;
     const stride = opts.stride ?? 1, skirt = opts.skirtDepthM ?? 0;
     const vex = opts.verticalExaggeration ?? 1, water = opts.water ? 1 : 0;
-    const digest = opts.digest ?? false;
+    const digest = opts.digest ?? false, copy = opts.copy ?? false;
     // Range-check before the C call narrows it to 32 bits (2**32 + 4 would be 4).
     if (!Number.isInteger(stride) || stride < 1 || stride > 256) {
       throw ctError('CT_ERR_MESH', `mesh stride ${String(stride)} is not 1, 2, 4 ... 256`);
@@ -327,42 +339,28 @@ export class World {
     for (const [n, v] of [['stride', stride], ['skirtDepthM', skirt], ['verticalExaggeration', vex]]) {
       if (typeof v !== 'number') throw ctError('CT_ERR_MESH', `mesh option ${n} must be a number`);
     }
-    if (typeof digest !== 'boolean') throw ctError('CT_ERR_MESH', 'mesh option digest must be a boolean');
+    for (const [n, v] of [['digest', digest], ['copy', copy]]) {
+      if (typeof v !== 'boolean') throw ctError('CT_ERR_MESH', `mesh option ${n} must be a boolean`);
+    }
     const lay = heap.slot(9), meta = heap.slot(10), counts = heap.slot(11), hex = heap.slot(5);
     heap.check(x.ctw_mesh_layout(stride, skirt, vex, water, lay, ...heap.errArgs()));
     const [vmax, imax, ib] = heap.u32().slice(lay / 4, lay / 4 + 3);
     const need = { pos: 12 * vmax, nrm: 12 * vmax, col: 4 * vmax, pal: vmax, idx: ib * imax };
-    this._meshBuffers(need);
-    const m = this._mesh;
+    this._meshSeq++;   // views of the mesh before are stale from here, even if this call fails
+    const old = this._mesh;
+    this._mesh = null;   // meshBuffers may free old and then fail to allocate
+    const m = this._mesh = meshBuffers(heap, old, need);
     this._generate(key);
     if (!this._pal) { this._pal = heap.malloc(this._palBytes.length); heap.u8().set(this._palBytes, this._pal); }
     heap.check(x.ctw_mesh_build(this.ptr, this._chunk, this._pal, stride, skirt, vex, water,
       m.pos, m.nrm, m.col, m.pal, m.idx, meta, counts, digest ? hex : 0, ...heap.errArgs()));
-    const [vc, ic] = heap.u32().slice(counts / 4, counts / 4 + 2);
-    const f = heap.f64().slice(meta / 8, meta / 8 + 4);
-    const idxView = ib === 2 ? heap.u16().slice(m.idx / 2, m.idx / 2 + ic) : heap.u32().slice(m.idx / 4, m.idx / 4 + ic);
-    return {
-      positions: heap.f32().slice(m.pos / 4, m.pos / 4 + 3 * vc),
-      normals: heap.f32().slice(m.nrm / 4, m.nrm / 4 + 3 * vc),
-      colors: heap.u8().slice(m.col, m.col + 4 * vc),
-      paletteIndex: heap.u8().slice(m.pal, m.pal + vc),
-      indices: idxView, center: [f[0], f[1], f[2]], radius: f[3],
-      vertexCount: vc, indexCount: ic, digest: digest ? heap.str(hex) : null,
-    };
-  }
-
-  /** Grow-only buffers: the largest layout seen so far is kept for reuse. */
-  _meshBuffers(need) {
-    const heap = this.heap;
-    const total = MESH_PARTS.reduce((s, k) => s + align8(need[k]), 0);
-    if (this._mesh && this._mesh.bytes >= total) return;
-    if (this._mesh) heap.free(this._mesh.ptr);
-    this._mesh = null;
-    const ptr = heap.malloc(total);
-    let at = ptr;
-    const m = { ptr, bytes: total };
-    for (const k of MESH_PARTS) { m[k] = at; at += align8(need[k]); }
-    this._mesh = m;
+    const u32 = heap.u32(), vc = u32[counts / 4], ic = u32[counts / 4 + 1];
+    const f = heap.f64(), at = meta / 8;
+    const bytes = { pos: 12 * vc, nrm: 12 * vc, col: 4 * vc, pal: vc, idx: ib * ic };
+    const out = { center: [f[at], f[at + 1], f[at + 2]], radius: f[at + 3],
+      vertexCount: vc, indexCount: ic, digest: digest ? heap.str(hex) : null };
+    if (copy) return Object.assign(out, copyParts(heap, m, bytes, ib));
+    return Object.defineProperties(out, viewGetters(this, this._meshSeq, m, bytes, ib));
   }
 
   /** Releases the world and its buffers; later calls throw CT_ERR_NULL. */
@@ -380,9 +378,6 @@ export class World {
     this._mesh = null;
   }
 }
-
-const MESH_PARTS = ['pos', 'nrm', 'col', 'pal', 'idx'];   // order inside the mesh buffer
-function align8(n) { return (n + 7) & ~7; }
 
 /** Float64Array(3n) passes through; arrays of [x,y,z] are flattened. */
 function flattenDirs(dirs) {
