@@ -110,7 +110,9 @@ export function createHandler(core, options = {}) {
       if (lakeLevels !== undefined && typeof lakeLevels !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option lakeLevels must be a boolean');
       if (relief !== undefined && typeof relief !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option relief must be a boolean');
       if (palMap !== undefined && typeof palMap !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option paletteMap must be a boolean');
-      const result = { ...w.mesh(key, options), key, generation: w.generation };
+      if (options.copy !== undefined) throw protocolError(ERR.MESSAGE, 'mesh option copy is not for the worker: replies always own their arrays');
+      // One copy out of WebAssembly memory into one ArrayBuffer, which the reply transfers.
+      const result = { ...w.mesh(key, { ...options, copy: true }), key, generation: w.generation };
       // Every terrain mesh says how far its coarser strides lie from the full surface:
       // tile selection needs that whatever the renderer draws. From the chunk's own
       // heights (still in the world's buffer), so no stride-1 mesh is built for it.
@@ -128,6 +130,7 @@ export function createHandler(core, options = {}) {
       // The palette map comes from the same stride-1 mesh: colours per pixel, whatever the tile's stride.
       if ((relief || palMap) && !options.water) {
         const vex = options.verticalExaggeration ?? 1;
+        // Views, not a copy: both maps are read out before the next mesh() call.
         const full = w.mesh(key, { stride: 1, verticalExaggeration: vex });
         if (relief) result.relief = reliefMap(full, w.config.radius_m, vex);
         if (palMap) result.paletteMap = paletteMap(full);
@@ -307,7 +310,7 @@ function lakeMesh(w, key, terrain) {
   let lake = false;
   for (let i = 0; i < water.length && !lake; i++) lake = water[i] !== 0 && water[i] !== SEA_LEVEL_CODE;
   if (!lake) return null;
-  const m = w.mesh(key, { stride: terrain.stride, verticalExaggeration: terrain.verticalExaggeration, water: true });
+  const m = w.mesh(key, { stride: terrain.stride, verticalExaggeration: terrain.verticalExaggeration, water: true, copy: true });
   return m.indexCount ? m : null;
 }
 

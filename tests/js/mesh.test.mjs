@@ -56,10 +56,10 @@ test('vertex and index counts for every stride, with and without skirts', () => 
   const key = kinds.mixed;
   for (let stride = 1; stride <= 256; stride *= 2) {
     const n = 256 / stride;
-    const plain = world.mesh(key, { stride });
+    const plain = world.mesh(key, { stride, copy: true });
     assert.is(plain.vertexCount, (n + 1) ** 2);
     assert.is(plain.indexCount, 6 * n * n);
-    const sk = world.mesh(key, { stride, skirtDepthM: 300 });
+    const sk = world.mesh(key, { stride, skirtDepthM: 300, copy: true });
     assert.is(sk.vertexCount, (n + 1) ** 2 + 4 * (n + 1));
     assert.is(sk.indexCount, 6 * n * n + 24 * n);
     for (const m of [plain, sk]) {
@@ -143,7 +143,7 @@ const paletteText = (rgb) => Array.from({ length: 40 }, (_, i) => Array.from(rgb
   (b) => b.toString(16).padStart(2, '0')).join('')).join('\n');
 
 test('paletteIndex survives a palette switch; water meshes use water shades', () => {
-  const key = kinds.mixed, before = world.mesh(key, { stride: 16, digest: true });
+  const key = kinds.mixed, before = world.mesh(key, { stride: 16, digest: true, copy: true });
   const odd = Uint8Array.from({ length: 120 }, (_, i) => (i * 37 + 11) & 255);
   world.setPalette(paletteText(odd));
   try {
@@ -205,7 +205,7 @@ test('triangles wind counter-clockwise seen from outside, normals point up, on e
 
 test('neighbouring chunks agree on the normals of their shared border', () => {
   const a = { face: 2, lod: L, x: 6, y: 7 }, b = { face: 2, lod: L, x: 7, y: 7 };
-  const ma = world.mesh(a, { stride: 4 }), mb = world.mesh(b, { stride: 4 }), row = 65;
+  const ma = world.mesh(a, { stride: 4, copy: true }), mb = world.mesh(b, { stride: 4 }), row = 65;
   for (let k = 0; k < row; k++) {
     const na = v3(ma.normals, k * row + 64), nb = v3(mb.normals, k * row);
     assert.ok(len(sub(na, nb)) < 1e-5, `row ${k}: ${na} vs ${nb}`);
@@ -214,7 +214,7 @@ test('neighbouring chunks agree on the normals of their shared border', () => {
 
 test('vertical exaggeration scales mesh heights only', () => {
   const key = kinds.mixed, before = world.chunk(key).digest;
-  const m1 = world.mesh(key, { stride: 32, digest: true });
+  const m1 = world.mesh(key, { stride: 32, digest: true, copy: true });
   const m3 = world.mesh(key, { stride: 32, verticalExaggeration: 3, digest: true });
   const tol = m3.radius * 2e-7 + 1e-3;
   for (let i = 0; i < m1.vertexCount; i++) {
@@ -297,7 +297,7 @@ function fnv1a64(views) {
 test('mesh digest only when asked: FNV-1a 64 of positions, normals, colours, indices', () => {
   const key = kinds.mixed;
   for (const opts of [{ stride: 32, skirtDepthM: 100 }, { stride: 64, water: true }]) {
-    const plain = world.mesh(key, opts), hashed = world.mesh(key, { ...opts, digest: true });
+    const plain = world.mesh(key, { ...opts, copy: true }), hashed = world.mesh(key, { ...opts, digest: true, copy: true });
     assert.is(plain.digest, null, 'off by default');
     assert.is(world.mesh(key, { ...opts, digest: false }).digest, null);
     assert.equal(hashed.positions, plain.positions, 'the option changes nothing else');
@@ -307,6 +307,37 @@ test('mesh digest only when asked: FNV-1a 64 of positions, normals, colours, ind
   }
   for (const digest of ['yes', 1]) {
     assert.is(thrown(() => world.mesh(key, { stride: 32, digest })).code, 'CT_ERR_MESH', String(digest));
+    assert.is(thrown(() => world.mesh(key, { stride: 32, copy: digest })).code, 'CT_ERR_MESH', `copy ${digest}`);
+  }
+});
+
+
+test('mesh views: no copy, stale after the next mesh() or free(), {copy: true} owns one buffer', () => {
+  const key = kinds.mixed, w2 = core.buildWorld({ preset: 'balanced', set: { macro_resolution: 64 } });
+  try {
+    const view = w2.mesh(key, { stride: 8, skirtDepthM: 50, digest: true });
+    const pos = view.positions;
+    assert.is(pos.buffer, core.heap.u8().buffer, 'a view into WebAssembly memory');
+    assert.is(view.normals.buffer, pos.buffer);
+    const copy = w2.mesh(key, { stride: 8, skirtDepthM: 50, digest: true, copy: true });
+    assert.is(copy.digest, view.digest, 'the same mesh');
+    assert.is(thrown(() => view.positions).code, 'CT_ERR_MESH', 'stale after the next mesh()');
+    assert.is(thrown(() => view.indices).code, 'CT_ERR_MESH');
+    assert.ok(copy.positions.buffer !== core.heap.u8().buffer, 'a copy owns its memory');
+    for (const f of ['normals', 'colors', 'paletteIndex', 'indices']) assert.is(copy[f].buffer, copy.positions.buffer, f);
+    assert.is(fnv1a64([copy.positions, copy.normals, copy.colors, copy.indices]), copy.digest, 'packed parts intact');
+    const fresh = w2.mesh(key, { stride: 8, skirtDepthM: 50 });
+    assert.equal(Array.from(fresh.positions), Array.from(copy.positions), 'a view reads the mesh it names');
+    assert.equal(Object.keys({ ...fresh }).filter((k) => ArrayBuffer.isView(fresh[k])).sort(),
+      ['colors', 'indices', 'normals', 'paletteIndex', 'positions'], 'the arrays are enumerable');
+    const before = core.heap.u8().buffer, big = core.heap.malloc(64 << 20);   // grows memory: older views detach
+    core.heap.free(big);
+    assert.ok(before !== core.heap.u8().buffer && before.byteLength === 0, 'memory grew');
+    assert.is(fresh.positions.length, 3 * fresh.vertexCount, 'views are remade after memory growth');
+    w2.free();
+    assert.is(thrown(() => fresh.normals).code, 'CT_ERR_MESH', 'stale after free()');
+  } finally {
+    w2.free();
   }
 });
 
