@@ -13,6 +13,7 @@
  * (x 256), each in increasing x or y. Triangles wind counter-clockwise seen
  * from outside the planet, whatever the face's uv orientation. */
 #include "ct_internal.h"
+#include "ct_v2.h"
 
 #include <math.h>
 #include <string.h>
@@ -161,11 +162,64 @@ static void ct__mesh_terrain_point(const ct__mesher *m, int64_t lx, int64_t ly, 
 }
 
 /* One row of terrain points for the normals: local x from -stride to
- * 256 + stride (index gi + 1), with their directions. */
+ * 256 + stride (index gi + 1), with their directions, one array per
+ * coordinate so two neighbouring vertices fill one vector. One slot of
+ * padding: the last pair of an odd count runs one vertex past the end. */
 typedef struct ct__mesh_row {
-    double p[CT_CHUNK_EDGE + 2][3];
-    double dir[CT_CHUNK_EDGE + 2][3];
+    double px[CT_CHUNK_EDGE + 3], py[CT_CHUNK_EDGE + 3], pz[CT_CHUNK_EDGE + 3];
+    double dx[CT_CHUNK_EDGE + 3], dy[CT_CHUNK_EDGE + 3], dz[CT_CHUNK_EDGE + 3];
 } ct__mesh_row;
+
+static void ct__mesh_row_set(ct__mesh_row *r, int at, const double p[3])
+{
+    r->px[at] = p[0]; r->py[at] = p[1]; r->pz[at] = p[2];
+}
+
+/* Grid points of a row inside the chunk, two at a time. Bit-exact with
+ * ct__sample_direction then ct__mesh_point: inside a face |u|, |v| <= 1, so
+ * the squared component 1 is the largest, and ct__normalize_canonical's
+ * smallest-first sum is (u*u + v*v) + 1 whatever the order of u*u and v*v;
+ * each component is then +-1, +-u or +-v over the same length (negating
+ * after the division gives the same bits as before it). */
+static void ct__mesh_fill_inside(const ct__mesher *m, int64_t ly, ct__mesh_row *r)
+{
+    const ct_chunk *c = m->chunk;
+    const float *h = c->height_m + ly * CT_CHUNK_EDGE;
+    int n = m->o.n, s = m->o.stride, gi;
+    double scale = (double)((int64_t)CT_CHUNK_CORE << c->key.lod);
+    double v = 2.0 * ((double)(m->gy0 + ly) / scale) - 1.0;
+    ct__v2 one = CT__V2(1.0, 1.0), two = CT__V2(2.0, 2.0), neg = CT__V2(-1.0, -1.0);
+    ct__v2 nv = CT__V2(scale, scale), vv = CT__V2(v, v), v2 = CT__V2(v * v, v * v);
+    ct__v2 rad = CT__V2(m->radius_m, m->radius_m), ex = CT__V2(m->o.exaggeration, m->o.exaggeration);
+    ct__v2 cx = CT__V2(m->center[0], m->center[0]), cy = CT__V2(m->center[1], m->center[1]);
+    ct__v2 cz = CT__V2(m->center[2], m->center[2]);
+    for (gi = 0; gi <= n; gi += 2) {
+        int64_t lx = (int64_t)gi * s;
+        /* The second lane of the last pair of an odd count lies one stride
+         * outside; its slot is overwritten by the row's end point. */
+        ct__v2 gx = CT__V2((double)(m->gx0 + lx), (double)(m->gx0 + lx + s));
+        ct__v2 hh = CT__V2((double)h[lx], gi + 1 <= n ? (double)h[lx + s] : 0.0);
+        ct__v2 u = CT__V2_SUB(CT__V2_MUL(two, CT__V2_DIV(gx, nv)), one);
+        ct__v2 len = CT__V2_SQRT(CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(u, u), v2), one));
+        ct__v2 a = CT__V2_DIV(one, len), bu = CT__V2_DIV(u, len), bv = CT__V2_DIV(vv, len);
+        ct__v2 x, y, z, rr;
+        switch (c->key.face) {
+        case CT_FACE_PX: x = a; y = CT__V2_MUL(bv, neg); z = CT__V2_MUL(bu, neg); break;
+        case CT_FACE_NX: x = CT__V2_MUL(a, neg); y = CT__V2_MUL(bv, neg); z = bu; break;
+        case CT_FACE_PY: x = bu; y = a; z = bv; break;
+        case CT_FACE_NY: x = bu; y = CT__V2_MUL(a, neg); z = CT__V2_MUL(bv, neg); break;
+        case CT_FACE_PZ: x = bu; y = CT__V2_MUL(bv, neg); z = a; break;
+        default: x = CT__V2_MUL(bu, neg); y = CT__V2_MUL(bv, neg); z = CT__V2_MUL(a, neg); break;
+        }
+        rr = CT__V2_ADD(rad, CT__V2_MUL(hh, ex));
+        CT__V2_STORE(r->dx + gi + 1, x);
+        CT__V2_STORE(r->dy + gi + 1, y);
+        CT__V2_STORE(r->dz + gi + 1, z);
+        CT__V2_STORE(r->px + gi + 1, CT__V2_SUB(CT__V2_MUL(x, rr), cx));
+        CT__V2_STORE(r->py + gi + 1, CT__V2_SUB(CT__V2_MUL(y, rr), cy));
+        CT__V2_STORE(r->pz + gi + 1, CT__V2_SUB(CT__V2_MUL(z, rr), cz));
+    }
+}
 
 /* Fills row gj (local y = gj * stride) with ct__mesh_terrain_point's values:
  * every grid vertex's point is computed once and shared by the five normals
@@ -174,23 +228,77 @@ typedef struct ct__mesh_row {
  * chunk need none. */
 static void ct__mesh_fill_row(const ct__mesher *m, int gj, int with_ends, ct__mesh_row *r)
 {
-    const ct_chunk *c = m->chunk;
     int n = m->o.n, s = m->o.stride, gi;
     int64_t ly = (int64_t)gj * s;
-    int inside = ly >= 0 && ly <= CT_CHUNK_CORE;
-    for (gi = 0; gi <= n; gi++) {
-        int64_t lx = (int64_t)gi * s;
-        if (inside) {
-            double h = (double)c->height_m[ly * CT_CHUNK_EDGE + lx];
-            ct__mesh_dir(m, lx, ly, r->dir[gi + 1]);
-            ct__mesh_point(m, r->dir[gi + 1], h, r->p[gi + 1]);
-        } else {
-            ct__mesh_terrain_point(m, lx, ly, r->p[gi + 1]);
+    double p[3];
+    if (ly >= 0 && ly <= CT_CHUNK_CORE) {
+        ct__mesh_fill_inside(m, ly, r);
+    } else {
+        for (gi = 0; gi <= n; gi++) {
+            ct__mesh_terrain_point(m, (int64_t)gi * s, ly, p);
+            ct__mesh_row_set(r, gi + 1, p);
         }
     }
     if (with_ends) {
-        ct__mesh_terrain_point(m, -(int64_t)s, ly, r->p[0]);
-        ct__mesh_terrain_point(m, (int64_t)(n + 1) * s, ly, r->p[n + 2]);
+        ct__mesh_terrain_point(m, -(int64_t)s, ly, p);
+        ct__mesh_row_set(r, 0, p);
+        ct__mesh_terrain_point(m, (int64_t)(n + 1) * s, ly, p);
+        ct__mesh_row_set(r, n + 2, p);
+    }
+}
+
+/* Normals of grid row gj, two vertices at a time, each lane the scalar
+ * sequence: central differences, their cross product, turned outward
+ * (along the direction), normalised or, without length, the direction. */
+static void ct__mesh_normal_row(ct__mesher *m, int gj, const ct__mesh_row *up,
+                                const ct__mesh_row *mid, const ct__mesh_row *down)
+{
+    const ct_chunk *c = m->chunk;
+    int n = m->o.n, s = m->o.stride, gi, l, k;
+    uint32_t row = (uint32_t)n + 1;
+    for (gi = 0; gi <= n; gi += 2) {
+        const int i = gi + 1;
+        ct__v2 ax = CT__V2_SUB(CT__V2_LOAD(mid->px + i + 1), CT__V2_LOAD(mid->px + i - 1));
+        ct__v2 ay = CT__V2_SUB(CT__V2_LOAD(mid->py + i + 1), CT__V2_LOAD(mid->py + i - 1));
+        ct__v2 az = CT__V2_SUB(CT__V2_LOAD(mid->pz + i + 1), CT__V2_LOAD(mid->pz + i - 1));
+        ct__v2 bx = CT__V2_SUB(CT__V2_LOAD(down->px + i), CT__V2_LOAD(up->px + i));
+        ct__v2 by = CT__V2_SUB(CT__V2_LOAD(down->py + i), CT__V2_LOAD(up->py + i));
+        ct__v2 bz = CT__V2_SUB(CT__V2_LOAD(down->pz + i), CT__V2_LOAD(up->pz + i));
+        ct__v2 dx = CT__V2_LOAD(mid->dx + i), dy = CT__V2_LOAD(mid->dy + i), dz = CT__V2_LOAD(mid->dz + i);
+        ct__v2 nx = CT__V2_SUB(CT__V2_MUL(ay, bz), CT__V2_MUL(az, by));
+        ct__v2 ny = CT__V2_SUB(CT__V2_MUL(az, bx), CT__V2_MUL(ax, bz));
+        ct__v2 nz = CT__V2_SUB(CT__V2_MUL(ax, by), CT__V2_MUL(ay, bx));
+        ct__v2 dot = CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(nx, dx), CT__V2_MUL(ny, dy)), CT__V2_MUL(nz, dz));
+        ct__v2 len;
+        double nrm[2][3], dir[2][3], lens[2];
+        nx = CT__V2_NEG_WHERE_NEG(nx, dot);
+        ny = CT__V2_NEG_WHERE_NEG(ny, dot);
+        nz = CT__V2_NEG_WHERE_NEG(nz, dot);
+        len = CT__V2_SQRT(CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(nx, nx), CT__V2_MUL(ny, ny)), CT__V2_MUL(nz, nz)));
+        if (CT__V2_BOTH_POS(len)) {
+            nx = CT__V2_DIV(nx, len);
+            ny = CT__V2_DIV(ny, len);
+            nz = CT__V2_DIV(nz, len);
+        }
+        nrm[0][0] = CT__V2_LO(nx); nrm[0][1] = CT__V2_LO(ny); nrm[0][2] = CT__V2_LO(nz);
+        nrm[1][0] = CT__V2_HI(nx); nrm[1][1] = CT__V2_HI(ny); nrm[1][2] = CT__V2_HI(nz);
+        if (!CT__V2_BOTH_POS(len)) {
+            /* Rare (a flat fold): redo both lanes the scalar way. */
+            dir[0][0] = CT__V2_LO(dx); dir[0][1] = CT__V2_LO(dy); dir[0][2] = CT__V2_LO(dz);
+            dir[1][0] = CT__V2_HI(dx); dir[1][1] = CT__V2_HI(dy); dir[1][2] = CT__V2_HI(dz);
+            lens[0] = CT__V2_LO(len);
+            lens[1] = CT__V2_HI(len);
+            for (l = 0; l < 2; l++) {
+                if (!(lens[l] > 0.0)) for (k = 0; k < 3; k++) nrm[l][k] = dir[l][k];
+                else for (k = 0; k < 3; k++) nrm[l][k] /= lens[l];
+            }
+        }
+        for (l = 0; l < 2 && gi + l <= n; l++) {
+            double p[3];
+            p[0] = mid->px[i + l]; p[1] = mid->py[i + l]; p[2] = mid->pz[i + l];
+            ct__mesh_put(m, (uint32_t)gj * row + (uint32_t)(gi + l), p, nrm[l],
+                         c->palette[gj * s * CT_CHUNK_EDGE + (gi + l) * s]);
+        }
     }
 }
 
@@ -225,28 +333,20 @@ static uint32_t ct__mesh_grid_indices(ct__mesher *m)
 static void ct__mesh_terrain(ct__mesher *m)
 {
     const ct_chunk *c = m->chunk;
-    int n = m->o.n, s = m->o.stride, gi, gj, e, k;
+    int n = m->o.n, s = m->o.stride, gj, e, k;
     uint32_t row = (uint32_t)n + 1, ic = 0, grid = row * row;
-    /* Three rolling rows (y - stride, y, y + stride): about 37 KB of stack. */
+    /* Three rolling rows (y - stride, y, y + stride): about 37 KB of stack,
+     * zeroed so the padding a last odd lane reads is defined. */
     ct__mesh_row rows[3];
     ct__mesh_row *up = &rows[0], *mid = &rows[1], *down = &rows[2], *t;
+    memset(rows, 0, sizeof rows);
     /* Pass 1: grid vertices with central-difference normals (one stride
      * outside the chunk at its edges, see ct__mesh_terrain_point). */
     ct__mesh_fill_row(m, -1, 0, up);
     ct__mesh_fill_row(m, 0, 1, mid);
     for (gj = 0; gj <= n; gj++) {
         ct__mesh_fill_row(m, gj + 1, gj + 1 <= n, down);
-        for (gi = 0; gi <= n; gi++) {
-            const double *p = mid->p[gi + 1], *xp = mid->p[gi + 2], *xm = mid->p[gi];
-            const double *yp = down->p[gi + 1], *ym = up->p[gi + 1], *dir = mid->dir[gi + 1];
-            double a[3], b[3], nrm[3];
-            int si = gj * s * CT_CHUNK_EDGE + gi * s;
-            for (k = 0; k < 3; k++) { a[k] = xp[k] - xm[k]; b[k] = yp[k] - ym[k]; }
-            ct__cross3(a, b, nrm);
-            if (ct__dot3(nrm, dir) < 0.0) for (k = 0; k < 3; k++) nrm[k] = -nrm[k];
-            ct__normalize3_or(nrm, dir);
-            ct__mesh_put(m, (uint32_t)gj * row + (uint32_t)gi, p, nrm, c->palette[si]);
-        }
+        ct__mesh_normal_row(m, gj, up, mid, down);
         t = up; up = mid; mid = down; down = t;
     }
     ic = ct__mesh_grid_indices(m);
