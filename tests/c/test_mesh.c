@@ -1,8 +1,10 @@
 /* test_mesh.c - native tests of mesh.c: layouts for every stride, option and
  * argument rejection, grid positions against chunk samples, skirts, winding
- * on every face, bounding spheres, exaggeration, colours and water meshes
- * that cover exactly the wet cells. */
+ * on every face, bounding spheres, exaggeration, colours, water meshes
+ * that cover exactly the wet cells, and the two-lane grid path against the
+ * scalar sequence it replaces, bit for bit. */
 #include "ct.h"
+#include "ct_internal.h"
 #include "test.h"
 
 #include <math.h>
@@ -228,6 +230,82 @@ static void test_water(const ct_world *w)
     }
 }
 
+/* The scalar sequence for terrain point (lx, ly) of the chunk: its direction,
+ * the chunk's float height inside (ct_world_sample's one stride outside),
+ * the point relative to the centre. */
+static void ref_point(const ct_world *w, const ct_mesh *m, double vex, int64_t lx, int64_t ly,
+                      double p[3], double dir[3])
+{
+    double h = 0.0, r;
+    int k;
+    ct__sample_direction(chunk.key.face, chunk.key.lod, (int64_t)chunk.key.x * 256 + lx,
+                         (int64_t)chunk.key.y * 256 + ly, dir);
+    if (lx >= 0 && ly >= 0 && lx <= 256 && ly <= 256) {
+        h = (double)chunk.height_m[ly * CT_CHUNK_EDGE + lx];
+    } else {
+        ct_sample sm;
+        if (ct_world_sample(w, dir, &sm, NULL, 0) == CT_OK) h = (double)(float)sm.height_m;
+    }
+    r = ct_world_config(w)->radius_m + h * vex;
+    for (k = 0; k < 3; k++) p[k] = dir[k] * r - m->center_m[k];
+}
+
+/* Grid positions and normals of the mesh in chunk, against ref_point and
+ * the scalar normal (central differences, cross product turned outward,
+ * normalised): float bits equal. Returns the vertices that differ. */
+static unsigned long lane_mismatches(const ct_world *w, const ct_mesh *m, int s, double vex)
+{
+    int n = 256 / s, gi, gj, k;
+    unsigned long bad = 0;
+    for (gj = 0; gj <= n; gj++) {
+        for (gi = 0; gi <= n; gi++) {
+            int64_t lx = (int64_t)gi * s, ly = (int64_t)gj * s;
+            double p[3], dir[3], xp[3], xm[3], yp[3], ym[3], a[3], b[3], nrm[3], d[3];
+            float want[6];
+            size_t v = (size_t)gj * (size_t)(n + 1) + (size_t)gi;
+            ref_point(w, m, vex, lx, ly, p, dir);
+            ref_point(w, m, vex, lx + s, ly, xp, d);
+            ref_point(w, m, vex, lx - s, ly, xm, d);
+            ref_point(w, m, vex, lx, ly + s, yp, d);
+            ref_point(w, m, vex, lx, ly - s, ym, d);
+            for (k = 0; k < 3; k++) { a[k] = xp[k] - xm[k]; b[k] = yp[k] - ym[k]; }
+            ct__cross3(a, b, nrm);
+            if (ct__dot3(nrm, dir) < 0.0) for (k = 0; k < 3; k++) nrm[k] = -nrm[k];
+            ct__normalize3_or(nrm, dir);
+            for (k = 0; k < 3; k++) { want[k] = (float)p[k]; want[3 + k] = (float)nrm[k]; }
+            bad += memcmp(want, positions + 3 * v, 3 * sizeof(float)) != 0 ||
+                   memcmp(want + 3, normals + 3 * v, 3 * sizeof(float)) != 0;
+        }
+    }
+    return bad;
+}
+
+/* Every face (cube edges and corners included), strides with an odd vertex
+ * count per row (the last lane pair runs one past the end) and 256 (even). */
+static void test_lanes_exact(const ct_world *w)
+{
+    static const int strides[] = { 1, 4, 256 };
+    static const unsigned xy[][2] = { { 0, 0 }, { 15, 7 }, { 6, 15 } };
+    ct_mesh m;
+    char err[256];
+    int face, i, si;
+    for (face = 0; face < 6; face++) {
+        for (i = 0; i < 3; i++) {
+            ct_key key;
+            key.face = face; key.lod = 4; key.x = xy[i][0]; key.y = xy[i][1];
+            if (ct_chunk_generate(w, key, &chunk, err, sizeof err) != CT_OK) { CHECK(0, "chunk: %s", err); return; }
+            for (si = 0; si < 3; si++) {
+                double vex = si == 1 ? 2.5 : 1.0;
+                ct_mesh_options o = opts(strides[si], si == 2 ? 100.0 : 0.0, vex, 0);
+                mesh_init(&m);
+                CHECK(ct_mesh_build(w, &chunk, &o, NULL, &m, err, sizeof err) == CT_OK, "mesh: %s", err);
+                CHECK(lane_mismatches(w, &m, strides[si], vex) == 0, "face %d chunk %u,%u stride %d: lanes differ from "
+                      "the scalar sequence", face, key.x, key.y, strides[si]);
+            }
+        }
+    }
+}
+
 static void test_rejections(const ct_world *w, const ct_world *other)
 {
     ct_mesh m;
@@ -272,6 +350,7 @@ int main(void)
     test_positions(w, key);
     test_winding(w);
     test_water(w);
+    test_lanes_exact(w);
     test_rejections(w, other);
     ct_world_free(w);
     ct_world_free(other);
