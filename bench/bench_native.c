@@ -10,7 +10,8 @@
  *   info                      machine, compiler
  *   build PRESET RES          one world build in a forked child (peak memory
  *                             is then that build's own); ms, cpu_ms, peak
- *   world PRESET RES          build and keep the world that chunk/mesh use
+ *   world PRESET RES [LOD]    build and keep the world that chunk/mesh use
+ *                             (LOD: its surface_lod, else the preset's)
  *   chunk FACE LOD X Y        one ct_chunk_generate; ms, cpu_ms, digest, dry
  *   mesh STRIDE [SKIRT WATER] ct_mesh_build on the last chunk (skirt depth in
  *                             m, water 0/1; default 0 0); ms, counts and
@@ -191,10 +192,17 @@ int main(void)
         } else if (sscanf(line, "world %63s %u", preset, &res) == 2) {
             ct_config cfg;
             ct_world_stats st;
+            unsigned lod;
+            char lodtext[16];
+            int ok;
             if (w) ct_world_free(w);
             have_chunk = 0;
-            w = make_config(&cfg, preset, res, err, sizeof err)
-                ? ct_world_build(&cfg, NULL, NULL, err, sizeof err) : NULL;
+            ok = make_config(&cfg, preset, res, err, sizeof err);
+            if (ok && sscanf(line, "world %63s %u %u", preset, &res, &lod) == 3) {
+                sprintf(lodtext, "%u", lod);
+                ok = ct_config_set(&cfg, "surface_lod", lodtext, err, sizeof err) == CT_OK;
+            }
+            w = ok ? ct_world_build(&cfg, NULL, NULL, err, sizeof err) : NULL;
             if (!w || ct_world_stats_get(w, &st) != CT_OK) reply_error(err);
             else printf("{\"ok\": true, \"surface_lod\": %u, \"bytes_held\": %lu, \"snapshot_bytes\": %lu}\n",
                         cfg.surface_lod, (unsigned long)st.bytes_held, (unsigned long)ct_world_snapshot_size(w));

@@ -50,23 +50,33 @@ export function chunkDirections(key) {
   const n = 256 * 2 ** key.lod, out = new Float64Array(3 * 257 * 257);
   let o = 0;
   for (let j = 0; j <= 256; j++) {
-    const v = 2 * ((key.y * 256 + j) / n) - 1;
     for (let i = 0; i <= 256; i++) {
-      const u = 2 * ((key.x * 256 + i) / n) - 1;
-      let x, y, z;
-      switch (key.face) {
-        case 0: x = 1; y = -v; z = -u; break;
-        case 1: x = -1; y = -v; z = u; break;
-        case 2: x = u; y = 1; z = v; break;
-        case 3: x = u; y = -1; z = -v; break;
-        case 4: x = u; y = -v; z = 1; break;
-        default: x = -u; y = -v; z = -1; break;
-      }
-      const len = Math.sqrt(x * x + y * y + z * z);
-      out[o++] = x / len; out[o++] = y / len; out[o++] = z / len;
+      const d = faceDirection(key.face, (key.x * 256 + i) / n, (key.y * 256 + j) / n);
+      out[o++] = d[0]; out[o++] = d[1]; out[o++] = d[2];
     }
   }
   return out;
+}
+
+/**
+ * Unit direction of face coordinate (s, t) in [0, 1] on a face, by the
+ * cube-map transform of DESIGN.md.
+ * @param {number} face @param {number} s @param {number} t
+ * @returns {[number, number, number]}
+ */
+export function faceDirection(face, s, t) {
+  const u = 2 * s - 1, v = 2 * t - 1;
+  let x, y, z;
+  switch (face) {
+    case 0: x = 1; y = -v; z = -u; break;
+    case 1: x = -1; y = -v; z = u; break;
+    case 2: x = u; y = 1; z = v; break;
+    case 3: x = u; y = -1; z = -v; break;
+    case 4: x = u; y = -v; z = 1; break;
+    default: x = -u; y = -v; z = -1; break;
+  }
+  const len = Math.sqrt(x * x + y * y + z * z);
+  return [x / len, y / len, z / len];
 }
 
 /** Round for tables: 3 significant-ish digits. */

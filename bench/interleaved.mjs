@@ -8,24 +8,20 @@ import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadCore, compileCore } from '../wasm/ct.mjs';
 import { benchKey, chunkDirections, summarize, nowMs, cpuMs } from './common.mjs';
+import { benchChunkClasses } from './chunk_classes.mjs';
 import { makeFbm } from './bench_js.mjs';
 
 /** Repetitions of each part; --quick keeps a whole run near a minute. */
 export function plan(quick) {
   return {
     builds: quick ? [[64, 3], [128, 2], [256, 1], [512, 1]] : [[64, 7], [128, 5], [256, 3], [512, 2]],
-    chunkKeys: quick ? 3 : 6,      // per class (land, sea, mixed)
+    chunkLods: [6, 10, 14],        // surface_lod of the worlds whose chunks are timed; 6 is the default's
+    chunkKeys: quick ? 2 : 4,      // per class (land, sea, shore, river) and LOD
     chunkReps: quick ? 2 : 3,      // each key this many times
-    scanKeys: 400,                 // candidates classified (untimed) to find the keys
+    scanKeys: 200,                 // candidates classified (untimed) to find the keys
     strides: [1, 2, 4],
     meshReps: quick ? 3 : 8,
   };
-}
-
-/** Land: at least 95% of the 257x257 samples dry; sea: at most 5%; else mixed. */
-export function classify(dry) {
-  const f = dry / (257 * 257);
-  return f >= 0.95 ? 'land' : f <= 0.05 ? 'sea' : 'mixed';
 }
 
 const keyCmd = (k) => `${k.face} ${k.lod} ${k.x} ${k.y}`;
@@ -90,55 +86,24 @@ export async function benchInterleaved({ native, quick, log }) {
     log(`build n=${n}: native ${summarize(nat).median.toFixed(1)} ms, wasm ${summarize(was).median.toFixed(1)} ms`);
   }
 
-  // ---- chunks: find land, sea and mixed keys on the default world (untimed)
+  // ---- chunks per class at several surface_lod values (bench/chunk_classes.mjs)
   const core = await loadCore(module);
-  const world = core.buildWorld({ preset: 'balanced' });
-  const nw = await native.send('world balanced 64');
-  const lod = world.config.surface_lod;
-  const want = { land: [], sea: [], mixed: [] };
-  let scanned = 0;
-  for (let i = 0; i < P.scanKeys && Object.values(want).some((l) => l.length < P.chunkKeys); i++, scanned++) {
-    const key = benchKey(i, lod), c = world.chunk(key);
-    let dry = 0;
-    for (let s = 0; s < c.water.length; s++) dry += c.water[s] === 0;
-    const cls = classify(dry);
-    if (want[cls].length < P.chunkKeys) want[cls].push(key);
-  }
-  const chunks = { lod, scanned, classes: {} };
-  for (const [cls, keys] of Object.entries(want)) {
-    const dirs = keys.map(chunkDirections);
-    const nat = [], was = [], js = [], natCpu = [], wasCpu = [], rNat = [], rJs = [];
-    let same = 0, compared = 0;
-    for (let r = 0; r < P.chunkReps; r++) {
-      for (let k = 0; k < keys.length; k++) {
-        let a = 0, b = 0, j = 0, dn = null, dw = null;
-        await rotate(r + k, [
-          async () => { const x = await native.send(`chunk ${keyCmd(keys[k])}`); a = x.ms; natCpu.push(x.cpu_ms); dn = x.digest; },
-          async () => { const c = cpuMs(), t = nowMs(); dw = world.chunk(keys[k]).digest; b = nowMs() - t; wasCpu.push(cpuMs() - c); },
-          async () => { j = timeJs(dirs[k]); },
-        ]);
-        nat.push(a); was.push(b); js.push(j); rNat.push(b / a); rJs.push(b / j);
-        compared++; same += dn === dw;
-      }
-    }
-    chunks.classes[cls] = { keys, reps: P.chunkReps, native_ms: stat(nat), wasm_ms: stat(was), js_fbm_ms: stat(js),
-      native_cpu_ms: stat(natCpu), wasm_cpu_ms: stat(wasCpu),
-      wasm_over_native: stat(rNat), wasm_over_js: stat(rJs), digests_equal: `${same}/${compared}` };
-    if (keys.length) {
-      log(`${cls} chunk (${keys.length} keys): native ${summarize(nat).median.toFixed(2)}, wasm ${summarize(was).median.toFixed(2)}, ` +
-        `js fBm ${summarize(js).median.toFixed(2)} ms`);
-    }
-  }
-  // Mixed = every timed chunk of the three classes together.
+  const chunkLods = await benchChunkClasses({ native, core, quick, lods: P.chunkLods, perKey: P.chunkKeys,
+    reps: P.chunkReps, scan: P.scanKeys, timeJs, rotate, log });
+  // The default world's LOD first: the targets and the mesh keys use it.
+  const chunks = chunkLods[0];
   const all = (f) => Object.values(chunks.classes).flatMap((c) => c[f].raw);
   chunks.all = { native_ms: stat(all('native_ms')), wasm_ms: stat(all('wasm_ms')), js_fbm_ms: stat(all('js_fbm_ms')),
     wasm_over_native: stat(all('wasm_over_native')), wasm_over_js: stat(all('wasm_over_js')) };
+  const world = core.buildWorld({ preset: 'balanced' });
+  const nw = await native.send(`world balanced ${world.config.macro_resolution}`);
+  const want = Object.fromEntries(Object.entries(chunks.classes).map(([c, v]) => [c, v.keys]));
 
   // ---- meshes: mesh build only, on a chunk each side already holds
   const mesh = [];
-  const meshKeys = [...want.land, ...want.mixed, ...want.sea];
+  const meshKeys = [...want.land, ...want.shore, ...want.sea];
   for (const stride of P.strides) {
-    const nat = [], was = [];
+    const nat = [], was = [], wasCopy = [];
     let last = null;
     for (let r = 0; r < P.meshReps; r++) {
       const key = meshKeys[r % meshKeys.length];
@@ -147,14 +112,16 @@ export async function benchInterleaved({ native, quick, log }) {
       await rotate(r, [
         async () => { last = await native.send(`mesh ${stride}`); nat.push(last.ms); },
         async () => { const t = nowMs(); world.mesh(key, { stride }); was.push(nowMs() - t); },
+        async () => { const t = nowMs(); world.mesh(key, { stride, copy: true }); wasCopy.push(nowMs() - t); },
       ]);
     }
+    // wasm_ms: world.mesh() as it returns views; wasm_copy_ms: with {copy: true} (what a worker reply costs).
     mesh.push({ stride, vertex_count: last.vertex_count, index_count: last.index_count, bytes: last.bytes,
-      native_ms: stat(nat), wasm_ms: stat(was) });
+      native_ms: stat(nat), wasm_ms: stat(was), wasm_copy_ms: stat(wasCopy) });
   }
   const bytes = { world_held: nw.bytes_held, snapshot: nw.snapshot_bytes,
     wasm_memory_after_default_build_and_chunks: core.memoryBytes() };
   world.free();
-  return { wasm: wasmInfo, builds, chunks, mesh, bytes,
+  return { wasm: wasmInfo, builds, chunks, chunk_lods: chunkLods, mesh, bytes,
     js_anchor: { what: fbm.what, ms: stat(jsAnchor) } };
 }
