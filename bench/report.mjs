@@ -135,6 +135,23 @@ export function table(r) {
       (c ? `; machine ceiling in the same reps, two native processes / one: ${fmt(c.median)} ` +
         `(${c.raw.map((x) => fmt(x)).join(', ')}; ${fmt(c.native1_chunks_per_s, 1)} -> ${fmt(c.native2_chunks_per_s, 1)} chunks/s)` : '') + '.');
   }
+  if (r.descent) {
+    L.push('');
+    L.push(`Demo page in headless Chromium (software GL, workers: ${r.descent.workers}): orbit (14,000 km) -> the altitude -> eye height ` +
+      '(walk mode), each step awaited until streamed (s; tiles = mesh requests; worker busy = summed over workers)');
+    L.push('');
+    L.push('| descent to | to altitude s | tiles | worker busy s | to eye height s | tiles | worker busy s | total s | total tiles | total worker s |');
+    L.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    const s = (ms) => fmt(ms / 1000, 1);
+    for (const d of r.descent.descents) {
+      const a = d.to_altitude, e = d.to_eye_height, t = d.total;
+      L.push(`| ${d.to.join(', ')} | ${s(a.ms)} | ${a.tiles_requested} | ${s(a.worker_busy_ms)} | ${s(e.ms)} | ${e.tiles_requested} | ` +
+        `${s(e.worker_busy_ms)} | ${s(t.ms)} | ${t.tiles_requested} | ${s(t.worker_busy_ms)} |`);
+    }
+  } else if (r.browser === false) {
+    L.push('');
+    L.push('Browser descent skipped (--no-browser).');
+  }
   L.push('');
   L.push('Targets');
   L.push('');

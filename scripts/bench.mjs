@@ -1,8 +1,10 @@
-// bench.mjs - `npm run bench [-- --quick]`: builds the WebAssembly core and
-// the native bench server, then times native, WebAssembly and plain-JS work
-// rep by rep in one run (bench/interleaved.mjs), then the worker pool with 1
-// and 2 workers. Writes bench/results.json (fields: docs/benchmarks.md) and
-// prints the tables.
+// bench.mjs - `npm run bench [-- --quick] [-- --no-browser]`: builds the
+// WebAssembly core and the native bench server, then times native,
+// WebAssembly and plain-JS work rep by rep in one run (bench/interleaved.mjs),
+// then the worker pool with 1 and 2 workers, then (unless --no-browser) the
+// demo page's descents from orbit to eye height in headless Chromium
+// (bench/browser_descent.mjs). Writes bench/results.json (fields:
+// docs/benchmarks.md) and prints the tables.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
+const browser = !process.argv.includes('--no-browser');
 const log = (line) => console.log(`  ${line}`);
 
 /** Hash of the core sources: both halves must measure the same code. */
@@ -31,7 +34,7 @@ function run(cmd, args) {
 async function main() {
   const t0 = performance.now();
   const { machineInfo, derive, table } = await import('../bench/report.mjs');
-  const results = { machine: machineInfo(root), quick };
+  const results = { machine: machineInfo(root), quick, browser };
   const fingerprint = sourceFingerprint();
   console.log('== make wasm, native bench server');
   if (!run('make', ['--no-print-directory', 'wasm']) ||
@@ -56,6 +59,16 @@ async function main() {
   } catch (e) {
     console.error(`bench: worker half failed: ${e.stack || e}`);
     process.exitCode = 1;
+  }
+  if (browser) {
+    console.log('== browser: orbit to eye height in the demo page (skip with --no-browser)');
+    const { benchDescent } = await import('../bench/browser_descent.mjs');
+    try {
+      results.descent = await benchDescent({ log, quick });
+    } catch (e) {
+      console.error(`bench: browser half failed: ${e.stack || e}`);
+      process.exitCode = 1;
+    }
   }
   results.sources = { fingerprint, changed_during_run: sourceFingerprint() !== fingerprint };
   if (results.sources.changed_during_run) {

@@ -38,6 +38,10 @@ export function createApi(o) {
       app.services.walk.enter({ lat: latDeg, lon: lonDeg, heading, tilt });
       return api.settled();
     },
+    /** Each worker's stats reply (worker/handler.js): its world, memory, and busy ms per request type. */
+    workerStats() {
+      return app.services.pool.workerStats();
+    },
     /** Leaves walk mode for the orbit camera where the eye stands; resolves like settled(). */
     leaveWalk() {
       app.services.walk.leave();

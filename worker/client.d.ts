@@ -145,6 +145,8 @@ export interface WorkerStats {
   chunks: ChunkCounters;
   memoryBytes: number;
   queued: number;
+  /** time this worker spent answering each request type since it started (ms), and how many */
+  busy: { ms: Record<string, number>; count: Record<string, number> };
 }
 
 export interface Pool {

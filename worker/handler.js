@@ -43,6 +43,8 @@ export function createHandler(core, options = {}) {
   const testHooks = !!options.testHooks;
   let world = null;
   const queue = []; // {msg, post, done}
+  // Time spent answering each request type (ms, and how many), for stats replies.
+  const busy = { ms: {}, count: {} };
   let scheduled = false;
 
   const needWorld = () => {
@@ -146,6 +148,7 @@ export function createHandler(core, options = {}) {
       return {
         generation: w.generation, stats: w.stats(), chunks: w.chunkCounters(),
         memoryBytes: core.memoryBytes(), queued: queue.length,
+        busy: { ms: { ...busy.ms }, count: { ...busy.count } },
       };
     },
     [MSG.RIVERS]() {
@@ -211,11 +214,14 @@ export function createHandler(core, options = {}) {
       // real bug would kill it (Node: 'error' then 'exit'; browser: 'error').
       throw new Error(`test-crash: attempt ${Number(msg.attempt) || 0}`);
     }
+    const t0 = performance.now();
     try {
       reply(post, msg.id, jobs[msg.type](msg, post));
     } catch (e) {
       fail(post, msg.id, e);
     }
+    busy.ms[msg.type] = (busy.ms[msg.type] || 0) + (performance.now() - t0);
+    busy.count[msg.type] = (busy.count[msg.type] || 0) + 1;
     q.done();
   }
 

@@ -13,7 +13,7 @@ export const MSG = Object.freeze({
   CHUNK: 'chunk',         // {key, format?: 'arrays'|'ctc'|'u16le'} -> chunk
   MESH: 'mesh',           // {key, options?} -> mesh
   CANCEL: 'cancel',       // {target: id} -> {target, cancelled: bool}
-  STATS: 'stats',         // {} -> {generation, stats, memoryBytes, queued}
+  STATS: 'stats',         // {} -> {generation, stats, memoryBytes, queued, busy: {ms, count} per request type}
   CONFIG: 'config',       // {preset?, set?, text?} -> {knobs, presets, generation, world, resolved?}
   ADDRESS: 'address',     // {key} -> {generation, address}: the core's 'planet/generation/face/lod/x/y'
   RIVERS: 'rivers',       // {} -> {generation, info, direction, downstream, drainageAreaM2, widthM, ...}
