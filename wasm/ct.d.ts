@@ -158,8 +158,16 @@ export interface MeshOptions {
   water?: boolean;
   /** true: fill Mesh.digest (hashing costs about a third of a stride-1 mesh); default false */
   digest?: boolean;
+  /**
+   * false (default): the arrays are views into the World's mesh buffer in WebAssembly
+   * memory, valid until the next mesh() of this World or free(); reading an array
+   * property after that throws CT_ERR_MESH. true: one copy into a fresh ArrayBuffer
+   * that every array shares (one entry in a transfer list). Not a worker option.
+   */
+  copy?: boolean;
 }
 
+/** world.mesh's result; see MeshOptions.copy for how long its arrays live. */
 export interface Mesh {
   /** xyz per vertex, metres relative to `center` */
   positions: Float32Array;
