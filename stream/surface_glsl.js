@@ -251,7 +251,7 @@ vec3 sfSwellGrad(vec3 rel, float fpM, float calm) {
     cell *= 0.5; m *= 2;
   }
   float slick = sfNoise(rel, 0, ivec3(2), 0x511c4u).x;
-  return g * (0.09 + 0.07 * slick) * (1.0 - 0.6 * calm);
+  return g * (0.09 + 0.07 * slick) * (1.0 - 0.3 * calm);
 }
 // Foam at the shore: depthM is the water's depth there (0 at the line); the
 // noise breaks the band into streaks; 0..1.

@@ -273,7 +273,8 @@ void main() {
   // Patches a few hundred metres wide, in both variants of the shader (they
   // show from a few kilometres, where a sample is under a pixel and the
   // detail above has faded; from orbit they are 0).
-  base *= 1.0 + 0.16 * sfPatches(vRel, fpM);
+  float patches = sfPatches(vRel, fpM);
+  base *= 1.0 + 0.16 * patches;
 #if SF_DETAIL
   if (detail > 0.0) n = sfBump(n, d.grad, mix(rough, sfRoughness(4) * detail, rockW));
 #endif
@@ -290,6 +291,8 @@ void main() {
     // opacity follow the depth (turquoise shelves, dark deep water).
     float depth = max(level - h, 2.0 * smoothstep(0.5, 1.0, wetMap));
     vec3 water = mix(uShallow, uSea, 1.0 - exp(-depth / 25.0)) * mix(1.0, 0.45, 1.0 - exp(-depth / 900.0));
+    // Sediment and plankton patches: the same field as the land's (0 from orbit).
+    water *= 1.0 + 0.08 * patches;
     float opacity = 1.0 - exp(-depth / 3.0) * 0.7;
     vec3 v = normalize(-vRel);
     // Reflections and glint only where there is water to reflect: they fade
