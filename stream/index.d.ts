@@ -92,6 +92,8 @@ export interface TileStreamerOptions<H extends { bytes: number } = { bytes: numb
   minStride?: number;
   tau?: number;
   tauGeo?: number;
+  /** triangle budget per pixel of the view (default 2.5): past it far rough ground is meshed coarser */
+  trianglesPerPixel?: number;
   lakeMinLod?: number;
   exaggeration?: number;
   onError?: (error: Error & { code?: string }, want: { id: string; key: ChunkKey; stride: number }) => void;
@@ -115,7 +117,7 @@ export declare class TileStreamer<H extends { bytes: number } = { bytes: number 
   cancelAll(): void;
   dispose(): void;
   stats(): { tilesDrawn: number; surfaceTilesDrawn: number; paletteMapped: number; exaggeration: number;
-    inFlight: number; cached: number; cachedBytes: number; maxLodDrawn: number };
+    inFlight: number; cached: number; cachedBytes: number; maxLodDrawn: number; plannedTriangles: number; budgetFactor: number };
 }
 
 /** Terrain height range in metres (before exaggeration) that bounds and culling allow for. */
@@ -126,7 +128,12 @@ export declare function selectTiles(p: {
   view: View; radiusM: number; surfaceLod: number; isReady: (id: string) => boolean;
   tau?: number; tauGeo?: number; tileInfo?: (key: ChunkKey) => { errors: StrideErrorsM; k: number } | undefined;
   baseStride?: number; minStride?: number; hMinM?: number; hMaxM?: number; boundsCache?: Map<string, object>; maxVisits?: number;
-}): { draw: SelectedTile[]; want: SelectedTile[]; keep: string[]; maxLodDrawn: number; visits: number; culled: number; complete: boolean };
+  /** triangle budget: past it every tolerance is relaxed 1.5x at a time (up to 64x) */
+  maxTriangles?: number;
+}): { draw: SelectedTile[]; want: SelectedTile[]; keep: string[]; maxLodDrawn: number; visits: number; culled: number; complete: boolean;
+  /** triangles of the wanted tiles once all are here */ plannedTriangles: number; /** the relaxation used */ budgetFactor: number };
+/** Triangles of a chunk mesh at a stride (grid and skirts). */
+export declare function meshTriangles(stride: number): number;
 /** A tile id: keyId(key) + '/s' + stride. */
 export declare function tileId(key: ChunkKey, stride: number): string;
 

@@ -11,7 +11,7 @@
 //   prepareTerrain a worker mesh -> interleaved x,y,z,height with geomorph targets
 //   surface_glsl   render-only surface detail as GLSL chunks + the float64 eye anchors they need
 export { TileStreamer, HEIGHT_RANGE_M } from './streamer.js';
-export { selectTiles, tileId } from './lod.js';
+export { selectTiles, tileId, meshTriangles } from './lod.js';
 export { computeView, defaultPose, clampPose, autoTilt, perspective, screenRay, raySphere } from './camera.js';
 export { prepareTerrain, prepareWater, parsePalette, colourToIndex } from './tiledata.js';
 export {

@@ -134,17 +134,46 @@ function heightRangeOf(key, info, hMin, hMax) {
  * @param {number} [p.hMinM=-11000] [p.hMaxM=9000] terrain height range for bounds and culling
  * @param {Map} [p.boundsCache]  keyId -> bounds memo (reuse across frames with the same radius/range)
  * @param {number} [p.maxVisits=6000] traversal guard
- * @returns {{draw: object[], want: object[], keep: string[], maxLodDrawn: number, visits: number, culled: number, complete: boolean}}
+ * @param {number} [p.maxTriangles=Infinity] triangle budget: while the tiles it would ask for hold more,
+ *   every tolerance is relaxed by 1.5x (up to 64x), so rough ground far away is meshed coarser
+ *   instead of drawing many triangles per pixel; coverage is the same (no holes)
+ * @returns {{draw: object[], want: object[], keep: string[], maxLodDrawn: number, visits: number, culled: number, complete: boolean,
+ *   plannedTriangles: number, budgetFactor: number}}
+ *   plannedTriangles: what the wanted tiles hold once all are here; budgetFactor: the relaxation used;
  *   draw: tiles to render ({id, key, stride, bounds}); complete: false when a
  *   visible face has no ready tile yet (draw leaves a hole); want: tiles to request
  *   ({id, key, stride, priority}, lower priority = sooner); keep: ready tile ids
  *   in use (drawn or fallback ancestors) that the cache must not evict.
  */
 export function selectTiles(p) {
+  const budget = p.maxTriangles ?? Infinity;
+  let out;
+  for (let f = 1; ; f *= 1.5) {
+    out = selectOnce(p, f, budget);
+    out.budgetFactor = f;
+    if (out.plannedTriangles <= budget || f >= MAX_BUDGET_FACTOR) return out;
+  }
+}
+
+/** The most the tolerances are relaxed for the triangle budget. */
+const MAX_BUDGET_FACTOR = 64;
+
+/** Triangles of a chunk mesh at a stride (grid and skirts). */
+export function meshTriangles(stride) {
+  const n = 256 / stride;
+  return 2 * n * n + 8 * n;
+}
+
+/**
+ * One selection with every tolerance (tau, tauGeo, tauTexel) times f;
+ * plannedTriangles counts what it asks for (the wanted strides), not what
+ * happens to be ready, so the factor does not swing as tiles arrive.
+ */
+function selectOnce(p, f, budget) {
   const R = p.radiusM;
-  const tau = p.tau ?? 6;
-  const tauGeo = p.tauGeo ?? 4;
-  const tauTexel = p.tauTexel ?? 6;
+  const tau = (p.tau ?? 6) * f;
+  const tauGeo = (p.tauGeo ?? 4) * f;
+  const tauTexel = (p.tauTexel ?? 6) * f;
   const info = p.tileInfo ?? (() => undefined);
   const baseStride = p.baseStride ?? 4;
   const minStride = Math.min(baseStride, p.minStride ?? 1);
@@ -159,7 +188,7 @@ export function selectTiles(p) {
   const maxVisits = p.maxVisits ?? 6000;
   const view = p.view;
   const planes = frustumPlanes(view.viewProj);
-  const out = { draw: [], want: [], keep: [], maxLodDrawn: -1, visits: 0, culled: 0, complete: true };
+  const out = { draw: [], want: [], keep: [], maxLodDrawn: -1, visits: 0, culled: 0, complete: true, plannedTriangles: 0, extraTriangles: 0 };
   const wanted = new Set();
 
   const boundsOf = (key) => {
@@ -200,23 +229,29 @@ export function selectTiles(p) {
     const distPx = spacingPx(bounds, tile.key, 1);
     const spacingM = sampleSpacingM(R, tile.key.lod);
     const need = surfaceStride({ key: tile.key, distPx, spacingM, baseStride, minStride, tau, tauGeo, info });
-    for (let s = need; s >= minStride; s >>= 1) {
+    out.plannedTriangles += meshTriangles(need);
+    const use = (s) => {
       const id = tileId(tile.key, s);
-      if (p.isReady(id)) {
-        out.keep.push(id);
-        return [{ key: tile.key, stride: s, id, bounds }];
+      if (!p.isReady(id)) return null;
+      out.keep.push(id);
+      return [{ key: tile.key, stride: s, id, bounds }];
+    };
+    const here = use(need);
+    if (here) return here;
+    // A finer copy already here covers the same ground at least as well and
+    // saves a request, while the triangles it adds leave room in the budget
+    // (so what is drawn stays under twice the budget).
+    for (let s = need >> 1; s >= minStride; s >>= 1) {
+      const more = meshTriangles(s) - meshTriangles(need);
+      if (p.isReady(tileId(tile.key, s)) && out.plannedTriangles + out.extraTriangles + more <= budget) {
+        out.extraTriangles += more;
+        return use(s);
       }
     }
-    const t = { key: tile.key, stride: need, id: tileId(tile.key, need), bounds };
-    want(t, bounds);
-    // Until it arrives, a coarser copy of the same chunk covers it.
-    for (let s = need * 2; s <= baseStride; s *= 2) {
-      const id = tileId(tile.key, s);
-      if (p.isReady(id)) {
-        out.keep.push(id);
-        return [{ key: tile.key, stride: s, id, bounds }];
-      }
-    }
+    want({ key: tile.key, stride: need, id: tileId(tile.key, need), bounds }, bounds);
+    // Until it arrives, a coarser copy of the same chunk covers it, or a finer one.
+    for (let s = need * 2; s <= baseStride; s *= 2) { const r = use(s); if (r) return r; }
+    for (let s = need >> 1; s >= minStride; s >>= 1) { const r = use(s); if (r) return r; }
     return null;
   };
 
@@ -239,6 +274,7 @@ export function selectTiles(p) {
     const kids = out.visits < maxVisits && needsFiner(tile, spacingPx(bounds, tile.key, spacing))
       ? tileChildren(tile, p.surfaceLod, baseStride) : [];
     if (kids.length === 0) {
+      out.plannedTriangles += meshTriangles(tile.stride);
       if (ready) {
         out.keep.push(tile.id);
         return [tile];

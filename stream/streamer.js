@@ -34,7 +34,8 @@ export class TileStreamer {
    *   maxInFlight, baseStride=4, minStride=1, tau=6, tauGeo=4 (geometric error in pixels that a
    *   surface_lod chunk may show, lod.js), lakeMinLod=2 (tiles from this LOD on ask for lakes),
    *   exaggeration=1 (vertical exaggeration of the meshes: a display option, part of every mesh
-   *   request and cache key), onError?}
+   *   request and cache key), trianglesPerPixel=2.5 (triangle budget per pixel of the view: past
+   *   it the selection meshes far rough ground coarser, lod.js), onError?}
    *   The renderer adapter: uploadTerrain(prepared), uploadWater(prepared) and release(handle),
    *   and `needs` = {reliefMaps, paletteMaps, lakeLevels} (each false when absent): the
    *   per-sample maps it draws, which the worker then builds. reliefMaps: each tile's 257 x 257
@@ -54,6 +55,7 @@ export class TileStreamer {
     this.minStride = o.minStride ?? 1;
     this.tau = o.tau ?? 6;
     this.tauGeo = o.tauGeo ?? 4;
+    this.trianglesPerPixel = o.trianglesPerPixel ?? 2.5;
     // keyId -> {errors (metres per stride), k (roughness)} of every chunk that
     // has arrived: small, kept while the world and factor last.
     this.tileInfo = new Map();
@@ -147,7 +149,7 @@ export class TileStreamer {
     this.frame++;
     const sel = selectTiles({
       view, radiusM: this.radiusM, surfaceLod: this.surfaceLod, isReady: this.isReady,
-      tau: this.tau, tauGeo: this.tauGeo, tileInfo: this._info, baseStride: this.baseStride, minStride: this.minStride, boundsCache: this.boundsCache,
+      tau: this.tau, tauGeo: this.tauGeo, maxTriangles: this.trianglesPerPixel * view.width * view.height, tileInfo: this._info, baseStride: this.baseStride, minStride: this.minStride, boundsCache: this.boundsCache,
       ...this.heightRange(),
     });
     this.last = sel;
@@ -259,7 +261,8 @@ export class TileStreamer {
     // Tiles drawn at surface_lod, and how many of them are coloured per pixel (palette map).
     const surface = (this.lastTiles ?? []).filter((t) => t.key.lod === this.surfaceLod);
     return { tilesDrawn: this.fallback ? this.fallback.tiles.length : this.prevDrawn.size,
-      surfaceTilesDrawn: surface.length, paletteMapped: surface.filter((t) => t.gpu.palMap).length, exaggeration: this.exaggeration, inFlight: this.tileRequests.size, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn };
+      surfaceTilesDrawn: surface.length, paletteMapped: surface.filter((t) => t.gpu.palMap).length, exaggeration: this.exaggeration, inFlight: this.tileRequests.size, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn,
+      plannedTriangles: this.last.plannedTriangles, budgetFactor: this.last.budgetFactor };
   }
 
   /** Stops streaming and frees every GPU buffer (world replaced). */

@@ -123,6 +123,22 @@ SfDetail sfDetail(vec3 rel, float fpM, float topM, uint salt) {
   s.v.xy /= max(norm, 0.5);
   return s;
 }
+// Patches of the ground's albedo a few hundred metres wide (vegetation,
+// soil, weathering) for ground seen from a distance; about [-1, 1] times
+// their weight, 0 where the top octave spans under 1.5 pixels (from orbit).
+const float SF_PATCH_TOP_M = 256.0;
+float sfPatches(vec3 rel, float fpM) {
+  if (fpM * 1.5 >= SF_PATCH_TOP_M) return 0.0;
+  float v = 0.0, cell = SF_PATCH_TOP_M;
+  int m = int(SF_ANCHOR_M / cell);
+  for (int o = 0; o < 3; o++) {
+    float w = sfOctaveWeight(cell, fpM);
+    if (w <= 0.0) break;
+    v += w * sfNoise(rel, o, ivec3(m), 0x9a7c0100u + uint(o)).x * (o == 0 ? 0.5 : o == 1 ? 0.3 : 0.2);
+    cell *= 0.5; m *= 2;
+  }
+  return v;
+}
 // Bends normal nrm by a bump gradient (metres per metre) scaled by strength.
 vec3 sfBump(vec3 nrm, vec3 grad, float strength) {
   vec3 t = grad - dot(grad, nrm) * nrm;
@@ -214,6 +230,28 @@ vec3 sfWaveNormal(vec3 rel, vec3 up, float fpM, float calm) {
     cell *= 0.5; m *= 2;
   }
   return sfBump(up, g, 0.16 * (1.0 - 0.6 * calm));
+}
+// Swell and wind slicks, for water seen from a distance (a pixel 2-100 m
+// wide): octaves from SF_SWELL_TOP_M down to 16 m, where sfWaveNormal takes
+// over, each fading as its cell shrinks under 1.5-3 pixels, their strength
+// varied by a slick field (patches of calmer and rougher water, as the sea
+// shows from a plane). Returns the bump gradient (metres per metre); zero
+// once the top octave spans under 1.5 pixels, so the globe from orbit and
+// the shader without surface detail (whose tiles are that far) agree.
+const float SF_SWELL_TOP_M = 256.0;
+vec3 sfSwellGrad(vec3 rel, float fpM, float calm) {
+  vec3 g = vec3(0.0);
+  if (fpM * 1.5 >= SF_SWELL_TOP_M) return g;
+  float cell = SF_SWELL_TOP_M;
+  int m = int(SF_ANCHOR_M / cell);
+  for (int o = 0; o < 4; o++) {
+    float w = sfOctaveWeight(cell, fpM);
+    if (w <= 0.0) break;
+    g += w * 0.5 * cell * sfNoise(rel, (o + 1) - 3 * ((o + 1) / 3), ivec3(m * 2, m, m), 0x5e11000u + uint(o)).yzw;
+    cell *= 0.5; m *= 2;
+  }
+  float slick = sfNoise(rel, 0, ivec3(2), 0x511c4u).x;
+  return g * (0.09 + 0.07 * slick) * (1.0 - 0.3 * calm);
 }
 // Foam at the shore: depthM is the water's depth there (0 at the line); the
 // noise breaks the band into streaks; 0..1.

@@ -270,6 +270,11 @@ void main() {
 #endif
   float rockW = smoothstep(0.09, 0.22, steep / max(uExag, 1.0)) * step(level + 2.0, h);
   base = mix(base, rockCol, rockW);
+  // Patches a few hundred metres wide, in both variants of the shader (they
+  // show from a few kilometres, where a sample is under a pixel and the
+  // detail above has faded; from orbit they are 0).
+  float patches = sfPatches(vRel, fpM);
+  base *= 1.0 + 0.16 * patches;
 #if SF_DETAIL
   if (detail > 0.0) n = sfBump(n, d.grad, mix(rough, sfRoughness(4) * detail, rockW));
 #endif
@@ -286,14 +291,19 @@ void main() {
     // opacity follow the depth (turquoise shelves, dark deep water).
     float depth = max(level - h, 2.0 * smoothstep(0.5, 1.0, wetMap));
     vec3 water = mix(uShallow, uSea, 1.0 - exp(-depth / 25.0)) * mix(1.0, 0.45, 1.0 - exp(-depth / 900.0));
+    // Sediment and plankton patches: the same field as the land's (0 from orbit).
+    water *= 1.0 + 0.08 * patches;
     float opacity = 1.0 - exp(-depth / 3.0) * 0.7;
     vec3 v = normalize(-vRel);
     // Reflections and glint only where there is water to reflect: they fade
     // in over the first metre of depth, so wet sand at the line stays sand.
     float wet = smoothstep(0.0, 1.0, depth);
-    float fres = 0.02 + 0.98 * pow(1.0 - max(dot(up, v), 0.0), 5.0);
-    vec3 wFar = mix(col, water * (sunL * max(sunMu, 0.0) + sky * 2.0), opacity);
-    wFar = mix(wFar, sky * 4.0 + sunL * 0.05, fres * 0.6 * wet) + glint(up, v, sunMu, uGlint) * wet;
+    // Swell and slicks from a distance (both variants; up itself from orbit).
+    float calm = level > 0.5 ? 1.0 : 0.0;
+    vec3 wn0 = sfBump(up, sfSwellGrad(vRel, fpM, calm), 1.0);
+    float fres = 0.02 + 0.98 * pow(1.0 - max(dot(wn0, v), 0.0), 5.0);
+    vec3 wFar = mix(col, water * (sunL * max(dot(wn0, uSun), 0.0) + sky * 2.0), opacity);
+    wFar = mix(wFar, sky * 4.0 + sunL * 0.05, fres * 0.6 * wet) + glint(wn0, v, sunMu, uGlint) * wet;
 #if SF_DETAIL
     // Waves fade over a wider range than the ground's detail: the open sea
     // has no texture of its own to hide a change of look in.
@@ -301,7 +311,7 @@ void main() {
     if (wd > 0.0) {
       // Close up: waves (calmer on lakes), the sky mirrored in them by
       // Fresnel, the sun's glitter on each facet, and foam at the line.
-      vec3 wn = sfWaveNormal(vRel, up, fpM, level > 0.5 ? 1.0 : 0.0);
+      vec3 wn = sfWaveNormal(vRel, wn0, fpM, calm);
       vec4 refl = sfWaterReflect(v, wn, up);
       vec3 wNear = mix(col, water * (sunL * max(dot(wn, uSun), 0.0) + sky * 2.0), opacity);
       wNear = mix(wNear, refl.rgb, refl.a * wet) + glint(wn, v, sunMu, uGlint) * wet;

@@ -1,4 +1,4 @@
-// This module patches a three.js MeshLambertMaterial with the package's render-only surface detail (stream/surface_glsl.js): world-anchored solid noise for albedo grain and detail normals, strength per biome from a per-vertex attribute, fading in where the world's samples are a few pixels apart. Tiles must be drawn camera-relative (the camera at the origin), as ThreeTiles does.
+// This module patches a three.js MeshLambertMaterial with the package's render-only surface detail (stream/surface_glsl.js): world-anchored solid noise for albedo grain and detail normals, strength per biome from a per-vertex attribute, fading in where the world's samples are a few pixels apart, and albedo patches a few hundred metres wide seen from a few kilometres. Tiles must be drawn camera-relative (the camera at the origin), as ThreeTiles does.
 import * as THREE from 'three';
 import { SURFACE_NOISE_GLSL, surfaceAnchors, sampleSpacingM } from 'cubesphere-terrain/stream';
 
@@ -39,6 +39,7 @@ ${SURFACE_NOISE_GLSL}
 float sfFp() { return max(max(length(dFdx(vSfRel)), length(dFdy(vSfRel))), 1e-3); }
 `)
       .replace('#include <color_fragment>', `#include <color_fragment>
+diffuseColor.rgb *= 1.0 + 0.16 * sfPatches(vSfRel, sfFp());
 float sfFade = smoothstep(0.5, 2.0, uSurfaceSpacingM / sfFp());
 SfDetail sfD = SfDetail(vec3(0.0), vec3(0.0));
 if (sfFade > 0.0) {

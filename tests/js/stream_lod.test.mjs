@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { heightRangeM } from '../../stream/tile_error.js';
 import { drawnHeightRangeM } from '../../worker/stride_errors.js';
-import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride, shellDistanceM } from '../../stream/lod.js';
+import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride, shellDistanceM, meshTriangles } from '../../stream/lod.js';
 import { computeView, screenRay, raySphere, autoTilt } from '../../stream/camera.js';
 import { keyAt, keyId, add, scale, normalize, latLonToDir, keyBounds, keyDirection, sampleSpacingM, length, sub } from '../../stream/geo.js';
 
@@ -199,6 +199,41 @@ test('a landing world (surface_lod 12) near the ground draws what the screen can
     // Flat ground from 3 km needs no 12 m samples yet; lower down it does.
     assert.is(s.maxLodDrawn, alt > 1000 ? 11 : 12, `${alt} m: the LOD under the camera`);
     assert.ok(triangles < 2e6 && s.draw.length < 200 && asked < 260, `${alt} m: ${s.draw.length} tiles, ${triangles} triangles, ${asked} requests`);
+    coverage(v, s.draw);
+  }
+});
+
+test('rough mountains at surface_lod 12: the triangle budget bounds what a descent draws, without holes, the ground under the eye at stride 1', () => {
+  // Every chunk measured rough: a stride's error is 1.5 sample spacings per stride step.
+  const descend = (maxTriangles) => {
+    const info = new Map(), ready = new Set(), out = [];
+    for (const [alt, tilt] of [[3000, 76], [300, 80], [1.7, 88]]) {
+      const v = computeView({ lat: -30.55, lon: -119, alt: 2500 + alt, heading: 0, tilt }, { radiusM: R, width: 960, height: 600, groundM: 2500 });
+      let s;
+      for (let rounds = 0; rounds < 300; rounds++) {
+        s = selectTiles({ view: v, radiusM: R, surfaceLod: 12, tau: 10, isReady: (id) => ready.has(id), tileInfo: (k) => info.get(keyId(k)), maxTriangles });
+        if (!s.want.length) break;
+        for (const w of s.want.slice(0, 8)) {
+          ready.add(w.id);
+          const sp = sampleSpacingM(R, w.key.lod);
+          info.set(keyId(w.key), { errors: { 1: 0, 2: 1.5 * sp, 4: 3 * sp, 8: 6 * sp }, k: 1.5, heightsM: [2000 - sp, 3000 + sp] });
+        }
+      }
+      assert.is(s.want.length, 0, 'settles');
+      const under = s.draw.find((t) => keyId(t.key) === keyId(keyAt(latLonToDir(-30.55, -119), 12).key));
+      out.push({ alt, s, v, under, triangles: s.draw.reduce((a, t) => a + meshTriangles(t.stride), 0) });
+    }
+    return out;
+  };
+  const free = descend(Infinity);
+  assert.ok(free[1].triangles > 4e6, `without a budget the 300 m view draws ${free[1].triangles}`);
+  const budget = 2.5 * 960 * 600;
+  for (const { alt, s, v, under, triangles } of descend(budget)) {
+    assert.ok(s.plannedTriangles <= budget, `${alt} m: ${s.plannedTriangles} planned`);
+    // Finer copies left from a closer view may add a little, never past twice the budget.
+    assert.ok(triangles <= 1.25 * budget, `${alt} m: ${triangles} drawn`);
+    assert.ok(s.budgetFactor > 1, `${alt} m: relaxed ${s.budgetFactor}`);
+    if (alt < 10) assert.is(under?.stride, 1, 'the chunk under the eye at its finest stride');
     coverage(v, s.draw);
   }
 });
