@@ -192,11 +192,14 @@ double ct__slope_excess(const ct__graph *g, double s, const double *h);
  * every vertex gets the graph size. */
 ct_result ct__shore_distance(const ct__graph *g, const int32_t *body_v, float *shore_v,
                              char *err, size_t errlen);
-/* Relief height at a direction for the vertex's effective region settings. */
-double ct__relief_at(const ct_config *cfg, const double dir[3], double height_scale,
+/* Relief height at a direction for the vertex's effective region settings;
+ * memo is NULL or CT__RELIEF_MEMOS zeroed memos reused over a vertex loop
+ * (same bits, fewer lattice hashes). */
+#define CT__RELIEF_MEMOS 3
+double ct__relief_at(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double height_scale,
                      double roughness, double ridge_scale);
 /* Sea and inland-sea bed relief (half amplitude, no ridges). */
-double ct__relief_sea_at(const ct_config *cfg, const double dir[3], double roughness);
+double ct__relief_sea_at(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double roughness);
 /* Fade-in weight of relief at a shore distance (0 at the pins). */
 double ct__relief_fade(const ct_config *cfg, double shore_hops);
 

@@ -274,8 +274,10 @@ static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *e
     /* The ceiling (ranges.c) is part of the hybrid and noise models; walk
      * mode keeps showing the contour process alone. */
     int ceiling = cfg->mode != CT_MODE_WALK && cfg->macro_ceiling_m > 0.0;
+    ct__fbm_memo memo[CT__RELIEF_MEMOS];   /* vertex v + 1 mostly shares v's low-octave cells */
     ct_result r = ct__ranges_derive(w, err, errlen);   /* belts, if the config uses them */
     if (r != CT_OK) return r;
+    memset(memo, 0, sizeof memo);
     for (v = 0; v < V; v++) {
         const double *dir = w->dir_v + 3u * (size_t)v;
         int32_t c = w->body_v[v];
@@ -285,14 +287,14 @@ static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *e
             double base = 0.0;
             if (walked && t->land2.src[v] != CT__NONE) base = t->pin_v[t->land2.src[v]];
             if (fade > 0.0)
-                w->height_v[v] += fade * ct__relief_at(cfg, dir, t->rules.height_scale[v],
+                w->height_v[v] += fade * ct__relief_at(cfg, memo, dir, t->rules.height_scale[v],
                                                        t->rules.roughness[v], t->rules.ridge_scale[v]);
             if (ceiling)
                 w->height_v[v] = ct__range_ceiling(cfg, dir, (double)w->belt_v[v], base, w->height_v[v]);
             if (w->height_v[v] < base) w->height_v[v] = base;
             if (t->is_pin[v]) w->height_v[v] = t->pin_v[v];
         } else if (!t->bodies.is_lake[c]) {
-            if (fade > 0.0) w->height_v[v] += fade * ct__relief_sea_at(cfg, dir, t->rules.roughness[v]);
+            if (fade > 0.0) w->height_v[v] += fade * ct__relief_sea_at(cfg, memo, dir, t->rules.roughness[v]);
             if (w->height_v[v] > -CT__MIN_SEA_DEPTH_M) w->height_v[v] = -CT__MIN_SEA_DEPTH_M;
         }
     }
