@@ -117,6 +117,8 @@ void ct__walk_free(ct__walk *w);
 /* The increment of an accepted hop into v at causal depth (hops from the
  * source). Pure function of (params, v, depth). */
 double ct__walk_increment(const ct__walk_params *p, uint32_t v, uint32_t depth);
+/* ct__arc(a, b) >= sep_arc for unit vectors a, b (same answer, cheaper). */
+int ct__walk_separated(const double *a, const double *b, double sep_arc);
 
 /* ------------------------------------------------------------------ lakes */
 /* Lake levels from the first-pass heights h1: minimum over each footprint,

@@ -29,6 +29,7 @@
  * ct__close_pockets. */
 #include "ct_build.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,11 +263,27 @@ typedef struct ct__meeting {
     double value[CT__MEET_MAX];
 } ct__meeting;
 
+/* ct__arc(a, b) >= sep_arc, mostly without the asin series. ct__arc is
+ * 2 asin_small(chord / 2) on the chord it computes exactly as here. For
+ * chord <= 1 the series' first term is chord / 2 and every later term is
+ * positive, so (rounding being monotone) the arc is >= chord; for chord > 1
+ * the arc is pi/2 - 2 asin(s <= 1/2) doubled, >= pi/3 - 1e-15 > 1. So when
+ * sep_arc <= 1, chord >= sep_arc already gives arc >= sep_arc, the same
+ * answer; only nearer sources (rare: fronts from sources that close meet
+ * seldom) need the arc. tests/c/test_world_walk.c checks it against the
+ * arc on many pairs. */
+int ct__walk_separated(const double *a, const double *b, double sep_arc)
+{
+    double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+    if (sep_arc <= 1.0 && sqrt(dx * dx + dy * dy + dz * dz) >= sep_arc) return 1;
+    return ct__arc(a, b) >= sep_arc;
+}
+
 static int ct__separated(const ct__walk_ctx *c, uint32_t s1, uint32_t s2)
 {
     const double *d = c->p->dir_v;
     if (s1 == s2) return 0;
-    return ct__arc(d + 3u * (size_t)s1, d + 3u * (size_t)s2) >= c->sep_arc;
+    return ct__walk_separated(d + 3u * (size_t)s1, d + 3u * (size_t)s2, c->sep_arc);
 }
 
 static int ct__walk_opposing(const ct__walk_ctx *c, uint32_t target, uint32_t from1, uint32_t from2)

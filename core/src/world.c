@@ -184,11 +184,17 @@ static void ct__walk_keep_heights(ct__walk *w)
     w->h = h;
 }
 
-static uint64_t ct__fnv_u32(uint64_t h, uint32_t x)
+/* ct_fnv1a64 of x's four little-endian bytes, inlined: the generation ID
+ * hashes every vertex's fields, and the call per four bytes cost more than
+ * the hashing. */
+static inline uint64_t ct__fnv_u32(uint64_t h, uint32_t x)
 {
-    uint8_t b[4];
-    b[0] = (uint8_t)x; b[1] = (uint8_t)(x >> 8); b[2] = (uint8_t)(x >> 16); b[3] = (uint8_t)(x >> 24);
-    return ct_fnv1a64(b, 4u, h);
+    int k;
+    for (k = 0; k < 4; k++) {
+        h ^= (uint8_t)(x >> (8 * k));
+        h *= 0x100000001b3ull;
+    }
+    return h;
 }
 
 static uint64_t ct__fnv_f64(uint64_t h, double d)
@@ -274,7 +280,8 @@ static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *e
     /* The ceiling (ranges.c) is part of the hybrid and noise models; walk
      * mode keeps showing the contour process alone. */
     int ceiling = cfg->mode != CT_MODE_WALK && cfg->macro_ceiling_m > 0.0;
-    ct__fbm_memo memo[CT__RELIEF_MEMOS];   /* vertex v + 1 mostly shares v's low-octave cells */
+    /* Vertex v + 1 mostly shares v's low-octave cells: relief, then lift. */
+    ct__fbm_memo memo[CT__RELIEF_MEMOS + 1];
     ct_result r = ct__ranges_derive(w, err, errlen);   /* belts, if the config uses them */
     if (r != CT_OK) return r;
     memset(memo, 0, sizeof memo);
@@ -290,7 +297,8 @@ static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *e
                 w->height_v[v] += fade * ct__relief_at(cfg, memo, dir, t->rules.height_scale[v],
                                                        t->rules.roughness[v], t->rules.ridge_scale[v]);
             if (ceiling)
-                w->height_v[v] = ct__range_ceiling(cfg, dir, (double)w->belt_v[v], base, w->height_v[v]);
+                w->height_v[v] = ct__range_ceiling(cfg, &memo[CT__RELIEF_MEMOS], dir, (double)w->belt_v[v], base,
+                                                  w->height_v[v]);
             if (w->height_v[v] < base) w->height_v[v] = base;
             if (t->is_pin[v]) w->height_v[v] = t->pin_v[v];
         } else if (!t->bodies.is_lake[c]) {
