@@ -448,11 +448,20 @@ static inline uint32_t ct__pair_row(uint32_t ha, uint32_t hb)
     return 12u * (uint32_t)(((uint64_t)ha * 12u) >> 32) + (uint32_t)(((uint64_t)hb * 12u) >> 32);
 }
 
+/* Two adjacent doubles as one vector: a single load where there is one. */
+#if defined(__wasm_simd128__)
+#define CT__V2_LOAD(p) wasm_v128_load(p)
+#elif defined(__SSE2__)
+#define CT__V2_LOAD(p) _mm_loadu_pd(p)
+#else
+#define CT__V2_LOAD(p) CT__V2((p)[0], (p)[1])
+#endif
+
 static ct__v2 ct__row_dot(uint32_t row, ct__v2 fx, ct__v2 fy, ct__v2 fz)
 {
     const double *t = ct__grad_pair[row];
-    return CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(CT__V2(t[0], t[1]), fx), CT__V2_MUL(CT__V2(t[2], t[3]), fy)),
-                      CT__V2_MUL(CT__V2(t[4], t[5]), fz));
+    return CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(CT__V2_LOAD(t), fx), CT__V2_MUL(CT__V2_LOAD(t + 2), fy)),
+                      CT__V2_MUL(CT__V2_LOAD(t + 4), fz));
 }
 
 /* The blend from the four pair rows (x | y << 1 of the pair's corners). The
