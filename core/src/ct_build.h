@@ -78,6 +78,12 @@ typedef struct ct__contrib {
     double value_m;         /* its uncombined height relative to sea level */
 } ct__contrib;
 
+/* The run's per-vertex working state, reusable by the next run (the walks
+ * of one build have the same V): the block is grown, never shrunk, and
+ * freed by ct__walk_scratch_free. */
+typedef struct ct__walk_scratch { void *block; size_t bytes; } ct__walk_scratch;
+void ct__walk_scratch_free(ct__walk_scratch *s);
+
 typedef struct ct__walk_params {
     const ct__graph *g;
     const double *dir_v;          /* [3V] */
@@ -96,6 +102,7 @@ typedef struct ct__walk_params {
     /* Optional progress tick every few passes; non-zero cancels. */
     int (*tick)(void *user, double fraction);
     void *tick_user;
+    ct__walk_scratch *scratch;    /* optional: working memory kept for the next run */
 } ct__walk_params;
 
 typedef struct ct__walk {

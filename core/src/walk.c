@@ -262,8 +262,8 @@ typedef struct ct__walk_ctx {
     const ct__walk_params *p;
     ct__walk *w;
     double sep_arc;       /* minimum source separation, radians */
-    ct__wv *wv;           /* [V], 64-byte aligned inside wv_block */
-    void *wv_block;
+    ct__wv *wv;           /* [V], 64-byte aligned inside wv_store.block */
+    ct__walk_scratch wv_store;
     ct__u32s *bucket;     /* [R] ring of vertices by expansion pass */
     uint32_t R;           /* ring size: delays never reach a full turn */
     size_t pending;       /* vertices queued in the ring */
@@ -500,11 +500,19 @@ static int ct__walk_setup(ct__walk_ctx *c)
     w->depth = (uint32_t *)malloc(sizeof *w->depth * (size_t)V);
     w->contrib_off = (uint32_t *)calloc(V, sizeof *w->contrib_off);
     w->contrib_n = (uint32_t *)calloc(V, sizeof *w->contrib_n);
-    c->wv_block = malloc(sizeof *c->wv * ((size_t)V + 1u));
+    if (p->scratch) {
+        c->wv_store = *p->scratch;
+        memset(p->scratch, 0, sizeof *p->scratch);   /* ours until the run ends */
+    }
+    if (c->wv_store.bytes < sizeof *c->wv * ((size_t)V + 1u)) {
+        ct__walk_scratch_free(&c->wv_store);
+        c->wv_store.block = malloc(sizeof *c->wv * ((size_t)V + 1u));
+        c->wv_store.bytes = c->wv_store.block ? sizeof *c->wv * ((size_t)V + 1u) : 0u;
+    }
     if (!w->h || !w->state || !w->src || !w->parent || !w->depth || !w->contrib_off ||
-        !w->contrib_n || !c->wv_block)
+        !w->contrib_n || !c->wv_store.block)
         return 0;
-    c->wv = (ct__wv *)((char *)c->wv_block + (64u - (size_t)((uintptr_t)c->wv_block & 63u)) % 64u);
+    c->wv = (ct__wv *)((char *)c->wv_store.block + (64u - (size_t)((uintptr_t)c->wv_store.block & 63u)) % 64u);
     for (v = 0; v < V; v++) {
         ct__wv *x = &c->wv[v];
         x->h = 0.0;
@@ -715,7 +723,15 @@ static void ct__walk_ctx_free(ct__walk_ctx *c)
     free(c->props.v);
     free(c->events.v);
     free(c->scratch);
-    free(c->wv_block);
+    if (c->p->scratch) *c->p->scratch = c->wv_store;
+    else ct__walk_scratch_free(&c->wv_store);
+}
+
+void ct__walk_scratch_free(ct__walk_scratch *s)
+{
+    free(s->block);
+    s->block = NULL;
+    s->bytes = 0;
 }
 
 ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_t errlen)

@@ -38,6 +38,7 @@ typedef struct ct__tmp {
     ct__vertex_rules rules;
     ct__bodies bodies;
     ct__walk land1, sea, land2;
+    ct__walk_scratch walk_scratch;   /* shared by the three walks */
     uint8_t *domain, *is_pin;
     uint32_t *sources;
     double *source_h, *mean_v, *jitter_v, *level_b, *pin_v;
@@ -69,6 +70,7 @@ static void ct__tmp_free(ct__tmp *t)
     ct__walk_free(&t->land1);
     ct__walk_free(&t->sea);
     ct__walk_free(&t->land2);
+    ct__walk_scratch_free(&t->walk_scratch);
     free(t->domain);
     free(t->is_pin);
     free(t->sources);
@@ -114,7 +116,7 @@ static uint32_t ct__domain_border(const ct__graph *g, const uint8_t *domain, uin
     return count;
 }
 
-static void ct__walk_setup(const ct_world *w, const ct__tmp *t, int sea, ct__walk_params *p)
+static void ct__walk_setup(const ct_world *w, ct__tmp *t, int sea, ct__walk_params *p)
 {
     const ct_config *cfg = &w->cfg;
     uint32_t kind = sea ? 2u : 1u;
@@ -135,6 +137,7 @@ static void ct__walk_setup(const ct_world *w, const ct__tmp *t, int sea, ct__wal
     p->seed_iid = ct__hash2(ct__subseed(cfg->seed, CT_SALT_WALK_IID), kind);
     p->seed_coh = ct__hash2(ct__subseed(cfg->seed, CT_SALT_WALK_COH), kind);
     p->separation = cfg->collision_separation;
+    p->scratch = &t->walk_scratch;
 }
 
 /* Runs one walk over t->domain from its border (or from the pins). */
