@@ -78,6 +78,12 @@ typedef struct ct__contrib {
     double value_m;         /* its uncombined height relative to sea level */
 } ct__contrib;
 
+/* The run's per-vertex working state, reusable by the next run (the walks
+ * of one build have the same V): the block is grown, never shrunk, and
+ * freed by ct__walk_scratch_free. */
+typedef struct ct__walk_scratch { void *block; size_t bytes; } ct__walk_scratch;
+void ct__walk_scratch_free(ct__walk_scratch *s);
+
 typedef struct ct__walk_params {
     const ct__graph *g;
     const double *dir_v;          /* [3V] */
@@ -96,6 +102,7 @@ typedef struct ct__walk_params {
     /* Optional progress tick every few passes; non-zero cancels. */
     int (*tick)(void *user, double fraction);
     void *tick_user;
+    ct__walk_scratch *scratch;    /* optional: working memory kept for the next run */
 } ct__walk_params;
 
 typedef struct ct__walk {
@@ -117,6 +124,8 @@ void ct__walk_free(ct__walk *w);
 /* The increment of an accepted hop into v at causal depth (hops from the
  * source). Pure function of (params, v, depth). */
 double ct__walk_increment(const ct__walk_params *p, uint32_t v, uint32_t depth);
+/* ct__arc(a, b) >= sep_arc for unit vectors a, b (same answer, cheaper). */
+int ct__walk_separated(const double *a, const double *b, double sep_arc);
 
 /* ------------------------------------------------------------------ lakes */
 /* Lake levels from the first-pass heights h1: minimum over each footprint,
@@ -192,11 +201,14 @@ double ct__slope_excess(const ct__graph *g, double s, const double *h);
  * every vertex gets the graph size. */
 ct_result ct__shore_distance(const ct__graph *g, const int32_t *body_v, float *shore_v,
                              char *err, size_t errlen);
-/* Relief height at a direction for the vertex's effective region settings. */
-double ct__relief_at(const ct_config *cfg, const double dir[3], double height_scale,
+/* Relief height at a direction for the vertex's effective region settings;
+ * memo is NULL or CT__RELIEF_MEMOS zeroed memos reused over a vertex loop
+ * (same bits, fewer lattice hashes). */
+#define CT__RELIEF_MEMOS 3
+double ct__relief_at(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double height_scale,
                      double roughness, double ridge_scale);
 /* Sea and inland-sea bed relief (half amplitude, no ridges). */
-double ct__relief_sea_at(const ct_config *cfg, const double dir[3], double roughness);
+double ct__relief_sea_at(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double roughness);
 /* Fade-in weight of relief at a shore distance (0 at the pins). */
 double ct__relief_fade(const ct_config *cfg, double shore_hops);
 

@@ -105,14 +105,15 @@ void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double 
 /* A memo of one call site's fBm lattice hashes, per octave (up to
  * CT__MEMO_OCTAVES octaves, four seeds): a loop over neighbouring points (the
  * macro vertices in index order) mostly stays in the same low-frequency
- * cells, and a hit skips the 15 integer mixes per seed. Results are bit for
- * bit those without a memo. Zero-initialise it; one memo per field. */
+ * cells, and a hit skips the 15 integer mixes and the gradient lookups per
+ * seed. Results are bit for bit those without a memo. Zero-initialise it;
+ * one memo per field. */
 #define CT__MEMO_OCTAVES 10
 typedef struct ct__fbm_memo {
     struct ct__memo_octave {
         double x0f, y0f, z0f;    /* the cell's corner */
         uint32_t seed[4];        /* per lane, octave offset included */
-        uint32_t h[8][4];        /* corner hashes [corner][lane] */
+        uint8_t row[4][4];       /* gradient pair rows [lane][x | y << 1] (noise.c) */
         int valid;
     } oct[CT__MEMO_OCTAVES];
 } ct__fbm_memo;
@@ -125,6 +126,8 @@ void ct__warp3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], double
 /* Ridged fBm in [0,1]: (1-|n|)^2 per octave, weighted. */
 double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
                    double lacunarity, double gain);
+double ct__ridged3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], double freq, int octaves,
+                        double lacunarity, double gain);
 /* Domain warp: out = p + strength * (fbm_x, fbm_y, fbm_z). */
 void ct__warp3(uint32_t seed, const double p[3], double freq, double strength,
                double out[3]);

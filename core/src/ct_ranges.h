@@ -16,8 +16,10 @@ double ct__range_belt(const ct_config *cfg, const double dir[3]);
 ct_result ct__ranges_derive(ct_world *w, char *err, size_t errlen);
 /* Macro land height after the soft ceiling: base + c x / (c + x) for the
  * height x above base, c from macro_ceiling_m raised by the belt and varied
- * between continents. Returns h unchanged when the ceiling is off. */
-double ct__range_ceiling(const ct_config *cfg, const double dir[3], double belt, double base, double h);
+ * between continents. Returns h unchanged when the ceiling is off. memo:
+ * NULL or one kept over a vertex loop (same bits). */
+double ct__range_ceiling(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double belt, double base,
+                         double h);
 
 /* Per-sample relief of the ridge-and-valley noise on land: above_m is the
  * macro height above the shore reference (> 0 on land), belt the

@@ -442,26 +442,51 @@ static const double ct__grad_pair[144][6] = {
     CT__GP_ROW(6), CT__GP_ROW(7), CT__GP_ROW(8), CT__GP_ROW(9), CT__GP_ROW(10), CT__GP_ROW(11)
 };
 
-static ct__v2 ct__pair_dot(uint32_t ha, uint32_t hb, ct__v2 fx, ct__v2 fy, ct__v2 fz)
+/* The ct__grad_pair row of a corner pair: a the z = 0 corner, b the z = 1. */
+static inline uint32_t ct__pair_row(uint32_t ha, uint32_t hb)
 {
-    const double *t = ct__grad_pair[12u * (uint32_t)(((uint64_t)ha * 12u) >> 32) +
-                                    (uint32_t)(((uint64_t)hb * 12u) >> 32)];
-    return CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(CT__V2(t[0], t[1]), fx), CT__V2_MUL(CT__V2(t[2], t[3]), fy)),
-                      CT__V2_MUL(CT__V2(t[4], t[5]), fz));
+    return 12u * (uint32_t)(((uint64_t)ha * 12u) >> 32) + (uint32_t)(((uint64_t)hb * 12u) >> 32);
 }
 
-static double ct__blend_build(const uint32_t h[8], const ct__cell *c)
+/* Two adjacent doubles as one vector: a single load where there is one. */
+#if defined(__wasm_simd128__)
+#define CT__V2_LOAD(p) wasm_v128_load(p)
+#elif defined(__SSE2__)
+#define CT__V2_LOAD(p) _mm_loadu_pd(p)
+#else
+#define CT__V2_LOAD(p) CT__V2((p)[0], (p)[1])
+#endif
+
+static ct__v2 ct__row_dot(uint32_t row, ct__v2 fx, ct__v2 fy, ct__v2 fz)
+{
+    const double *t = ct__grad_pair[row];
+    return CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(CT__V2_LOAD(t), fx), CT__V2_MUL(CT__V2_LOAD(t + 2), fy)),
+                      CT__V2_MUL(CT__V2_LOAD(t + 4), fz));
+}
+
+/* The blend from the four pair rows (x | y << 1 of the pair's corners). The
+ * memo keeps rows rather than hashes, so a hit also skips the gradient
+ * index arithmetic. */
+static double ct__blend_rows(const uint8_t r[4], const ct__cell *c)
 {
     double gx = c->fx - 1.0, gy = c->fy - 1.0;
     ct__v2 x0 = CT__V2(c->fx, c->fx), x1 = CT__V2(gx, gx), y0 = CT__V2(c->fy, c->fy), y1 = CT__V2(gy, gy);
     ct__v2 z = CT__V2(c->fz, c->fz - 1.0);
-    ct__v2 a = ct__pair_dot(h[0], h[4], x0, y0, z), b = ct__pair_dot(h[1], h[5], x1, y0, z);
-    ct__v2 cc = ct__pair_dot(h[2], h[6], x0, y1, z), d = ct__pair_dot(h[3], h[7], x1, y1, z);
+    ct__v2 a = ct__row_dot(r[0], x0, y0, z), b = ct__row_dot(r[1], x1, y0, z);
+    ct__v2 cc = ct__row_dot(r[2], x0, y1, z), d = ct__row_dot(r[3], x1, y1, z);
     ct__v2 u = CT__V2(c->u, c->u), v = CT__V2(c->v, c->v);
     ct__v2 xa = ct__v2_lerp(a, b, u), xb = ct__v2_lerp(cc, d, u);   /* (x00, x01), (x10, x11) */
     ct__v2 yy = ct__v2_lerp(xa, xb, v);                             /* (y0, y1) */
     double ya = CT__V2_LO(yy), yb = CT__V2_HI(yy);
     return ya + c->w * (yb - ya);
+}
+
+static double ct__blend_build(const uint32_t h[8], const ct__cell *c)
+{
+    uint8_t r[4];
+    int k;
+    for (k = 0; k < 4; k++) r[k] = (uint8_t)ct__pair_row(h[k], h[k + 4]);
+    return ct__blend_rows(r, c);
 }
 
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,
@@ -500,66 +525,95 @@ static void ct__corner_hashes_x4(const uint32_t seed[4], const ct__cell *c, uint
         for (l = 0; l < 4; l++) h[i][l] = ct__mix32(hxy[i & 3][l] ^ kz[i >> 2]);
 }
 
-/* One octave's lattice hashes for up to four seeds at one point: from the
- * memo when the point lies in the cell (and seeds) the memo last saw, else
- * hashed and remembered. The hashes are a pure function of (seeds, cell), so
- * a hit gives the same integers as hashing again. */
-static const uint32_t (*ct__octave_hashes(ct__fbm_memo *memo, int octave, const uint32_t *seeds, int count,
-                                          uint32_t base, const ct__cell *c, uint32_t scratch[8][4]))[4]
+/* One octave's gradient pair rows for up to four seeds at one point
+ * (rows[lane][pair]): from the memo when the point lies in the cell (and
+ * seeds) the memo last saw, else hashed and remembered. The rows are a pure
+ * function of (seeds, cell), so a hit gives the same integers as hashing
+ * again. */
+static const uint8_t (*ct__octave_rows(ct__fbm_memo *memo, int octave, const uint32_t *seeds, int count,
+                                       uint32_t base, const ct__cell *c, uint8_t scratch[4][4]))[4]
 {
-    uint32_t s4[4];
-    int l;
+    uint32_t s4[4], h[8][4];
+    int l, k;
     struct ct__memo_octave *m = memo && octave < CT__MEMO_OCTAVES ? &memo->oct[octave] : NULL;
     for (l = 0; l < 4; l++) s4[l] = seeds[l < count ? l : 0] + base;
     if (m && m->valid && m->x0f == c->x0f && m->y0f == c->y0f && m->z0f == c->z0f &&
         m->seed[0] == s4[0] && m->seed[1] == s4[1] && m->seed[2] == s4[2] && m->seed[3] == s4[3])
-        return (const uint32_t (*)[4])m->h;
+        return (const uint8_t (*)[4])m->row;
     if (m) {
         m->valid = 1;
         m->x0f = c->x0f; m->y0f = c->y0f; m->z0f = c->z0f;
         for (l = 0; l < 4; l++) m->seed[l] = s4[l];
-        scratch = m->h;
+        scratch = m->row;
     }
+    /* Every lane is filled, so what the memo holds depends on s4 alone
+     * (a later call whose spare lanes coincide with real seeds reads them). */
     if (count == 1) {
-        uint32_t h[8];
-        int k;
-        ct__corner_hashes(s4[0], c, h);
-        for (k = 0; k < 8; k++) scratch[k][0] = h[k];
+        uint32_t h1[8];
+        ct__corner_hashes(s4[0], c, h1);
+        for (k = 0; k < 4; k++) scratch[0][k] = (uint8_t)ct__pair_row(h1[k], h1[k + 4]);
+        for (l = 1; l < 4; l++)
+            for (k = 0; k < 4; k++) scratch[l][k] = scratch[0][k];
     } else {
-        ct__corner_hashes_x4(s4, c, scratch);
+        ct__corner_hashes_x4(s4, c, h);
+        for (l = 0; l < 4; l++)
+            for (k = 0; k < 4; k++) scratch[l][k] = (uint8_t)ct__pair_row(h[k][l], h[k + 4][l]);
     }
-    return (const uint32_t (*)[4])scratch;
+    return (const uint8_t (*)[4])scratch;
+}
+
+/* The point's cell at one octave (shared by every seed and memo). */
+static void ct__octave_cell(const double p[3], double f, ct__cell *c)
+{
+    ct__cell_at(p[0] * f, p[1] * f, p[2] * f, c);
 }
 
 void ct__fbm3_multi_memo(ct__fbm_memo *memo, const uint32_t *seeds, int count, const double p[3], double freq,
                          int octaves, double lacunarity, double gain, double *out)
 {
     double sum[CT__FBM_MULTI_MAX], norm = 0.0, amp = 1.0, f = freq;
-    int i, j, k;
+    int i, j;
     if (count > CT__FBM_MULTI_MAX) count = CT__FBM_MULTI_MAX;
     if (count > 4) memo = NULL;   /* the memo holds four lanes */
     for (j = 0; j < count; j++) sum[j] = 0.0;
     for (i = 0; i < octaves; i++) {
         ct__cell c;
-        ct__cell_at(p[0] * f, p[1] * f, p[2] * f, &c);   /* once for every seed */
+        ct__octave_cell(p, f, &c);   /* once for every seed */
         /* Seeds four at a time (a short last group hashes spare lanes it
          * then ignores: cheaper than a scalar tail). */
         for (j = 0; j < count; j += 4) {
-            uint32_t scratch[8][4];
-            const uint32_t (*h4)[4];
+            uint8_t scratch[4][4];
+            const uint8_t (*r4)[4];
             int lanes = count - j < 4 ? count - j : 4, l;
-            h4 = ct__octave_hashes(memo, i, seeds + j, lanes, (uint32_t)i, &c, scratch);
-            for (l = 0; l < lanes; l++) {
-                uint32_t h[8];
-                for (k = 0; k < 8; k++) h[k] = h4[k][l];
-                sum[j + l] += amp * ct__blend_build(h, &c);
-            }
+            r4 = ct__octave_rows(memo, i, seeds + j, lanes, (uint32_t)i, &c, scratch);
+            for (l = 0; l < lanes; l++) sum[j + l] += amp * ct__blend_rows(r4[l], &c);
         }
         norm += amp;
         amp *= gain;
         f *= lacunarity;
     }
     for (j = 0; j < count; j++) out[j] = norm > 0.0 ? sum[j] / norm : 0.0;
+}
+
+/* ct__ridged3 with a memo of its lattice rows (same bits). */
+double ct__ridged3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], double freq, int octaves,
+                        double lacunarity, double gain)
+{
+    double sum = 0.0, norm = 0.0, amp = 1.0, f = freq;
+    int i;
+    for (i = 0; i < octaves; i++) {
+        ct__cell c;
+        uint8_t scratch[4][4];
+        double n, r;
+        ct__octave_cell(p, f, &c);
+        n = ct__blend_rows(ct__octave_rows(memo, i, &seed, 1, (uint32_t)i, &c, scratch)[0], &c);
+        r = 1.0 - fabs(n);
+        sum += amp * r * r;
+        norm += amp;
+        amp *= gain;
+        f *= lacunarity;
+    }
+    return norm > 0.0 ? sum / norm : 0.0;
 }
 
 void ct__fbm3_multi(const uint32_t *seeds, int count, const double p[3], double freq, int octaves,
@@ -579,17 +633,7 @@ double ct__fbm3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], doubl
 double ct__ridged3(uint32_t seed, const double p[3], double freq, int octaves,
                    double lacunarity, double gain)
 {
-    double sum = 0.0, norm = 0.0, amp = 1.0, f = freq;
-    int i;
-    for (i = 0; i < octaves; i++) {
-        double n = ct__noise3(seed + (uint32_t)i, p[0] * f, p[1] * f, p[2] * f);
-        double r = 1.0 - fabs(n);
-        sum += amp * r * r;
-        norm += amp;
-        amp *= gain;
-        f *= lacunarity;
-    }
-    return norm > 0.0 ? sum / norm : 0.0;
+    return ct__ridged3_memo(NULL, seed, p, freq, octaves, lacunarity, gain);
 }
 
 void ct__warp3(uint32_t seed, const double p[3], double freq, double strength, double out[3])
@@ -611,6 +655,22 @@ void ct__warp3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], double
     out[2] = p[2] + strength * wv[2];
 }
 
+/* The series' coefficients (2k)! / (4^k (k!)^2), each as the running product
+ * coef *= (2k + 1) / (2k + 2) from 1 rounds it (the same for every x), so a
+ * table gives the product's bits without its division per term. */
+static const double ct__asin_coef[40] = {
+    0x1p+0, 0x1p-1, 0x1.8p-2, 0x1.4p-2,
+    0x1.18p-2, 0x1.f8p-3, 0x1.cep-3, 0x1.adp-3,
+    0x1.923p-3, 0x1.7bd8p-3, 0x1.68dap-3, 0x1.5873p-3,
+    0x1.4a18ep-3, 0x1.3d66bp-3, 0x1.3210bcp-3, 0x1.27dcfap-3,
+    0x1.1e9e123p-3, 0x1.16300298p-3, 0x1.0e75c9a2p-3, 0x1.0757bd97p-3,
+    0x1.00c258d9ap-3, 0x1.f54aad782p-4, 0x1.e9e6124108p-4, 0x1.df3fadaeecp-4,
+    0x1.d543af65f1cp-4, 0x1.cbe10d2b95ep-4, 0x1.c30907fe7088p-4, 0x1.baaeca375b7cp-4,
+    0x1.b2c718e415478p-4, 0x1.ab48140c49e0cp-4, 0x1.a42902a5af0bfp-4, 0x1.9d6227c40b30fp-4,
+    0x1.96ec9f24fb043p-4, 0x1.90c23fa46b93ap-4, 0x1.8add8278972bdp-4, 0x1.85396e524bde7p-4,
+    0x1.7fd185ad99099p-4, 0x1.7aa1b7c377d59p-4, 0x1.75a653a951347p-4, 0x1.70dbfd4167236p-4
+};
+
 /* Maclaurin series of asin, at most 40 terms (for |x| <= 0.5 the 40th is
  * below 1e-24). It stops at the first term that leaves the sum unchanged:
  * the terms only shrink (each is under x^2 = 1/4 of the one before) and
@@ -619,13 +679,12 @@ void ct__warp3_memo(ct__fbm_memo *memo, uint32_t seed, const double p[3], double
  * for the short graph edges. */
 static double ct__asin_series(double x)
 {
-    double x2 = x * x, coef = 1.0, power = x, sum = 0.0;
+    double x2 = x * x, power = x, sum = 0.0;
     int k;
     for (k = 0; k < 40; k++) {
-        double next = sum + coef * power / (double)(2 * k + 1);
+        double next = sum + ct__asin_coef[k] * power / (double)(2 * k + 1);
         if (next == sum) break;
         sum = next;
-        coef *= (double)(2 * k + 1) / (double)(2 * k + 2);
         power *= x2;
     }
     return sum;

@@ -31,6 +31,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Activity: below about -0.2 of this two-octave fBm a region has no belts. */
 #define CT__ACTIVITY_FREQ 0.8
@@ -88,36 +89,46 @@ static double ct__belt_field(const ct_config *cfg, const double p[3], double gra
     return n;
 }
 
-static double ct__belt_of_field(const ct_config *cfg, const double dir[3], double n)
+/* memo: NULL or one kept over a vertex loop (same bits, fewer hashes). */
+static double ct__belt_of_field(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double n)
 {
     uint32_t seed = ct__subseed(cfg->seed, CT_SALT_RANGE_BELT);
     double belt = ct__smoothstep(cfg->range_belt_width, 0.0, fabs(n));
-    double act = ct__smoothstep(-0.2, 0.1, ct__fbm3(ct__hash2(seed, 9u), dir, CT__ACTIVITY_FREQ, 2, 2.0, 0.5));
+    double act = ct__smoothstep(-0.2, 0.1, ct__fbm3_memo(memo, ct__hash2(seed, 9u), dir, CT__ACTIVITY_FREQ, 2, 2.0,
+                                                         0.5));
     return belt * act;
+}
+
+static double ct__belt_at(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3])
+{
+    double g[3];
+    return ct__belt_of_field(cfg, memo, dir, ct__belt_field(cfg, dir, g));
 }
 
 double ct__range_belt(const ct_config *cfg, const double dir[3])
 {
-    double g[3];
-    return ct__belt_of_field(cfg, dir, ct__belt_field(cfg, dir, g));
+    return ct__belt_at(cfg, NULL, dir);
 }
 
 ct_result ct__ranges_derive(ct_world *w, char *err, size_t errlen)
 {
+    ct__fbm_memo memo;
     uint32_t v;
     if (!ct__ranges_need_belts(&w->cfg) || w->belt_v) return CT_OK;
     w->belt_v = (float *)malloc(sizeof *w->belt_v * (size_t)(w->vertex_count ? w->vertex_count : 1u));
     if (!w->belt_v) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory for mountain belts");
+    memset(&memo, 0, sizeof memo);
     for (v = 0; v < w->vertex_count; v++)
-        w->belt_v[v] = (float)ct__range_belt(&w->cfg, &w->dir_v[3u * (size_t)v]);
+        w->belt_v[v] = (float)ct__belt_at(&w->cfg, &memo, &w->dir_v[3u * (size_t)v]);
     return CT_OK;
 }
 
-double ct__range_ceiling(const ct_config *cfg, const double dir[3], double belt, double base, double h)
+double ct__range_ceiling(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double belt, double base,
+                         double h)
 {
     double x = h - base, lift, c;
     if (!(cfg->macro_ceiling_m > 0.0) || !(x > 0.0)) return h;
-    lift = 0.5 + 1.5 * ct__fbm3(ct__subseed(cfg->seed, CT_SALT_RANGE_LIFT), dir, CT__LIFT_FREQ, 2, 2.0, 0.5);
+    lift = 0.5 + 1.5 * ct__fbm3_memo(memo, ct__subseed(cfg->seed, CT_SALT_RANGE_LIFT), dir, CT__LIFT_FREQ, 2, 2.0, 0.5);
     lift = ct__clamp(lift, 0.0, 1.0);
     c = cfg->macro_ceiling_m * (CT__CEIL_MIN + (1.0 - CT__CEIL_MIN) * lift + CT__CEIL_BELT * belt);
     return base + c * x / (c + x);

@@ -58,30 +58,33 @@ double ct__relief_fade(const ct_config *cfg, double shore_hops)
     return ct__smoothstep(0.0, cfg->relief_shore_hops, x);
 }
 
-static double ct__relief_fbm(const ct_config *cfg, const double dir[3], double roughness)
+/* memo: NULL, or CT__RELIEF_MEMOS memos (coarse, fine, ridge) kept over a
+ * loop of neighbouring vertices; the values are the same bits either way. */
+static double ct__relief_fbm(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double roughness)
 {
     uint32_t seed = ct__subseed(cfg->seed, CT_SALT_RELIEF);
     int oct = (int)cfg->relief_octaves, coarse = oct < 2 ? oct : 2;
-    double f = ct__fbm3(seed, dir, cfg->relief_frequency, coarse, 2.0, 0.5);
+    double f = ct__fbm3_memo(memo, seed, dir, cfg->relief_frequency, coarse, 2.0, 0.5);
     /* Roughness scales only the fine octaves: broad shapes stay put. */
     if (oct > 2)
         f += 0.5 * roughness *
-             ct__fbm3(ct__hash2(seed, 1u), dir, cfg->relief_frequency * 4.0, oct - 2, 2.0, 0.5);
+             ct__fbm3_memo(memo ? memo + 1 : NULL, ct__hash2(seed, 1u), dir, cfg->relief_frequency * 4.0, oct - 2,
+                           2.0, 0.5);
     return f;
 }
 
-double ct__relief_at(const ct_config *cfg, const double dir[3], double height_scale,
+double ct__relief_at(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double height_scale,
                      double roughness, double ridge_scale)
 {
-    double f = ct__relief_fbm(cfg, dir, roughness), ridge = 0.0;
+    double f = ct__relief_fbm(cfg, memo, dir, roughness), ridge = 0.0;
     double rs = cfg->ridge_scale * ridge_scale;
     if (rs > 0.0)
-        ridge = rs * ct__ridged3(ct__subseed(cfg->seed, CT_SALT_RIDGE), dir, cfg->relief_frequency,
-                                 (int)cfg->relief_octaves, 2.0, 0.5);
+        ridge = rs * ct__ridged3_memo(memo ? memo + 2 : NULL, ct__subseed(cfg->seed, CT_SALT_RIDGE), dir,
+                                      cfg->relief_frequency, (int)cfg->relief_octaves, 2.0, 0.5);
     return cfg->relief_amplitude_m * height_scale * (f + ridge);
 }
 
-double ct__relief_sea_at(const ct_config *cfg, const double dir[3], double roughness)
+double ct__relief_sea_at(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double roughness)
 {
-    return 0.5 * cfg->relief_amplitude_m * ct__relief_fbm(cfg, dir, roughness);
+    return 0.5 * cfg->relief_amplitude_m * ct__relief_fbm(cfg, memo, dir, roughness);
 }

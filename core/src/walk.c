@@ -29,6 +29,7 @@
  * ct__close_pockets. */
 #include "ct_build.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,11 +204,10 @@ static void ct__sort_contribs(ct__contrib *a, ct__contrib *tmp, size_t n)
     memcpy(a, tmp, sizeof *a * n);
 }
 
-double ct__walk_increment(const ct__walk_params *p, uint32_t v, uint32_t depth)
+/* The increment with v's mean and half-width already looked up. */
+static double ct__increment_at(const ct__walk_params *p, uint32_t v, uint32_t depth, double mean, double jit)
 {
     double x = 2.0 * ct__unit(ct__hash3(p->seed_iid, v, depth)) - 1.0;   /* [-1,1) */
-    double mean = p->mean_v ? p->mean_v[v] : p->mean;
-    double jit = p->jitter_v ? p->jitter_v[v] : p->jitter;
     if (p->coherence > 0.0) {
         /* A fresh coherent field per causal depth: neighbours share structure,
          * successive hops stay independent. */
@@ -219,6 +219,12 @@ double ct__walk_increment(const ct__walk_params *p, uint32_t v, uint32_t depth)
         x = (1.0 - p->coherence) * x + p->coherence * c;
     }
     return mean + jit * x;
+}
+
+double ct__walk_increment(const ct__walk_params *p, uint32_t v, uint32_t depth)
+{
+    return ct__increment_at(p, v, depth, p->mean_v ? p->mean_v[v] : p->mean,
+                            p->jitter_v ? p->jitter_v[v] : p->jitter);
 }
 
 /* Arrival vector into `to` from `from` (a chord, fine for the angle test). */
@@ -237,12 +243,27 @@ static int ct__opposing(const double a[3], const double b[3])
     return dot < 0.0 && dot * dot > 0.25 * aa * bb;
 }
 
+/* One vertex's walk state and what the passes read of it, in one 64-byte
+ * cache line: a front reads a vertex's neighbours, state, height and
+ * provenance together, and as separate [V] arrays each is a cache miss of
+ * its own once V outgrows the cache. Copied out to the ct__walk arrays after
+ * the last pass. sched: the pass the vertex expands in, CT__NONE once
+ * expanded or never reached (the pocket marker after the passes). */
+typedef struct ct__wv {
+    double h, mean, jitter;
+    uint32_t src, parent, depth, sched;
+    uint32_t nbr[4];
+    uint8_t state, domain, delay;
+} ct__wv;
+typedef char ct__wv_fills_a_line[sizeof(ct__wv) == 64u ? 1 : -1];
+
 /* The run's state: the walk being written and the pass machinery around it. */
 typedef struct ct__walk_ctx {
     const ct__walk_params *p;
     ct__walk *w;
     double sep_arc;       /* minimum source separation, radians */
-    uint32_t *sched;      /* [V] pass a reached vertex expands in; CT__NONE once expanded or never reached */
+    ct__wv *wv;           /* [V], 64-byte aligned inside wv_store.block */
+    ct__walk_scratch wv_store;
     ct__u32s *bucket;     /* [R] ring of vertices by expansion pass */
     uint32_t R;           /* ring size: delays never reach a full turn */
     size_t pending;       /* vertices queued in the ring */
@@ -262,11 +283,27 @@ typedef struct ct__meeting {
     double value[CT__MEET_MAX];
 } ct__meeting;
 
+/* ct__arc(a, b) >= sep_arc, mostly without the asin series. ct__arc is
+ * 2 asin_small(chord / 2) on the chord it computes exactly as here. For
+ * chord <= 1 the series' first term is chord / 2 and every later term is
+ * positive, so (rounding being monotone) the arc is >= chord; for chord > 1
+ * the arc is pi/2 - 2 asin(s <= 1/2) doubled, >= pi/3 - 1e-15 > 1. So when
+ * sep_arc <= 1, chord >= sep_arc already gives arc >= sep_arc, the same
+ * answer; only nearer sources (rare: fronts from sources that close meet
+ * seldom) need the arc. tests/c/test_world_walk.c checks it against the
+ * arc on many pairs. */
+int ct__walk_separated(const double *a, const double *b, double sep_arc)
+{
+    double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+    if (sep_arc <= 1.0 && sqrt(dx * dx + dy * dy + dz * dz) >= sep_arc) return 1;
+    return ct__arc(a, b) >= sep_arc;
+}
+
 static int ct__separated(const ct__walk_ctx *c, uint32_t s1, uint32_t s2)
 {
     const double *d = c->p->dir_v;
     if (s1 == s2) return 0;
-    return ct__arc(d + 3u * (size_t)s1, d + 3u * (size_t)s2) >= c->sep_arc;
+    return ct__walk_separated(d + 3u * (size_t)s1, d + 3u * (size_t)s2, c->sep_arc);
 }
 
 static int ct__walk_opposing(const ct__walk_ctx *c, uint32_t target, uint32_t from1, uint32_t from2)
@@ -300,6 +337,7 @@ static int ct__record_collision(ct__walk_ctx *c, uint32_t t, const ct__meeting *
                                 const uint32_t *pick, uint32_t picked)
 {
     ct__walk *w = c->w;
+    ct__wv *x = &c->wv[t];
     double sum = 0.0;
     uint32_t k;
     w->contrib_off[t] = (uint32_t)w->contrib_count;
@@ -308,12 +346,12 @@ static int ct__record_collision(ct__walk_ctx *c, uint32_t t, const ct__meeting *
         sum += m->value[pick[k]];
     }
     w->contrib_n[t] = picked;
-    w->h[t] = sum;
-    w->state[t] = CT__WALK_COLLISION;
-    w->src[t] = m->src[pick[0]];
-    w->parent[t] = m->from[pick[0]];
-    w->depth[t] = w->depth[w->parent[t]] + 1u;
-    c->sched[t] = CT__NONE;
+    x->h = sum;
+    x->state = CT__WALK_COLLISION;
+    x->src = m->src[pick[0]];
+    x->parent = m->from[pick[0]];
+    x->depth = c->wv[x->parent].depth + 1u;
+    x->sched = CT__NONE;
     w->collisions++;
     return 1;
 }
@@ -330,7 +368,7 @@ static int ct__pass_sort(ct__walk_ctx *c, ct__props *l)
 /* Queues a reached vertex to expand in pass `when`. */
 static int ct__schedule(ct__walk_ctx *c, uint32_t v, uint32_t when)
 {
-    c->sched[v] = when;
+    c->wv[v].sched = when;
     if (!ct__u32s_push(&c->bucket[when % c->R], v)) return 0;
     c->pending++;
     return 1;
@@ -409,7 +447,7 @@ static int ct__pocket_close(ct__walk *w, const ct__u32s *cells, ct__contrib *gat
 
 /* Closes every enclosed pocket of unreached domain vertices as a junction:
  * floods each pocket from its lowest vertex, gathering the walks around it. */
-static int ct__close_pockets(const ct__walk_ctx *c, uint32_t *mark)
+static int ct__close_pockets(const ct__walk_ctx *c)
 {
     const ct__walk_params *p = c->p;
     ct__walk *w = c->w;
@@ -420,10 +458,10 @@ static int ct__close_pockets(const ct__walk_ctx *c, uint32_t *mark)
     int ok = 1;
     for (v = 0; v < V && ok; v++) {
         size_t head = 0;
-        if (!p->domain_v[v] || w->state[v] != CT__WALK_UNREACHED || mark[v] == 1u) continue;
+        if (!p->domain_v[v] || w->state[v] != CT__WALK_UNREACHED || c->wv[v].sched == 1u) continue;
         cells.n = 0;
         gn = 0;
-        mark[v] = 1u;
+        c->wv[v].sched = 1u;
         if (!ct__u32s_push(&cells, v)) { ok = 0; break; }
         while (head < cells.n && ok) {
             uint32_t a = cells.v[head++], k;
@@ -431,8 +469,8 @@ static int ct__close_pockets(const ct__walk_ctx *c, uint32_t *mark)
                 uint32_t b = p->g->nbr[4u * (size_t)a + k];
                 if (b == CT__NONE || !p->domain_v[b]) continue;
                 if (w->state[b] != CT__WALK_UNREACHED) ok = ct__pocket_gather(w, b, &gather, &gn, &gcap);
-                else if (mark[b] != 1u) {
-                    mark[b] = 1u;
+                else if (c->wv[b].sched != 1u) {
+                    c->wv[b].sched = 1u;
                     ok = ct__u32s_push(&cells, b);
                 }
             }
@@ -445,32 +483,52 @@ static int ct__close_pockets(const ct__walk_ctx *c, uint32_t *mark)
     return ok;
 }
 
-/* Allocates the walk and the pass ring, every vertex unreached. */
+/* Allocates the walk and the pass ring, every vertex unreached. The ct__walk
+ * arrays other than the collision records are written whole by
+ * ct__walk_copy_out, so they need no clearing. */
 static int ct__walk_setup(ct__walk_ctx *c)
 {
     const ct__walk_params *p = c->p;
     ct__walk *w = c->w;
-    uint32_t V = p->g->V, v, max_delay = 0;
+    uint32_t V = p->g->V, v, k, max_delay = 0;
     memset(w, 0, sizeof *w);
     w->V = V;
-    w->h = (double *)calloc(V, sizeof *w->h);
-    w->state = (uint8_t *)calloc(V, 1);
+    w->h = (double *)malloc(sizeof *w->h * (size_t)V);
+    w->state = (uint8_t *)malloc((size_t)V);
     w->src = (uint32_t *)malloc(sizeof *w->src * (size_t)V);
     w->parent = (uint32_t *)malloc(sizeof *w->parent * (size_t)V);
-    w->depth = (uint32_t *)calloc(V, sizeof *w->depth);
+    w->depth = (uint32_t *)malloc(sizeof *w->depth * (size_t)V);
     w->contrib_off = (uint32_t *)calloc(V, sizeof *w->contrib_off);
     w->contrib_n = (uint32_t *)calloc(V, sizeof *w->contrib_n);
-    c->sched = (uint32_t *)malloc(sizeof *c->sched * (size_t)V);
+    if (p->scratch) {
+        c->wv_store = *p->scratch;
+        memset(p->scratch, 0, sizeof *p->scratch);   /* ours until the run ends */
+    }
+    if (c->wv_store.bytes < sizeof *c->wv * ((size_t)V + 1u)) {
+        ct__walk_scratch_free(&c->wv_store);
+        c->wv_store.block = malloc(sizeof *c->wv * ((size_t)V + 1u));
+        c->wv_store.bytes = c->wv_store.block ? sizeof *c->wv * ((size_t)V + 1u) : 0u;
+    }
     if (!w->h || !w->state || !w->src || !w->parent || !w->depth || !w->contrib_off ||
-        !w->contrib_n || !c->sched)
+        !w->contrib_n || !c->wv_store.block)
         return 0;
+    c->wv = (ct__wv *)((char *)c->wv_store.block + (64u - (size_t)((uintptr_t)c->wv_store.block & 63u)) % 64u);
     for (v = 0; v < V; v++) {
-        w->src[v] = CT__NONE;
-        w->parent[v] = CT__NONE;
-        c->sched[v] = CT__NONE;
-        if (p->domain_v[v]) {
+        ct__wv *x = &c->wv[v];
+        x->h = 0.0;
+        x->mean = p->mean_v ? p->mean_v[v] : p->mean;
+        x->jitter = p->jitter_v ? p->jitter_v[v] : p->jitter;
+        x->src = CT__NONE;
+        x->parent = CT__NONE;
+        x->depth = 0u;
+        x->sched = CT__NONE;
+        for (k = 0; k < 4u; k++) x->nbr[k] = p->g->nbr[4u * (size_t)v + k];
+        x->state = CT__WALK_UNREACHED;
+        x->domain = p->domain_v[v] ? 1u : 0u;
+        x->delay = p->delay_v ? p->delay_v[v] : 0u;
+        if (x->domain) {
             c->domain_count++;
-            if (p->delay_v && p->delay_v[v] > max_delay) max_delay = p->delay_v[v];
+            if (x->delay > max_delay) max_delay = x->delay;
         }
     }
     c->R = max_delay + 2u;
@@ -479,19 +537,34 @@ static int ct__walk_setup(ct__walk_ctx *c)
     return c->bucket != NULL;
 }
 
+/* The per-vertex state into the ct__walk arrays. */
+static void ct__walk_copy_out(const ct__walk_ctx *c)
+{
+    ct__walk *w = c->w;
+    uint32_t v;
+    for (v = 0; v < w->V; v++) {
+        const ct__wv *x = &c->wv[v];
+        w->h[v] = x->h;
+        w->state[v] = x->state;
+        w->src[v] = x->src;
+        w->parent[v] = x->parent;
+        w->depth[v] = x->depth;
+    }
+}
+
 /* Every source in the domain is reached at its own height and provenance. */
 static int ct__walk_seed(ct__walk_ctx *c)
 {
     const ct__walk_params *p = c->p;
-    ct__walk *w = c->w;
     uint32_t i;
     for (i = 0; i < p->source_count; i++) {
         uint32_t s = p->source[i];
-        if (!p->domain_v[s] || w->state[s] != CT__WALK_UNREACHED) continue;
-        w->state[s] = CT__WALK_SOURCE;
-        w->h[s] = p->source_h[i];
-        w->src[s] = s;
-        if (!ct__schedule(c, s, 1u + (p->delay_v ? p->delay_v[s] : 0u))) return 0;
+        ct__wv *x = &c->wv[s];
+        if (!x->domain || x->state != CT__WALK_UNREACHED) continue;
+        x->state = CT__WALK_SOURCE;
+        x->h = p->source_h[i];
+        x->src = s;
+        if (!ct__schedule(c, s, 1u + x->delay)) return 0;
         c->reached++;
     }
     return 1;
@@ -502,7 +575,6 @@ static int ct__walk_seed(ct__walk_ctx *c)
 static void ct__pass_take(ct__walk_ctx *c, uint32_t r)
 {
     ct__u32s *bk = &c->bucket[r % c->R], spare = c->active;
-    ct__walk *w = c->w;
     size_t e, q;
     c->active = *bk;
     bk->v = spare.v;
@@ -511,10 +583,18 @@ static void ct__pass_take(ct__walk_ctx *c, uint32_t r)
     c->pending -= c->active.n;
     for (e = 0, q = 0; e < c->active.n; e++) {
         uint32_t u = c->active.v[e];
-        if (c->sched[u] == r && (w->state[u] == CT__WALK_SOURCE || w->state[u] == CT__WALK_HOP))
+        const ct__wv *x = &c->wv[u];
+        if (x->sched == r && (x->state == CT__WALK_SOURCE || x->state == CT__WALK_HOP))
             c->active.v[q++] = u;
     }
     c->active.n = q;
+}
+
+/* The proposal value of a step from u into t. */
+static double ct__step_value(const ct__walk_ctx *c, uint32_t u, uint32_t t)
+{
+    const ct__wv *wu = &c->wv[u], *wt = &c->wv[t];
+    return wu->h + ct__increment_at(c->p, t, wu->depth + 1u, wt->mean, wt->jitter);
 }
 
 /* Meetings across an edge: a front steps into a vertex another front reached
@@ -522,22 +602,23 @@ static void ct__pass_take(ct__walk_ctx *c, uint32_t r)
  * the higher (value, index) one turns into the collision. */
 static int ct__pass_edge_meetings(ct__walk_ctx *c, uint32_t r)
 {
-    const ct__walk_params *p = c->p;
-    ct__walk *w = c->w;
-    const uint32_t *sched = c->sched;
+    ct__wv *wv = c->wv;
     size_t e, q;
     c->events.n = 0;
     for (e = 0; e < c->active.n; e++) {
         uint32_t u = c->active.v[e], k;
+        const ct__wv *xu = &wv[u];
         for (k = 0; k < 4u; k++) {
-            uint32_t t = p->g->nbr[4u * (size_t)u + k];
-            if (t == CT__NONE || !p->domain_v[t] || w->state[t] != CT__WALK_HOP) continue;
-            if (sched[t] == CT__NONE) continue;          /* already expanded */
-            if (sched[t] == r && (w->h[t] < w->h[u] || (w->h[t] == w->h[u] && t < u))) continue;
-            if (!ct__walk_opposing(c, t, u, w->parent[t]) || !ct__separated(c, w->src[u], w->src[t]))
+            uint32_t t = xu->nbr[k];
+            const ct__wv *xt;
+            if (t == CT__NONE) continue;
+            xt = &wv[t];
+            if (!xt->domain || xt->state != CT__WALK_HOP) continue;
+            if (xt->sched == CT__NONE) continue;          /* already expanded */
+            if (xt->sched == r && (xt->h < xu->h || (xt->h == xu->h && t < u))) continue;
+            if (!ct__walk_opposing(c, t, u, xt->parent) || !ct__separated(c, xu->src, xt->src))
                 continue;
-            if (!ct__props_push(&c->events, t, u, w->h[u] + ct__walk_increment(p, t, w->depth[u] + 1u)))
-                return 0;
+            if (!ct__props_push(&c->events, t, u, ct__step_value(c, u, t))) return 0;
         }
     }
     if (!ct__pass_sort(c, &c->events)) return 0;
@@ -546,13 +627,13 @@ static int ct__pass_edge_meetings(ct__walk_ctx *c, uint32_t r)
         const ct__prop *ev = c->events.v;
         uint32_t t = ev[e].target, pick[CT__MEET_MAX];
         ct__meeting m;
-        m.src[0] = w->src[t];
-        m.from[0] = w->parent[t];
-        m.value[0] = w->h[t];
+        m.src[0] = wv[t].src;
+        m.from[0] = wv[t].parent;
+        m.value[0] = wv[t].h;
         m.n = 1;
         for (q = e; q < c->events.n && ev[q].target == t; q++) {
             if (m.n == CT__MEET_MAX) continue;
-            m.src[m.n] = w->src[ev[q].from];
+            m.src[m.n] = wv[ev[q].from].src;
             m.from[m.n] = ev[q].from;
             m.value[m.n] = ev[q].value;
             m.n++;
@@ -568,19 +649,18 @@ static int ct__pass_edge_meetings(ct__walk_ctx *c, uint32_t r)
  * a plain walk offers parent height + increment, then is spent. */
 static int ct__pass_propose(ct__walk_ctx *c)
 {
-    const ct__walk_params *p = c->p;
-    ct__walk *w = c->w;
+    ct__wv *wv = c->wv;
     size_t e;
     c->props.n = 0;
     for (e = 0; e < c->active.n; e++) {
         uint32_t u = c->active.v[e], k;
-        if (w->state[u] == CT__WALK_COLLISION) continue;
-        c->sched[u] = CT__NONE;
+        ct__wv *xu = &wv[u];
+        if (xu->state == CT__WALK_COLLISION) continue;
+        xu->sched = CT__NONE;
         for (k = 0; k < 4u; k++) {
-            uint32_t t = p->g->nbr[4u * (size_t)u + k];
-            if (t == CT__NONE || !p->domain_v[t] || w->state[t] != CT__WALK_UNREACHED) continue;
-            if (!ct__props_push(&c->props, t, u, w->h[u] + ct__walk_increment(p, t, w->depth[u] + 1u)))
-                return 0;
+            uint32_t t = xu->nbr[k];
+            if (t == CT__NONE || !wv[t].domain || wv[t].state != CT__WALK_UNREACHED) continue;
+            if (!ct__props_push(&c->props, t, u, ct__step_value(c, u, t))) return 0;
         }
     }
     return ct__pass_sort(c, &c->props);
@@ -591,14 +671,13 @@ static int ct__pass_propose(ct__walk_ctx *c)
  * collision; otherwise the lowest proposal is accepted as a hop. */
 static int ct__pass_accept(ct__walk_ctx *c, uint32_t r, size_t e, size_t end)
 {
-    const ct__walk_params *p = c->p;
-    ct__walk *w = c->w;
+    ct__wv *wv = c->wv, *xt;
     const ct__prop *pp = c->props.v + e;
     uint32_t t = pp[0].target, pick[CT__MEET_MAX], a, bb, k;
     ct__meeting m;
     m.n = (uint32_t)(end - e < 4u ? end - e : 4u);
     for (k = 0; k < m.n; k++) {
-        m.src[k] = w->src[pp[k].from];
+        m.src[k] = wv[pp[k].from].src;
         m.from[k] = pp[k].from;
         m.value[k] = pp[k].value;
     }
@@ -610,13 +689,14 @@ static int ct__pass_accept(ct__walk_ctx *c, uint32_t r, size_t e, size_t end)
                 pick[1] = bb;
                 return ct__record_collision(c, t, &m, pick, ct__distinct(c, m.src, m.n, pick, 2u));
             }
-    w->h[t] = pp[0].value;
-    w->state[t] = CT__WALK_HOP;
-    w->src[t] = m.src[0];
-    w->parent[t] = pp[0].from;
-    w->depth[t] = w->depth[pp[0].from] + 1u;
-    w->hops++;
-    return ct__schedule(c, t, r + 1u + (p->delay_v ? p->delay_v[t] : 0u));
+    xt = &wv[t];
+    xt->h = pp[0].value;
+    xt->state = CT__WALK_HOP;
+    xt->src = m.src[0];
+    xt->parent = pp[0].from;
+    xt->depth = wv[pp[0].from].depth + 1u;
+    c->w->hops++;
+    return ct__schedule(c, t, r + 1u + xt->delay);
 }
 
 /* One synchronous pass: edge meetings, then proposals, then their outcome. */
@@ -643,7 +723,15 @@ static void ct__walk_ctx_free(ct__walk_ctx *c)
     free(c->props.v);
     free(c->events.v);
     free(c->scratch);
-    free(c->sched);
+    if (c->p->scratch) *c->p->scratch = c->wv_store;
+    else ct__walk_scratch_free(&c->wv_store);
+}
+
+void ct__walk_scratch_free(ct__walk_scratch *s)
+{
+    free(s->block);
+    s->block = NULL;
+    s->bytes = 0;
 }
 
 ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_t errlen)
@@ -663,9 +751,10 @@ ct_result ct__walk_run(const ct__walk_params *p, ct__walk *out, char *err, size_
             goto done;
         }
     }
+    ct__walk_copy_out(&c);
     /* sched doubles as the pocket marker: nothing is scheduled any more. */
-    for (v = 0; v < out->V; v++) c.sched[v] = 0u;
-    if (!ct__close_pockets(&c, c.sched)) goto oom;
+    for (v = 0; v < out->V; v++) c.wv[v].sched = 0u;
+    if (!ct__close_pockets(&c)) goto oom;
     goto done;
 oom:
     res = ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory in the shore walk");

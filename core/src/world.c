@@ -38,6 +38,7 @@ typedef struct ct__tmp {
     ct__vertex_rules rules;
     ct__bodies bodies;
     ct__walk land1, sea, land2;
+    ct__walk_scratch walk_scratch;   /* shared by the three walks */
     uint8_t *domain, *is_pin;
     uint32_t *sources;
     double *source_h, *mean_v, *jitter_v, *level_b, *pin_v;
@@ -69,6 +70,7 @@ static void ct__tmp_free(ct__tmp *t)
     ct__walk_free(&t->land1);
     ct__walk_free(&t->sea);
     ct__walk_free(&t->land2);
+    ct__walk_scratch_free(&t->walk_scratch);
     free(t->domain);
     free(t->is_pin);
     free(t->sources);
@@ -114,7 +116,7 @@ static uint32_t ct__domain_border(const ct__graph *g, const uint8_t *domain, uin
     return count;
 }
 
-static void ct__walk_setup(const ct_world *w, const ct__tmp *t, int sea, ct__walk_params *p)
+static void ct__walk_setup(const ct_world *w, ct__tmp *t, int sea, ct__walk_params *p)
 {
     const ct_config *cfg = &w->cfg;
     uint32_t kind = sea ? 2u : 1u;
@@ -135,6 +137,7 @@ static void ct__walk_setup(const ct_world *w, const ct__tmp *t, int sea, ct__wal
     p->seed_iid = ct__hash2(ct__subseed(cfg->seed, CT_SALT_WALK_IID), kind);
     p->seed_coh = ct__hash2(ct__subseed(cfg->seed, CT_SALT_WALK_COH), kind);
     p->separation = cfg->collision_separation;
+    p->scratch = &t->walk_scratch;
 }
 
 /* Runs one walk over t->domain from its border (or from the pins). */
@@ -184,11 +187,17 @@ static void ct__walk_keep_heights(ct__walk *w)
     w->h = h;
 }
 
-static uint64_t ct__fnv_u32(uint64_t h, uint32_t x)
+/* ct_fnv1a64 of x's four little-endian bytes, inlined: the generation ID
+ * hashes every vertex's fields, and the call per four bytes cost more than
+ * the hashing. */
+static inline uint64_t ct__fnv_u32(uint64_t h, uint32_t x)
 {
-    uint8_t b[4];
-    b[0] = (uint8_t)x; b[1] = (uint8_t)(x >> 8); b[2] = (uint8_t)(x >> 16); b[3] = (uint8_t)(x >> 24);
-    return ct_fnv1a64(b, 4u, h);
+    int k;
+    for (k = 0; k < 4; k++) {
+        h ^= (uint8_t)(x >> (8 * k));
+        h *= 0x100000001b3ull;
+    }
+    return h;
 }
 
 static uint64_t ct__fnv_f64(uint64_t h, double d)
@@ -274,8 +283,11 @@ static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *e
     /* The ceiling (ranges.c) is part of the hybrid and noise models; walk
      * mode keeps showing the contour process alone. */
     int ceiling = cfg->mode != CT_MODE_WALK && cfg->macro_ceiling_m > 0.0;
+    /* Vertex v + 1 mostly shares v's low-octave cells: relief, then lift. */
+    ct__fbm_memo memo[CT__RELIEF_MEMOS + 1];
     ct_result r = ct__ranges_derive(w, err, errlen);   /* belts, if the config uses them */
     if (r != CT_OK) return r;
+    memset(memo, 0, sizeof memo);
     for (v = 0; v < V; v++) {
         const double *dir = w->dir_v + 3u * (size_t)v;
         int32_t c = w->body_v[v];
@@ -285,14 +297,15 @@ static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *e
             double base = 0.0;
             if (walked && t->land2.src[v] != CT__NONE) base = t->pin_v[t->land2.src[v]];
             if (fade > 0.0)
-                w->height_v[v] += fade * ct__relief_at(cfg, dir, t->rules.height_scale[v],
+                w->height_v[v] += fade * ct__relief_at(cfg, memo, dir, t->rules.height_scale[v],
                                                        t->rules.roughness[v], t->rules.ridge_scale[v]);
             if (ceiling)
-                w->height_v[v] = ct__range_ceiling(cfg, dir, (double)w->belt_v[v], base, w->height_v[v]);
+                w->height_v[v] = ct__range_ceiling(cfg, &memo[CT__RELIEF_MEMOS], dir, (double)w->belt_v[v], base,
+                                                  w->height_v[v]);
             if (w->height_v[v] < base) w->height_v[v] = base;
             if (t->is_pin[v]) w->height_v[v] = t->pin_v[v];
         } else if (!t->bodies.is_lake[c]) {
-            if (fade > 0.0) w->height_v[v] += fade * ct__relief_sea_at(cfg, dir, t->rules.roughness[v]);
+            if (fade > 0.0) w->height_v[v] += fade * ct__relief_sea_at(cfg, memo, dir, t->rules.roughness[v]);
             if (w->height_v[v] > -CT__MIN_SEA_DEPTH_M) w->height_v[v] = -CT__MIN_SEA_DEPTH_M;
         }
     }

@@ -114,11 +114,13 @@ static ct_result ct__derive_shore_ref(ct_world *w, const ct__graph *g, char *err
 static ct_result ct__derive_moisture(ct_world *w, char *err, size_t errlen)
 {
     uint32_t V = w->vertex_count, q;
+    uint32_t seed = ct__subseed(w->cfg.seed, CT_SALT_MOISTURE);
+    ct__fbm_memo memo;   /* neighbouring vertices share cells: same bits, fewer hashes */
     double *moist = (double *)malloc(sizeof *moist * (size_t)(V ? V : 1u));
     if (!moist) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving moisture");
+    memset(&memo, 0, sizeof memo);
     for (q = 0; q < V; q++)
-        moist[q] = ct__fbm3(ct__subseed(w->cfg.seed, CT_SALT_MOISTURE), &w->dir_v[3u * (size_t)q],
-                            w->cfg.moisture_frequency, 4, 2.0, 0.5);
+        moist[q] = ct__fbm3_memo(&memo, seed, &w->dir_v[3u * (size_t)q], w->cfg.moisture_frequency, 4, 2.0, 0.5);
     free(w->moisture_v);
     w->moisture_v = moist;
     return CT_OK;

@@ -119,6 +119,20 @@ static double ref_fbm3(uint32_t seed, const double p[3], double freq, int octave
     return norm > 0.0 ? sum / norm : 0.0;
 }
 
+static double ref_ridged3(uint32_t seed, const double p[3], double freq, int octaves, double lac, double gain)
+{
+    double sum = 0.0, norm = 0.0, amp = 1.0, f = freq;
+    int i;
+    for (i = 0; i < octaves; i++) {
+        double r = 1.0 - fabs(ref_noise3(seed + (uint32_t)i, p[0] * f, p[1] * f, p[2] * f));
+        sum += amp * r * r;
+        norm += amp;
+        amp *= gain;
+        f *= lac;
+    }
+    return norm > 0.0 ? sum / norm : 0.0;
+}
+
 static double ref_asin_series(double x)
 {
     double x2 = x * x, coef = 1.0, power = x, sum = 0.0;
@@ -192,7 +206,7 @@ static void test_fbm_multi(void)
  * changes in the same cell; every value must equal the memo-free fBm. */
 static void test_fbm_memo(void)
 {
-    static ct__fbm_memo memo[3];
+    static ct__fbm_memo memo[4];
     int i, j, bad = 0;
     double p[3] = {0.3, -0.2, 0.9};
     memset(memo, 0, sizeof memo);
@@ -207,6 +221,10 @@ static void test_fbm_memo(void)
             if (!same(out[j], ref_fbm3(seeds[j], p, 1.7, oct, 2.0, 0.5))) bad++;
         one = ct__fbm3_memo(&memo[1], s1, p, 3.1, oct + 1, 2.0, 0.55);
         if (!same(one, ref_fbm3(s1, p, 3.1, oct + 1, 2.0, 0.55))) bad++;
+        one = ct__ridged3_memo(&memo[3], s1, p, 2.3, oct, 2.0, 0.5);
+        if (!same(one, ref_ridged3(s1, p, 2.3, oct, 2.0, 0.5)) ||
+            !same(ct__ridged3(s1, p, 2.3, oct, 2.0, 0.5), one))
+            bad++;
         ct__warp3_memo(&memo[2], s1, p, 1.1, 0.35, w);
         ct__warp3(s1, p, 1.1, 0.35, wr);
         for (j = 0; j < 3; j++)

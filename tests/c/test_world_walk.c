@@ -510,9 +510,45 @@ static void test_modes(void)
     ct_world_free(wb);
 }
 
+/* The walk's separation test against the arc it stands for, on pairs from
+ * far apart to nearly equal, with thresholds just below, at and just above
+ * the pair's arc (where a loose bound would flip the answer) and beyond 1. */
+static void test_separated_shortcut(void)
+{
+    uint32_t state = 12345u, i, bad = 0, close = 0;
+    for (i = 0; i < 200000u; i++) {
+        double a[3], b[3], la = 0.0, lb = 0.0, spread, arc, sep;
+        int k;
+        state = state * 1664525u + 1013904223u;
+        spread = ldexp(1.0, -(int)(state >> 27));   /* 1 down to 2^-31 */
+        for (k = 0; k < 3; k++) {
+            state = state * 1664525u + 1013904223u;
+            a[k] = (double)(state >> 8) / 16777216.0 - 0.5;
+            state = state * 1664525u + 1013904223u;
+            b[k] = a[k] + spread * ((double)(state >> 8) / 16777216.0 - 0.5);
+        }
+        for (k = 0; k < 3; k++) { la += a[k] * a[k]; lb += b[k] * b[k]; }
+        for (k = 0; k < 3; k++) { a[k] /= sqrt(la); b[k] /= sqrt(lb); }
+        arc = ct__arc(a, b);
+        state = state * 1664525u + 1013904223u;
+        switch (state >> 30) {
+        case 0: sep = arc; break;
+        case 1: sep = arc * (1.0 + 1e-15); break;
+        case 2: sep = arc * (1.0 - 1e-15); break;
+        default: sep = (double)(state >> 8) / 8388608.0 * arc; break;   /* 0..2 arcs */
+        }
+        if (i % 7u == 0u) sep = 0.5 + (double)(state & 1023u) / 1024.0;   /* some thresholds above 1 */
+        if ((ct__walk_separated(a, b, sep) != 0) != (arc >= sep)) bad++;
+        if (arc < sep) close++;
+    }
+    CHECK(bad == 0, "%u separation answers differ from ct__arc >= separation", bad);
+    CHECK(close > 20000u, "enough pairs below the threshold (%u)", close);
+}
+
 int main(void)
 {
     test_increment_ranges();
+    test_separated_shortcut();
     test_island_sum_ridge();
     test_island_world();
     test_elevated_lake();
