@@ -78,6 +78,11 @@ double ct__noise3_deriv(uint32_t seed, double x, double y, double z, double d[3]
 double ct__deriv_blend(const double c[8], const double *const g[8], double u, double v, double w, double du,
                        double dv, double dw, double d[3]);
 void ct__noise3_deriv_x2(uint32_t seed, const double pa[3], const double pb[3], double n[2], double d[2][3]);
+/* ct__deriv_blend of two points in vector lanes, from their cell offsets fa,
+ * fb and corner gradients ga, gb (fade and corner values as
+ * ct__noise3_deriv computes them): each lane's bits equal the scalar's. */
+void ct__deriv_blend_x2(const double fa[3], const double fb[3], const double *const ga[8], const double *const gb[8],
+                        double n[2], double d[2][3]);
 /* fBm of ct__noise3_fast over `octaves`; *coarse (may be NULL) receives the
  * normalised sum of the first coarse_octaves octaves from the same loop. */
 double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,

@@ -358,11 +358,17 @@ static void ct__v2_deriv_coeffs(const ct__v2 c[8], ct__v2 k[8])
 void ct__noise3_deriv_x2(uint32_t seed, const double pa[3], const double pb[3], double n[2], double d[2][3])
 {
     const double *ga[8], *gb[8];
-    ct__v2 f[3], o[3], c[8], gv[8][3], one = CT__V2(1.0, 1.0), fade[3], dfade[3], kc[8], r, dd[3];
     double fa[3], fb[3];
-    int k;
     ct__deriv_lane(seed, pa, fa, ga);
     ct__deriv_lane(seed, pb, fb, gb);
+    ct__deriv_blend_x2(fa, fb, ga, gb, n, d);
+}
+
+void ct__deriv_blend_x2(const double fa[3], const double fb[3], const double *const ga[8], const double *const gb[8],
+                        double n[2], double d[2][3])
+{
+    ct__v2 f[3], o[3], c[8], gv[8][3], one = CT__V2(1.0, 1.0), fade[3], dfade[3], kc[8], r, dd[3];
+    int k;
     for (k = 0; k < 3; k++) {
         f[k] = CT__V2(fa[k], fb[k]);
         o[k] = CT__V2_SUB(f[k], one);    /* fx - 1.0 */

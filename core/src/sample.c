@@ -301,16 +301,23 @@ static double ct__sample_ranges(const ct__sampler *sp, const ct__blend *b, const
 
 /* Fine relief (ground.c) on the land height after detail and ranges; its
  * gullies follow the slope of macro + ranges. Not called with the layer off. */
+static int ct__ground_input(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, double detail,
+                            const double g[3], ct__ground_in *gi)
+{
+    int k;
+    gi->above_m = b->above + detail;
+    if (!(gi->above_m > 0.0)) return 0;   /* sea and lake beds keep their field */
+    ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gi->grad);
+    for (k = 0; k < 3; k++) gi->grad[k] += g[k];
+    gi->moisture = 0.5 + CT__MOIST_FIELD * b->moist + sp->w->cfg.moisture_bias;
+    return 1;
+}
+
 static double ct__sample_ground(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
                                 double detail, const double g[3])
 {
     ct__ground_in gi;
-    int k;
-    gi.above_m = b->above + detail;
-    if (!(gi.above_m > 0.0)) return 0.0;   /* sea and lake beds keep their field */
-    ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gi.grad);
-    for (k = 0; k < 3; k++) gi.grad[k] += g[k];
-    gi.moisture = 0.5 + CT__MOIST_FIELD * b->moist + sp->w->cfg.moisture_bias;
+    if (!ct__ground_input(sp, c, b, detail, g, &gi)) return 0.0;
     return ct__ground_relief(&sp->ground, dir, &gi);
 }
 
@@ -462,6 +469,30 @@ typedef struct ct__pending {
     int octaves;
 } ct__pending;
 
+/* ct__sample_ground for four lanes, the relief in vector lanes; a lane with
+ * nothing to do gets 0.0 added, as the scalar path returns. */
+static void ct__sample_ground4(const ct__sampler *sp, const ct__pending q[4], const double p[12], const double g[12],
+                               double detail[4])
+{
+    ct__ground_in gi[4];
+    double relief[4];
+    int k, any = 0;
+    for (k = 0; k < 4; k++) {
+        if (ct__ground_input(sp, &q[k].cell, &q[k].blend, detail[k], g + 3 * k, &gi[k])) {
+            any = 1;
+        } else {
+            gi[k].grad[0] = gi[k].grad[1] = gi[k].grad[2] = 0.0;
+            gi[k].moisture = 0.0;
+        }
+    }
+    if (!any) {
+        for (k = 0; k < 4; k++) detail[k] += 0.0;
+        return;
+    }
+    ct__ground_relief_x4(&sp->ground, p, gi, relief);
+    for (k = 0; k < 4; k++) detail[k] += relief[k];
+}
+
 /* Up to the fBm: canonical direction, cell (cached in slot), blend, coast,
  * detail amplitude. */
 static void ct__sample_front(ct__sampler *sp, ct__corners *slot, const double dir_in[3], ct__pending *q)
@@ -564,11 +595,11 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     }
     /* ct__sample_ranges for the four lanes, the ridged noise two at a time. */
     if (sp->ranges_on) ct__ranges_at_x4(cfg, p, belt, above, ranges, sp->want_grad ? g : NULL);
+    if (sp->ranges_on)
+        for (k = 0; k < 4; k++) detail[k] += ranges[k];
+    if (sp->ground.octaves > 0) ct__sample_ground4(sp, q, p, g, detail);
     for (k = 0; k < 4; k++) {
         ct__river_hit rh;
-        if (sp->ranges_on) detail[k] += ranges[k];
-        if (sp->ground.octaves > 0)
-            detail[k] += ct__sample_ground(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], g + 3 * k);
         detail[k] += ct__sample_river(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);
         ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
                             &rh, &out[k]);
