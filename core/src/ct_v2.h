@@ -1,6 +1,6 @@
 /* ct_v2.h - two doubles in one vector for the chunk path's bit-exact SIMD:
- * wasm simd128, SSE2, or a plain struct. Only lane-wise IEEE +, - and *,
- * each exactly rounded per lane, so a lane gives the same bits as the scalar
+ * wasm simd128, SSE2, or a plain struct. Only lane-wise IEEE +, -, *, / and
+ * sqrt, each correctly rounded per lane, so a lane gives the same bits as the scalar
  * expression in the same order (-ffp-contract=off: no fusing). Used by the
  * 4-sample detail noise (noise.c) and the two-sample ridge noise (ranges.c). */
 #ifndef CT_V2_H
@@ -13,6 +13,8 @@ typedef v128_t ct__v2;
 #define CT__V2_ADD wasm_f64x2_add
 #define CT__V2_SUB wasm_f64x2_sub
 #define CT__V2_MUL wasm_f64x2_mul
+#define CT__V2_DIV wasm_f64x2_div
+#define CT__V2_SQRT wasm_f64x2_sqrt
 #define CT__V2_LO(v) wasm_f64x2_extract_lane(v, 0)
 #define CT__V2_HI(v) wasm_f64x2_extract_lane(v, 1)
 #elif defined(__SSE2__)
@@ -22,18 +24,25 @@ typedef __m128d ct__v2;
 #define CT__V2_ADD _mm_add_pd
 #define CT__V2_SUB _mm_sub_pd
 #define CT__V2_MUL _mm_mul_pd
+#define CT__V2_DIV _mm_div_pd
+#define CT__V2_SQRT _mm_sqrt_pd
 #define CT__V2_LO(v) _mm_cvtsd_f64(v)
 #define CT__V2_HI(v) _mm_cvtsd_f64(_mm_unpackhi_pd(v, v))
 #else
+#include <math.h>
 typedef struct ct__v2 { double l, h; } ct__v2;
 static inline ct__v2 ct__v2_make(double a, double b) { ct__v2 r; r.l = a; r.h = b; return r; }
 static inline ct__v2 ct__v2_add(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l + b.l, a.h + b.h); }
 static inline ct__v2 ct__v2_sub(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l - b.l, a.h - b.h); }
 static inline ct__v2 ct__v2_mul(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l * b.l, a.h * b.h); }
+static inline ct__v2 ct__v2_div(ct__v2 a, ct__v2 b) { return ct__v2_make(a.l / b.l, a.h / b.h); }
+static inline ct__v2 ct__v2_sqrt(ct__v2 a) { return ct__v2_make(sqrt(a.l), sqrt(a.h)); }
 #define CT__V2 ct__v2_make
 #define CT__V2_ADD ct__v2_add
 #define CT__V2_SUB ct__v2_sub
 #define CT__V2_MUL ct__v2_mul
+#define CT__V2_DIV ct__v2_div
+#define CT__V2_SQRT ct__v2_sqrt
 #define CT__V2_LO(v) ((v).l)
 #define CT__V2_HI(v) ((v).h)
 #endif

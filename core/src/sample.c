@@ -10,6 +10,7 @@
 #include "ct_surface.h"
 #include "ct_coast.h"
 #include "ct_ranges.h"
+#include "ct_v2.h"
 
 #include <math.h>
 
@@ -517,13 +518,47 @@ static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double 
     ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
 }
 
+/* ct__sample_canonical of two directions, the divisions and the square root
+ * in vector lanes (each correctly rounded per lane, so the same bits). */
+static void ct__sample_canonical_x2(const double a_in[3], const double b_in[3], double a[3], double b[3])
+{
+    double ma = fabs(a_in[0]), mb = fabs(b_in[0]), s[2][3], t;
+    ct__v2 m, d[3], len;
+    int k, l;
+    if (fabs(a_in[1]) > ma) ma = fabs(a_in[1]);
+    if (fabs(a_in[2]) > ma) ma = fabs(a_in[2]);
+    if (fabs(b_in[1]) > mb) mb = fabs(b_in[1]);
+    if (fabs(b_in[2]) > mb) mb = fabs(b_in[2]);
+    m = CT__V2(ma, mb);
+    for (k = 0; k < 3; k++) {
+        d[k] = CT__V2_DIV(CT__V2(a_in[k], b_in[k]), m);
+        t = CT__V2_LO(d[k]);
+        s[0][k] = t * t;
+        t = CT__V2_HI(d[k]);
+        s[1][k] = t * t;
+    }
+    /* ct__normalize_canonical: squares summed smallest first */
+    for (l = 0; l < 2; l++) {
+        if (s[l][0] > s[l][1]) { t = s[l][0]; s[l][0] = s[l][1]; s[l][1] = t; }
+        if (s[l][1] > s[l][2]) { t = s[l][1]; s[l][1] = s[l][2]; s[l][2] = t; }
+        if (s[l][0] > s[l][1]) { t = s[l][0]; s[l][0] = s[l][1]; s[l][1] = t; }
+    }
+    len = CT__V2_SQRT(CT__V2((s[0][0] + s[0][1]) + s[0][2], (s[1][0] + s[1][1]) + s[1][2]));
+    for (k = 0; k < 3; k++) {
+        ct__v2 r = CT__V2_DIV(d[k], len);
+        a[k] = CT__V2_LO(r);
+        b[k] = CT__V2_HI(r);
+    }
+}
+
 /* The first steps of four lanes (canonical direction, cell, blend), with
  * their directions packed in p for the lane noise. */
 static void ct__sample_lanes(ct__sampler *sp, const double dir_in[12], ct__pending q[4], double p[12])
 {
     int k;
+    ct__sample_canonical_x2(dir_in, dir_in + 3, q[0].dir, q[1].dir);
+    ct__sample_canonical_x2(dir_in + 6, dir_in + 9, q[2].dir, q[3].dir);
     for (k = 0; k < 4; k++) {
-        ct__sample_canonical(dir_in + 3 * k, q[k].dir);
         ct__sample_cell(sp, &sp->cell[k], q[k].dir, &q[k].cell);
         ct__sample_blend(sp, &q[k].cell, &q[k].blend);
         p[3 * k] = q[k].dir[0];
