@@ -560,21 +560,22 @@ static void ct__ground_relief_x2(const ct__ground_prep *p, const double *const d
 
 void ct__ground_relief_x4(const ct__ground_prep *p, const double dir[12], const ct__ground_in in[4], double out[4])
 {
-    int l, pair;
-    for (l = 0; l < 4; l++) out[l] = 0.0;
-    if (p->octaves <= 0) return;
-    /* Pairs of land lanes in vectors; a lone land lane of its pair alone. */
-    for (pair = 0; pair < 4; pair += 2) {
-        int a = in[pair].above_m > 0.0, b = in[pair + 1].above_m > 0.0;
-        if (a && b) {
-            const double *d2[2];
-            const ct__ground_in *i2[2];
-            d2[0] = dir + 3 * pair; d2[1] = dir + 3 * pair + 3;
-            i2[0] = &in[pair]; i2[1] = &in[pair + 1];
-            ct__ground_relief_x2(p, d2, i2, out + pair);
-        } else if (a || b) {
-            l = a ? pair : pair + 1;
-            out[l] = ct__ground_relief(p, dir + 3 * l, &in[l]);
-        }
+    int need[4], count = 0, l, q;
+    for (l = 0; l < 4; l++) {
+        out[l] = 0.0;
+        if (in[l].above_m > 0.0) need[count++] = l;
     }
+    if (p->octaves <= 0) return;
+    /* The land lanes two at a time in vectors; an odd one out alone. */
+    for (q = 0; q + 1 < count; q += 2) {
+        const double *d2[2];
+        const ct__ground_in *i2[2];
+        double o2[2];
+        d2[0] = dir + 3 * need[q]; d2[1] = dir + 3 * need[q + 1];
+        i2[0] = &in[need[q]]; i2[1] = &in[need[q + 1]];
+        ct__ground_relief_x2(p, d2, i2, o2);
+        out[need[q]] = o2[0];
+        out[need[q + 1]] = o2[1];
+    }
+    if (q < count) out[need[q]] = ct__ground_relief(p, dir + 3 * need[q], &in[need[q]]);
 }
