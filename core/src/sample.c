@@ -458,6 +458,8 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     sp->ranges_on = ct__ranges_on(cfg) || sp->want_grad;
     sp->detail_seed = ct__subseed(cfg->seed, CT_SALT_DETAIL);
     sp->rivers = w->rivers;
+    for (k = 0; k < CT__RANGES_MEMO; k++) sp->ranges_memo[k].valid = 0;
+    for (k = 0; k < CT__FAST_MEMO; k++) sp->detail_memo[k].valid = 0;
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
 }
 
@@ -621,15 +623,15 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     }
     for (k = 0; k < 4; k++) q[k].amp = ct__detail_amp(sp, &q[k].cell, &q[k].blend, &octaves[k]);
     for (k = 0; k < 4; k++) q[k].octaves = octaves[k];
-    ct__fbm3_fast_x4n(sp->detail_seed, p, cfg->detail_frequency, octaves, 2.0, cfg->detail_gain,
-                      CT__JITTER_OCTAVES, nz, coarse);
+    ct__fbm3_fast_x4n_memo(sp->detail_memo, sp->detail_seed, p, cfg->detail_frequency, octaves, 2.0,
+                           cfg->detail_gain, CT__JITTER_OCTAVES, nz, coarse);
     for (k = 0; k < 4; k++) {
         detail[k] = ct__detail_finish(&q[k].blend, q[k].amp, q[k].octaves, nz[k], coarse[k], &jitter[k]);
         belt[k] = q[k].blend.belt;
         above[k] = q[k].blend.above;
     }
     /* ct__sample_ranges for the four lanes, the ridged noise two at a time. */
-    if (sp->ranges_on) ct__ranges_at_x4(cfg, p, belt, above, ranges, sp->want_grad ? g : NULL);
+    if (sp->ranges_on) ct__ranges_at_x4(cfg, sp->ranges_memo, p, belt, above, ranges, sp->want_grad ? g : NULL);
     if (sp->ranges_on)
         for (k = 0; k < 4; k++) detail[k] += ranges[k];
     if (sp->ground.octaves > 0) ct__sample_ground4(sp, q, p, g, detail);

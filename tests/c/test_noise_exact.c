@@ -287,6 +287,49 @@ static void test_x4(void)
     CHECK(bad_coarse == 0, "%d vector coarse fBm lanes differ", bad_coarse);
 }
 
+/* The lattice memos: points walking in steps well below a cell (as a
+ * chunk's rows do, so most calls reuse the cell before), through one memo
+ * kept across calls and seeds, with components at exactly +0 and -0 (a hit
+ * from the other zero's cell must still give the offset +0): the detail fBm
+ * and the derivative noise give the scalar bits in every lane. */
+static void test_memo_lanes(void)
+{
+    ct__lattice_memo fm[CT__FAST_MEMO], dm;
+    double base[3] = {0.3, -0.2, 0.5};
+    int i, k, c, bad = 0, bad_d = 0;
+    memset(fm, 0, sizeof fm);
+    memset(&dm, 0, sizeof dm);
+    for (i = 0; i < 40000; i++) {
+        double p[12], out[4], co[4], n[2], d[2][3], freq = 64.0 * (double)(1 + (i >> 12) % 3);
+        uint32_t seed = 77u + (uint32_t)((i >> 10) % 2);
+        int oct[4];
+        if (i % 500 == 0)
+            for (c = 0; c < 3; c++) base[c] = rnd(-1, 1);
+        for (k = 0; k < 4; k++) {
+            for (c = 0; c < 3; c++) p[3 * k + c] = base[c] + 1e-4 * (double)(4 * (i % 500) + k) * (c == 1 ? -1.0 : 1.0);
+            if (i % 97 == 5) p[3 * k + (k % 3)] = (k & 1) ? -0.0 : 0.0;
+            oct[k] = 1 + (i + k) % 5;
+        }
+        ct__fbm3_fast_x4n_memo(fm, seed, p, freq, oct, 2.0, 0.5, 2, out, co);
+        for (k = 0; k < 4; k++) {
+            double cc = 0.0, v = ct__fbm3_fast(seed, p + 3 * k, freq, oct[k], 2.0, 0.5, 2, &cc);
+            if (!same(out[k], v) || !same(co[k], cc)) bad++;
+        }
+        for (k = 0; k < 2; k++) {
+            double q[2][3], dr[3], v;
+            for (c = 0; c < 3; c++) { q[0][c] = p[6 * k + c] * freq; q[1][c] = p[6 * k + 3 + c] * freq; }
+            ct__noise3_deriv_x2_memo(&dm, seed, q[0], q[1], n, d);
+            for (c = 0; c < 2; c++) {
+                v = ct__noise3_deriv(seed, q[c][0], q[c][1], q[c][2], dr);
+                if (!same(n[c], v) || !same(d[c][0], dr[0]) || !same(d[c][1], dr[1]) || !same(d[c][2], dr[2]))
+                    bad_d++;
+            }
+        }
+    }
+    CHECK(bad == 0, "%d of 160000 memo fBm lanes differ from the scalar fBm", bad);
+    CHECK(bad_d == 0, "%d of 160000 memo derivative-noise lanes differ from the scalar noise", bad_d);
+}
+
 /* The derivative noise: both lanes of the two-point form give the scalar
  * call's bits, the scalar call gives the reference's, and the gradient is the
  * value's derivative (central differences). */
@@ -373,6 +416,7 @@ int main(void)
 {
     test_x4();
     test_deriv();
+    test_memo_lanes();
     test_noise_reference();
     test_fbm_multi();
     test_fbm_memo();
