@@ -698,7 +698,7 @@ double ct__arc(const double a[3], const double b[3])
  * differs from hashing only in skipping the eight hashes. ct__memo_get
  * returns 1 on a hit (f and g filled); on a miss it notes the cell, and the
  * caller hashes and hands the rows to ct__memo_put. */
-static int ct__memo_get(ct__lattice_memo *m, uint32_t seed, const double p[3], double f[3], const double *g[8])
+static inline int ct__memo_get(ct__lattice_memo *m, uint32_t seed, const double p[3], double f[3], const double *g[8])
 {
     double x0f = floor(p[0]), y0f = floor(p[1]), z0f = floor(p[2]);
     int k;
