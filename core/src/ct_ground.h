@@ -29,6 +29,9 @@ typedef struct ct__ground_in {
     double moisture;   /* the field's moisture, about 0..1, before the shore bonus */
 } ct__ground_in;
 
+/* The stripe phases (ground_phase.c): [k] = (cos, sin) of 2 pi k / 256. */
+extern const double ct__ground_phase[256][2];
+
 /* Fills *p; p->octaves is 0 when the layer is off for this config (then
  * ct__ground_relief is never called). */
 void ct__ground_prepare(const ct_config *cfg, ct__ground_prep *p);
@@ -40,5 +43,10 @@ void ct__ground_prepare(const ct_config *cfg, ct__ground_prep *p);
  * and the shoreline never moves; exactly 0 where in->above_m <= 0 (water,
  * sea beds). */
 double ct__ground_relief(const ct__ground_prep *p, const double dir[3], const ct__ground_in *in);
+
+/* ct__ground_relief at four directions (x, y, z of each, 12 doubles), bit for
+ * bit: out[k] is ct__ground_relief(p, dir + 3 k, in + k), the four run in
+ * vector lanes. */
+void ct__ground_relief_x4(const ct__ground_prep *p, const double dir[12], const ct__ground_in in[4], double out[4]);
 
 #endif

@@ -78,6 +78,25 @@ double ct__noise3_deriv(uint32_t seed, double x, double y, double z, double d[3]
 double ct__deriv_blend(const double c[8], const double *const g[8], double u, double v, double w, double du,
                        double dv, double dw, double d[3]);
 void ct__noise3_deriv_x2(uint32_t seed, const double pa[3], const double pb[3], double n[2], double d[2][3]);
+/* ct__deriv_blend of two points in vector lanes, from their cell offsets fa,
+ * fb and corner gradients ga, gb (fade and corner values as
+ * ct__noise3_deriv computes them): each lane's bits equal the scalar's. */
+void ct__deriv_blend_x2(const double fa[3], const double fb[3], const double *const ga[8], const double *const gb[8],
+                        double n[2], double d[2][3]);
+/* The last lattice cell one noise stream (one seed, one octave) saw, with
+ * its corner gradients. Chunks sample rows whose spacing is far below the
+ * cells of the ridges and detail octaves, so most calls land in the cell of
+ * the call before; the gradients are a pure function of (seed, cell), so reusing them
+ * gives the bits of hashing again. valid 0: empty. */
+typedef struct ct__lattice_memo {
+    double x0f, y0f, z0f;
+    uint32_t seed;
+    int valid;
+    const double *g[8];
+} ct__lattice_memo;
+/* ct__noise3_deriv_x2 through a memo (NULL: none); same bits. */
+void ct__noise3_deriv_x2_memo(ct__lattice_memo *m, uint32_t seed, const double pa[3], const double pb[3], double n[2],
+                              double d[2][3]);
 /* fBm of ct__noise3_fast over `octaves`; *coarse (may be NULL) receives the
  * normalised sum of the first coarse_octaves octaves from the same loop. */
 double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
@@ -93,6 +112,12 @@ void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octave
  * ones): out[k] is bit for bit ct__fbm3_fast(..., octaves[k], ...). */
 void ct__fbm3_fast_x4n(uint32_t seed, const double p[12], double freq, const int octaves[4], double lacunarity,
                        double gain, int coarse_octaves, double out[4], double coarse[4]);
+/* ct__fbm3_fast_x4n with a lattice memo per octave (CT__FAST_MEMO entries,
+ * octaves past them run without; memo NULL: none); same bits. */
+#define CT__FAST_MEMO 16
+void ct__fbm3_fast_x4n_memo(ct__lattice_memo *memo, uint32_t seed, const double p[12], double freq,
+                            const int octaves[4], double lacunarity, double gain, int coarse_octaves, double out[4],
+                            double coarse[4]);
 /* fBm: octave i uses seed+i, frequency freq*lacunarity^i, amplitude gain^i;
  * result normalised by the amplitude sum to about [-1,1]. */
 double ct__fbm3(uint32_t seed, const double p[3], double freq, int octaves,

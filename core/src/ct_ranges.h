@@ -30,11 +30,19 @@ double ct__ranges_at(const ct_config *cfg, const double dir[3], double belt, dou
                      double grad[3]);
 /* Non-zero when ct__ranges_at can be non-zero for this config. */
 int ct__ranges_on(const ct_config *cfg);
+/* Lattice memos of the ranges' noise streams (ct__lattice_memo): one per ridge
+ * octave, the belt field's two octaves, the fold jitter. */
+#define CT__RANGES_MEMO_RIDGES 8
+#define CT__RANGES_MEMO_BELT 8
+#define CT__RANGES_MEMO_FOLD 10
+#define CT__RANGES_MEMO 11
 /* ct__ranges_at at four directions (12 doubles): out[k] and grad + 3k (when
  * grad is not NULL) are ct__ranges_at's bits for lane k; lanes that need the
- * ridged noise run it two at a time in vector lanes. */
-void ct__ranges_at_x4(const ct_config *cfg, const double dir[12], const double belt[4], const double above_m[4],
-                      double out[4], double grad[12]);
+ * ridged noise run it two at a time in vector lanes. memo: CT__RANGES_MEMO
+ * entries zeroed before a chunk's first call and kept across its calls, or
+ * NULL; the results do not depend on it. */
+void ct__ranges_at_x4(const ct_config *cfg, ct__lattice_memo *memo, const double dir[12], const double belt[4],
+                      const double above_m[4], double out[4], double grad[12]);
 
 /* Tangent gradient (m per m) of the bilinear macro interpolation in a cell
  * with corner directions d[0..3] (unit vectors, corners (i,j) (i+1,j)

@@ -46,6 +46,8 @@ typedef struct ct__sampler {
     ct__coast_prep coast;
     ct__ground_prep ground;   /* ground.octaves 0: no fine relief */
     const ct__rivers *rivers; /* NULL: the rivers layer is off */
+    ct__lattice_memo ranges_memo[CT__RANGES_MEMO];   /* ct__ranges_at_x4's lattice memos */
+    ct__lattice_memo detail_memo[CT__FAST_MEMO];     /* the detail fBm's */
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask);
 void ct__sampler_run(ct__sampler *sp, const double dir[3], int need_moisture, ct_sample *out);

@@ -157,11 +157,15 @@ static ct__v2 ct__v2_fade(ct__v2 t)
     return CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(t, t), t), a);
 }
 
-/* g . (fx, fy, fz) for two lanes: ((gx fx + gy fy) + gz fz) as ct__dot_grad. */
-static ct__v2 ct__v2_dot(uint32_t ha, uint32_t hb, ct__v2 fx, ct__v2 fy, ct__v2 fz)
+/* A hash's gradient row, as ct__dot_grad picks it. */
+static inline const double *ct__grad_of(uint32_t h)
 {
-    const double *ga = ct__grad[(uint32_t)(((uint64_t)ha * 12u) >> 32)];
-    const double *gb = ct__grad[(uint32_t)(((uint64_t)hb * 12u) >> 32)];
+    return ct__grad[(uint32_t)(((uint64_t)h * 12u) >> 32)];
+}
+
+/* g . (fx, fy, fz) for two lanes: ((gx fx + gy fy) + gz fz) as ct__dot_grad. */
+static ct__v2 ct__v2_dot(const double *ga, const double *gb, ct__v2 fx, ct__v2 fy, ct__v2 fz)
+{
     return CT__V2_ADD(CT__V2_ADD(CT__V2_MUL(CT__V2(ga[0], gb[0]), fx), CT__V2_MUL(CT__V2(ga[1], gb[1]), fy)),
                       CT__V2_MUL(CT__V2(ga[2], gb[2]), fz));
 }
@@ -171,8 +175,9 @@ static ct__v2 ct__v2_lerp(ct__v2 a, ct__v2 b, ct__v2 t)
     return CT__V2_ADD(a, CT__V2_MUL(t, CT__V2_SUB(b, a)));   /* a + t * (b - a) */
 }
 
-/* Two lanes of ct__perlin_blend: ha/hb the corner hashes, f* the offsets. */
-static ct__v2 ct__v2_blend(const uint32_t ha[8], const uint32_t hb[8], ct__v2 fx, ct__v2 fy, ct__v2 fz)
+/* Two lanes of ct__perlin_blend: ha/hb the corner gradient rows, f* the
+ * offsets. */
+static ct__v2 ct__v2_blend(const double *const ha[8], const double *const hb[8], ct__v2 fx, ct__v2 fy, ct__v2 fz)
 {
     ct__v2 one = CT__V2(1.0, 1.0), gx = CT__V2_SUB(fx, one), gy = CT__V2_SUB(fy, one), gz = CT__V2_SUB(fz, one);
     ct__v2 u = ct__v2_fade(fx), v = ct__v2_fade(fy), w = ct__v2_fade(fz);
@@ -185,9 +190,12 @@ static ct__v2 ct__v2_blend(const uint32_t ha[8], const uint32_t hb[8], ct__v2 fx
     return ct__v2_lerp(y0, y1, w);
 }
 
-/* Scalar half of one lane: the cell corner, the offsets, the 8 fast hashes. */
-static void ct__fast_lane(uint32_t seed, double x, double y, double z, double f[3], uint32_t h[8])
+/* Scalar half of one lane: the cell corner, the offsets, the 8 corner
+ * gradient rows (from the fast hashes). */
+static void ct__fast_lane(uint32_t seed, double x, double y, double z, double f[3], const double *g[8])
 {
+    uint32_t h[8];
+    int k;
     double x0f = floor(x), y0f = floor(y), z0f = floor(z);
     uint32_t x0 = (uint32_t)(int64_t)x0f * CT__PRIME_X, x1 = x0 + CT__PRIME_X;
     uint32_t y0 = (uint32_t)(int64_t)y0f * CT__PRIME_Y, y1 = y0 + CT__PRIME_Y;
@@ -197,6 +205,7 @@ static void ct__fast_lane(uint32_t seed, double x, double y, double z, double f[
     h[2] = ct__corner_fast(seed, x0, y1, z0); h[3] = ct__corner_fast(seed, x1, y1, z0);
     h[4] = ct__corner_fast(seed, x0, y0, z1); h[5] = ct__corner_fast(seed, x1, y0, z1);
     h[6] = ct__corner_fast(seed, x0, y1, z1); h[7] = ct__corner_fast(seed, x1, y1, z1);
+    for (k = 0; k < 8; k++) g[k] = ct__grad_of(h[k]);
 }
 
 /* NOTE: a simd128 lattice (f64x2.floor, i32x4 cell coordinates and corner
@@ -205,24 +214,45 @@ static void ct__fast_lane(uint32_t seed, double x, double y, double z, double f[
  * version; with the vector hashes but the gradient table per lane, 0.83-0.86x
  * too. V8's lowering of the lattice ops cost what they saved, so the lattice
  * stays scalar (docs/benchmarks.md). */
-void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4])
+static void ct__fast_lane_memo(ct__lattice_memo *m, uint32_t seed, const double p[3], double f[3],
+                               const double *g[8]);
+
+/* memo NULL: none. */
+static void ct__noise3_fast_x4_memo(ct__lattice_memo *m, uint32_t seed, const double pt[12], double out[4])
 {
     int pair;
     for (pair = 0; pair < 2; pair++) {
         const double *a = pt + 6 * pair, *b = a + 3;
         double fa[3], fb[3];
-        uint32_t ha[8], hb[8];
+        const double *ha[8], *hb[8];
         ct__v2 r;
-        ct__fast_lane(seed, a[0], a[1], a[2], fa, ha);
-        ct__fast_lane(seed, b[0], b[1], b[2], fb, hb);
+        if (m) {
+            ct__fast_lane_memo(m, seed, a, fa, ha);
+            ct__fast_lane_memo(m, seed, b, fb, hb);
+        } else {
+            ct__fast_lane(seed, a[0], a[1], a[2], fa, ha);
+            ct__fast_lane(seed, b[0], b[1], b[2], fb, hb);
+        }
         r = ct__v2_blend(ha, hb, CT__V2(fa[0], fb[0]), CT__V2(fa[1], fb[1]), CT__V2(fa[2], fb[2]));
         out[2 * pair] = CT__V2_LO(r);
         out[2 * pair + 1] = CT__V2_HI(r);
     }
 }
 
+void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4])
+{
+    ct__noise3_fast_x4_memo(NULL, seed, pt, out);
+}
+
 void ct__fbm3_fast_x4n(uint32_t seed, const double p[12], double freq, const int octaves[4], double lacunarity,
                        double gain, int coarse_octaves, double out[4], double coarse[4])
+{
+    ct__fbm3_fast_x4n_memo(NULL, seed, p, freq, octaves, lacunarity, gain, coarse_octaves, out, coarse);
+}
+
+void ct__fbm3_fast_x4n_memo(ct__lattice_memo *memo, uint32_t seed, const double p[12], double freq,
+                            const int octaves[4], double lacunarity, double gain, int coarse_octaves, double out[4],
+                            double coarse[4])
 {
     double sum[4] = {0.0, 0.0, 0.0, 0.0}, csum[4] = {0.0, 0.0, 0.0, 0.0};
     double norm[4] = {0.0, 0.0, 0.0, 0.0}, cnorm = 0.0, amp = 1.0, f = freq;
@@ -232,7 +262,7 @@ void ct__fbm3_fast_x4n(uint32_t seed, const double p[12], double freq, const int
     for (i = 0; i < run; i++) {
         double q[12], n[4];
         for (k = 0; k < 12; k++) q[k] = p[k] * f;
-        ct__noise3_fast_x4(seed + (uint32_t)i, q, n);
+        ct__noise3_fast_x4_memo(memo && i < CT__FAST_MEMO ? memo + i : NULL, seed + (uint32_t)i, q, n);
         for (k = 0; k < 4; k++) {
             if (i < octaves[k]) { sum[k] += amp * n[k]; norm[k] += amp; }
             if (i < coarse_octaves) csum[k] += amp * n[k];
@@ -358,11 +388,17 @@ static void ct__v2_deriv_coeffs(const ct__v2 c[8], ct__v2 k[8])
 void ct__noise3_deriv_x2(uint32_t seed, const double pa[3], const double pb[3], double n[2], double d[2][3])
 {
     const double *ga[8], *gb[8];
-    ct__v2 f[3], o[3], c[8], gv[8][3], one = CT__V2(1.0, 1.0), fade[3], dfade[3], kc[8], r, dd[3];
     double fa[3], fb[3];
-    int k;
     ct__deriv_lane(seed, pa, fa, ga);
     ct__deriv_lane(seed, pb, fb, gb);
+    ct__deriv_blend_x2(fa, fb, ga, gb, n, d);
+}
+
+void ct__deriv_blend_x2(const double fa[3], const double fb[3], const double *const ga[8], const double *const gb[8],
+                        double n[2], double d[2][3])
+{
+    ct__v2 f[3], o[3], c[8], gv[8][3], one = CT__V2(1.0, 1.0), fade[3], dfade[3], kc[8], r, dd[3];
+    int k;
     for (k = 0; k < 3; k++) {
         f[k] = CT__V2(fa[k], fb[k]);
         o[k] = CT__V2_SUB(f[k], one);    /* fx - 1.0 */
@@ -712,4 +748,62 @@ double ct__arc(const double a[3], const double b[3])
     double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
     double chord = sqrt(dx * dx + dy * dy + dz * dz);
     return 2.0 * ct__asin_small(0.5 * chord);
+}
+
+/* ------------------------------------------------ chunk-side lattice memos
+ * One point's offsets in its cell and its corner gradients, the gradients
+ * from the memo when the cell and seed are those of the memo's last miss.
+ * The offsets are always computed from this point's own floor, so a hit
+ * differs from hashing only in skipping the eight hashes. ct__memo_get
+ * returns 1 on a hit (f and g filled); on a miss it notes the cell, and the
+ * caller hashes and hands the rows to ct__memo_put. */
+static inline int ct__memo_get(ct__lattice_memo *m, uint32_t seed, const double p[3], double f[3], const double *g[8])
+{
+    double x0f = floor(p[0]), y0f = floor(p[1]), z0f = floor(p[2]);
+    int k;
+    if (m->valid && m->seed == seed && m->x0f == x0f && m->y0f == y0f && m->z0f == z0f) {
+        f[0] = p[0] - x0f; f[1] = p[1] - y0f; f[2] = p[2] - z0f;
+        for (k = 0; k < 8; k++) g[k] = m->g[k];
+        return 1;
+    }
+    m->valid = 0;
+    m->seed = seed;
+    m->x0f = x0f; m->y0f = y0f; m->z0f = z0f;
+    return 0;
+}
+
+static void ct__memo_put(ct__lattice_memo *m, const double *const g[8])
+{
+    int k;
+    for (k = 0; k < 8; k++) m->g[k] = g[k];
+    m->valid = 1;
+}
+
+static void ct__deriv_lane_memo(ct__lattice_memo *m, uint32_t seed, const double p[3], double f[3], const double *g[8])
+{
+    if (ct__memo_get(m, seed, p, f, g)) return;
+    ct__deriv_lane(seed, p, f, g);
+    ct__memo_put(m, g);
+}
+
+void ct__noise3_deriv_x2_memo(ct__lattice_memo *m, uint32_t seed, const double pa[3], const double pb[3], double n[2],
+                              double d[2][3])
+{
+    const double *ga[8], *gb[8];
+    double fa[3], fb[3];
+    if (!m) {
+        ct__noise3_deriv_x2(seed, pa, pb, n, d);
+        return;
+    }
+    ct__deriv_lane_memo(m, seed, pa, fa, ga);
+    ct__deriv_lane_memo(m, seed, pb, fb, gb);
+    ct__deriv_blend_x2(fa, fb, ga, gb, n, d);
+}
+
+static void ct__fast_lane_memo(ct__lattice_memo *m, uint32_t seed, const double p[3], double f[3],
+                               const double *g[8])
+{
+    if (ct__memo_get(m, seed, p, f, g)) return;
+    ct__fast_lane(seed, p[0], p[1], p[2], f, g);
+    ct__memo_put(m, g);
 }

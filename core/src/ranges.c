@@ -222,8 +222,8 @@ static void ct__fold(const ct_config *cfg, const double p[3], double rv, const d
 
 /* ct__fold at two points with the three noises two lanes at a time; each
  * lane's bits those of ct__fold. */
-static void ct__fold_x2(const ct_config *cfg, const double *p[2], const double rv[2], const double rd[2][3],
-                        ct__fold_out out[2])
+static void ct__fold_x2(const ct_config *cfg, ct__lattice_memo *memo, const double *p[2], const double rv[2],
+                        const double rd[2][3], ct__fold_out out[2])
 {
     uint32_t seed = ct__hash2(ct__subseed(cfg->seed, CT_SALT_RANGE_BELT), 11u);
     double f = cfg->range_belt_frequency, amp = 1.0 / CT__BELT_NORM, fj = cfg->ridge_frequency / CT__FOLD_JITTER_CRESTS;
@@ -233,7 +233,7 @@ static void ct__fold_x2(const ct_config *cfg, const double *p[2], const double r
     for (o = 0; o < 2; o++) {
         for (lane = 0; lane < 2; lane++)
             for (k = 0; k < 3; k++) q[lane][k] = p[lane][k] * f;
-        ct__noise3_deriv_x2(seed + (uint32_t)o, q[0], q[1], v, d);
+        ct__noise3_deriv_x2_memo(memo ? memo + CT__RANGES_MEMO_BELT + o : NULL, seed + (uint32_t)o, q[0], q[1], v, d);
         for (lane = 0; lane < 2; lane++) {
             n[lane] += amp * v[lane];
             for (k = 0; k < 3; k++) dn[lane][k] += amp * f * d[lane][k];
@@ -243,7 +243,8 @@ static void ct__fold_x2(const ct_config *cfg, const double *p[2], const double r
     }
     for (lane = 0; lane < 2; lane++)
         for (k = 0; k < 3; k++) q[lane][k] = p[lane][k] * fj;
-    ct__noise3_deriv_x2(ct__subseed(cfg->seed, CT_SALT_RANGE_FOLD), q[0], q[1], j, dj);
+    ct__noise3_deriv_x2_memo(memo ? memo + CT__RANGES_MEMO_FOLD : NULL, ct__subseed(cfg->seed, CT_SALT_RANGE_FOLD),
+                             q[0], q[1], j, dj);
     for (lane = 0; lane < 2; lane++)
         ct__fold_shape(cfg, p[lane], rv[lane], rd[lane], n[lane], dn[lane], j[lane], dj[lane], &out[lane]);
 }
@@ -301,8 +302,8 @@ static double ct__ridged(const ct_config *cfg, const double p[3], double fold_m,
 
 /* ct__ridged at two points (the two lanes of ct__noise3_deriv_x2), each lane's
  * bits those of ct__ridged with its fold_m. */
-static void ct__ridged_x2(const ct_config *cfg, const double pa[3], const double pb[3], const double fold_m[2],
-                          double val[2], double d[2][3])
+static void ct__ridged_x2(const ct_config *cfg, ct__lattice_memo *memo, const double pa[3], const double pb[3],
+                          const double fold_m[2], double val[2], double d[2][3])
 {
     uint32_t seed = ct__subseed(cfg->seed, CT_SALT_RANGE);
     double ds[2][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}, d0[2][3], r0[2], s[2] = {0.0, 0.0};
@@ -315,7 +316,7 @@ static void ct__ridged_x2(const ct_config *cfg, const double pa[3], const double
             f *= 2.0;
         }
         for (k = 0; k < 3; k++) { qa[k] = pa[k] * f; qb[k] = pb[k] * f; }
-        ct__noise3_deriv_x2(seed + (uint32_t)i, qa, qb, n, di);
+        ct__noise3_deriv_x2_memo(memo && i < CT__RANGES_MEMO_RIDGES ? memo + i : NULL, seed + (uint32_t)i, qa, qb, n, di);
         for (lane = 0; lane < 2; lane++) {
             /* ct__ridge_octave's step after the noise. */
             double r = 1.0 - fabs(n[lane]), kk = -2.0 * r * (n[lane] < 0.0 ? -1.0 : 1.0) * f;
@@ -336,7 +337,7 @@ static void ct__ridged_x2(const ct_config *cfg, const double pa[3], const double
         ct__fold_out fo[2];
         pp[0] = pa;
         pp[1] = pb;
-        ct__fold_x2(cfg, pp, r0, (const double (*)[3])d0, fo);
+        ct__fold_x2(cfg, memo, pp, r0, (const double (*)[3])d0, fo);
         val[0] = ct__ridged_combine(cfg, pa, fold_m[0], &fo[0], r0[0], d0[0], s[0], ds[0], norm, d[0]);
         val[1] = ct__ridged_combine(cfg, pb, fold_m[1], &fo[1], r0[1], d0[1], s[1], ds[1], norm, d[1]);
         return;
@@ -401,8 +402,8 @@ double ct__ranges_at(const ct_config *cfg, const double dir[3], double belt, dou
     return ct__ranges_finish(cfg, dir, above_m, amp, val, d, grad);
 }
 
-void ct__ranges_at_x4(const ct_config *cfg, const double dir[12], const double belt[4], const double above_m[4],
-                      double out[4], double grad[12])
+void ct__ranges_at_x4(const ct_config *cfg, ct__lattice_memo *memo, const double dir[12], const double belt[4],
+                      const double above_m[4], double out[4], double grad[12])
 {
     double amp[4];
     int need[4], count = 0, k, q;
@@ -418,7 +419,7 @@ void ct__ranges_at_x4(const ct_config *cfg, const double dir[12], const double b
         int n = count - q < 2 ? 1 : 2, j;
         for (j = 0; j < n; j++) fm[j] = ct__fold_share(cfg, belt[need[q + j]], amp[need[q + j]]);
         if (n == 2) {
-            ct__ridged_x2(cfg, dir + 3 * need[q], dir + 3 * need[q + 1], fm, val, d);
+            ct__ridged_x2(cfg, memo, dir + 3 * need[q], dir + 3 * need[q + 1], fm, val, d);
         } else {
             val[0] = ct__ridged(cfg, dir + 3 * need[q], fm[0], d[0]);
         }

@@ -10,6 +10,7 @@
 #include "ct_surface.h"
 #include "ct_coast.h"
 #include "ct_ranges.h"
+#include "ct_v2.h"
 
 #include <math.h>
 
@@ -301,16 +302,23 @@ static double ct__sample_ranges(const ct__sampler *sp, const ct__blend *b, const
 
 /* Fine relief (ground.c) on the land height after detail and ranges; its
  * gullies follow the slope of macro + ranges. Not called with the layer off. */
+static int ct__ground_input(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, double detail,
+                            const double g[3], ct__ground_in *gi)
+{
+    int k;
+    gi->above_m = b->above + detail;
+    if (!(gi->above_m > 0.0)) return 0;   /* sea and lake beds keep their field */
+    ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gi->grad);
+    for (k = 0; k < 3; k++) gi->grad[k] += g[k];
+    gi->moisture = 0.5 + CT__MOIST_FIELD * b->moist + sp->w->cfg.moisture_bias;
+    return 1;
+}
+
 static double ct__sample_ground(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
                                 double detail, const double g[3])
 {
     ct__ground_in gi;
-    int k;
-    gi.above_m = b->above + detail;
-    if (!(gi.above_m > 0.0)) return 0.0;   /* sea and lake beds keep their field */
-    ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gi.grad);
-    for (k = 0; k < 3; k++) gi.grad[k] += g[k];
-    gi.moisture = 0.5 + CT__MOIST_FIELD * b->moist + sp->w->cfg.moisture_bias;
+    if (!ct__ground_input(sp, c, b, detail, g, &gi)) return 0.0;
     return ct__ground_relief(&sp->ground, dir, &gi);
 }
 
@@ -450,6 +458,8 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     sp->ranges_on = ct__ranges_on(cfg) || sp->want_grad;
     sp->detail_seed = ct__subseed(cfg->seed, CT_SALT_DETAIL);
     sp->rivers = w->rivers;
+    for (k = 0; k < CT__RANGES_MEMO; k++) sp->ranges_memo[k].valid = 0;
+    for (k = 0; k < CT__FAST_MEMO; k++) sp->detail_memo[k].valid = 0;
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
 }
 
@@ -461,6 +471,30 @@ typedef struct ct__pending {
     double amp;
     int octaves;
 } ct__pending;
+
+/* ct__sample_ground for four lanes, the relief in vector lanes; a lane with
+ * nothing to do gets 0.0 added, as the scalar path returns. */
+static void ct__sample_ground4(const ct__sampler *sp, const ct__pending q[4], const double p[12], const double g[12],
+                               double detail[4])
+{
+    ct__ground_in gi[4];
+    double relief[4];
+    int k, any = 0;
+    for (k = 0; k < 4; k++) {
+        if (ct__ground_input(sp, &q[k].cell, &q[k].blend, detail[k], g + 3 * k, &gi[k])) {
+            any = 1;
+        } else {
+            gi[k].grad[0] = gi[k].grad[1] = gi[k].grad[2] = 0.0;
+            gi[k].moisture = 0.0;
+        }
+    }
+    if (!any) {
+        for (k = 0; k < 4; k++) detail[k] += 0.0;
+        return;
+    }
+    ct__ground_relief_x4(&sp->ground, p, gi, relief);
+    for (k = 0; k < 4; k++) detail[k] += relief[k];
+}
 
 /* Up to the fBm: canonical direction, cell (cached in slot), blend, coast,
  * detail amplitude. */
@@ -486,13 +520,47 @@ static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double 
     ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
 }
 
+/* ct__sample_canonical of two directions, the divisions and the square root
+ * in vector lanes (each correctly rounded per lane, so the same bits). */
+static void ct__sample_canonical_x2(const double a_in[3], const double b_in[3], double a[3], double b[3])
+{
+    double ma = fabs(a_in[0]), mb = fabs(b_in[0]), s[2][3], t;
+    ct__v2 m, d[3], len;
+    int k, l;
+    if (fabs(a_in[1]) > ma) ma = fabs(a_in[1]);
+    if (fabs(a_in[2]) > ma) ma = fabs(a_in[2]);
+    if (fabs(b_in[1]) > mb) mb = fabs(b_in[1]);
+    if (fabs(b_in[2]) > mb) mb = fabs(b_in[2]);
+    m = CT__V2(ma, mb);
+    for (k = 0; k < 3; k++) {
+        d[k] = CT__V2_DIV(CT__V2(a_in[k], b_in[k]), m);
+        t = CT__V2_LO(d[k]);
+        s[0][k] = t * t;
+        t = CT__V2_HI(d[k]);
+        s[1][k] = t * t;
+    }
+    /* ct__normalize_canonical: squares summed smallest first */
+    for (l = 0; l < 2; l++) {
+        if (s[l][0] > s[l][1]) { t = s[l][0]; s[l][0] = s[l][1]; s[l][1] = t; }
+        if (s[l][1] > s[l][2]) { t = s[l][1]; s[l][1] = s[l][2]; s[l][2] = t; }
+        if (s[l][0] > s[l][1]) { t = s[l][0]; s[l][0] = s[l][1]; s[l][1] = t; }
+    }
+    len = CT__V2_SQRT(CT__V2((s[0][0] + s[0][1]) + s[0][2], (s[1][0] + s[1][1]) + s[1][2]));
+    for (k = 0; k < 3; k++) {
+        ct__v2 r = CT__V2_DIV(d[k], len);
+        a[k] = CT__V2_LO(r);
+        b[k] = CT__V2_HI(r);
+    }
+}
+
 /* The first steps of four lanes (canonical direction, cell, blend), with
  * their directions packed in p for the lane noise. */
 static void ct__sample_lanes(ct__sampler *sp, const double dir_in[12], ct__pending q[4], double p[12])
 {
     int k;
+    ct__sample_canonical_x2(dir_in, dir_in + 3, q[0].dir, q[1].dir);
+    ct__sample_canonical_x2(dir_in + 6, dir_in + 9, q[2].dir, q[3].dir);
     for (k = 0; k < 4; k++) {
-        ct__sample_canonical(dir_in + 3 * k, q[k].dir);
         ct__sample_cell(sp, &sp->cell[k], q[k].dir, &q[k].cell);
         ct__sample_blend(sp, &q[k].cell, &q[k].blend);
         p[3 * k] = q[k].dir[0];
@@ -555,20 +623,20 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     }
     for (k = 0; k < 4; k++) q[k].amp = ct__detail_amp(sp, &q[k].cell, &q[k].blend, &octaves[k]);
     for (k = 0; k < 4; k++) q[k].octaves = octaves[k];
-    ct__fbm3_fast_x4n(sp->detail_seed, p, cfg->detail_frequency, octaves, 2.0, cfg->detail_gain,
-                      CT__JITTER_OCTAVES, nz, coarse);
+    ct__fbm3_fast_x4n_memo(sp->detail_memo, sp->detail_seed, p, cfg->detail_frequency, octaves, 2.0,
+                           cfg->detail_gain, CT__JITTER_OCTAVES, nz, coarse);
     for (k = 0; k < 4; k++) {
         detail[k] = ct__detail_finish(&q[k].blend, q[k].amp, q[k].octaves, nz[k], coarse[k], &jitter[k]);
         belt[k] = q[k].blend.belt;
         above[k] = q[k].blend.above;
     }
     /* ct__sample_ranges for the four lanes, the ridged noise two at a time. */
-    if (sp->ranges_on) ct__ranges_at_x4(cfg, p, belt, above, ranges, sp->want_grad ? g : NULL);
+    if (sp->ranges_on) ct__ranges_at_x4(cfg, sp->ranges_memo, p, belt, above, ranges, sp->want_grad ? g : NULL);
+    if (sp->ranges_on)
+        for (k = 0; k < 4; k++) detail[k] += ranges[k];
+    if (sp->ground.octaves > 0) ct__sample_ground4(sp, q, p, g, detail);
     for (k = 0; k < 4; k++) {
         ct__river_hit rh;
-        if (sp->ranges_on) detail[k] += ranges[k];
-        if (sp->ground.octaves > 0)
-            detail[k] += ct__sample_ground(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], g + 3 * k);
         detail[k] += ct__sample_river(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);
         ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
                             &rh, &out[k]);

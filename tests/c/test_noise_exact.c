@@ -1,11 +1,11 @@
 /* test_noise_exact.c - the faster noise, fBm and angle code against plain
  * reference versions, bit for bit, on many inputs: the cell-shared multi-seed
  * fBm, the inlined corner hashes, the early-stopping asin series, the
- * 4-sample vector noise and the two-point derivative noise must all give
- * exactly what the straightforward formulation gives, or generation IDs and
- * digests would move. The references below are the formulations the golden
+ * 4-sample vector noise, the two-point derivative noise and the four-lane
+ * fine relief (ground.c) must all give exactly what the straightforward
+ * formulation gives, or generation IDs and digests would move. The references below are the formulations the golden
  * values were made with. */
-#include "ct_internal.h"
+#include "ct_ground.h"
 #include "test.h"
 
 #include <math.h>
@@ -305,6 +305,49 @@ static void test_x4(void)
     CHECK(bad_coarse == 0, "%d vector coarse fBm lanes differ", bad_coarse);
 }
 
+/* The lattice memos: points walking in steps well below a cell (as a
+ * chunk's rows do, so most calls reuse the cell before), through one memo
+ * kept across calls and seeds, with components at exactly +0 and -0 (a hit
+ * from the other zero's cell must still give the offset +0): the detail fBm
+ * and the derivative noise give the scalar bits in every lane. */
+static void test_memo_lanes(void)
+{
+    ct__lattice_memo fm[CT__FAST_MEMO], dm;
+    double base[3] = {0.3, -0.2, 0.5};
+    int i, k, c, bad = 0, bad_d = 0;
+    memset(fm, 0, sizeof fm);
+    memset(&dm, 0, sizeof dm);
+    for (i = 0; i < 40000; i++) {
+        double p[12], out[4], co[4], n[2], d[2][3], freq = 64.0 * (double)(1 + (i >> 12) % 3);
+        uint32_t seed = 77u + (uint32_t)((i >> 10) % 2);
+        int oct[4];
+        if (i % 500 == 0)
+            for (c = 0; c < 3; c++) base[c] = rnd(-1, 1);
+        for (k = 0; k < 4; k++) {
+            for (c = 0; c < 3; c++) p[3 * k + c] = base[c] + 1e-4 * (double)(4 * (i % 500) + k) * (c == 1 ? -1.0 : 1.0);
+            if (i % 97 == 5) p[3 * k + (k % 3)] = (k & 1) ? -0.0 : 0.0;
+            oct[k] = 1 + (i + k) % 5;
+        }
+        ct__fbm3_fast_x4n_memo(fm, seed, p, freq, oct, 2.0, 0.5, 2, out, co);
+        for (k = 0; k < 4; k++) {
+            double cc = 0.0, v = ct__fbm3_fast(seed, p + 3 * k, freq, oct[k], 2.0, 0.5, 2, &cc);
+            if (!same(out[k], v) || !same(co[k], cc)) bad++;
+        }
+        for (k = 0; k < 2; k++) {
+            double q[2][3], dr[3], v;
+            for (c = 0; c < 3; c++) { q[0][c] = p[6 * k + c] * freq; q[1][c] = p[6 * k + 3 + c] * freq; }
+            ct__noise3_deriv_x2_memo(&dm, seed, q[0], q[1], n, d);
+            for (c = 0; c < 2; c++) {
+                v = ct__noise3_deriv(seed, q[c][0], q[c][1], q[c][2], dr);
+                if (!same(n[c], v) || !same(d[c][0], dr[0]) || !same(d[c][1], dr[1]) || !same(d[c][2], dr[2]))
+                    bad_d++;
+            }
+        }
+    }
+    CHECK(bad == 0, "%d of 160000 memo fBm lanes differ from the scalar fBm", bad);
+    CHECK(bad_d == 0, "%d of 160000 memo derivative-noise lanes differ from the scalar noise", bad_d);
+}
+
 /* The derivative noise: both lanes of the two-point form give the scalar
  * call's bits, the scalar call gives the reference's, and the gradient is the
  * value's derivative (central differences). */
@@ -341,13 +384,61 @@ static void test_deriv(void)
     CHECK(bad_grad == 0, "%d gradients differ from central differences", bad_grad);
 }
 
+/* ct__ground_relief_x4 against four scalar ct__ground_relief calls, bit for
+ * bit, on random directions, heights (some lanes under water, an odd
+ * number of land lanes), gradients (some flat, some steep) and moisture (dry
+ * enough for dunes), for several octave sets. */
+static void test_ground_lanes(void)
+{
+    const char *cfgs[4] = {"surface_lod=10\nseed=7\n", "surface_lod=14\nseed=3\n",
+                           "surface_lod=16\nseed=9\nground_dunes=1\nground_gully=1\n",
+                           "surface_lod=12\nseed=5\nground_from_lod=1\n"};
+    int c, t, l, j, bad = 0, dry = 0, lone = 0;
+    for (c = 0; c < 4; c++) {
+        ct_config cfg;
+        ct__ground_prep p;
+        ct_config_preset(&cfg, "balanced", NULL, 0);
+        ct_config_parse(&cfg, cfgs[c], NULL, 0);
+        ct__ground_prepare(&cfg, &p);
+        CHECK(p.octaves > 0 && p.dune_to > p.dune_from, "config %d runs the layer with dune octaves", c);
+        for (t = 0; t < 3000; t++) {
+            double dir[12], out[4];
+            ct__ground_in in[4];
+            int land = 0;
+            for (l = 0; l < 4; l++) {
+                double len = 0.0, steep = rnd(0.0, 1.0) < 0.1 ? 0.0 : rnd(0.0, 1.5);
+                for (j = 0; j < 3; j++) {
+                    dir[3 * l + j] = rnd(-1.0, 1.0);
+                    len += dir[3 * l + j] * dir[3 * l + j];
+                }
+                for (j = 0; j < 3; j++) {
+                    dir[3 * l + j] /= sqrt(len);
+                    in[l].grad[j] = steep * rnd(-1.0, 1.0);
+                }
+                in[l].above_m = rnd(-1500.0, 3000.0);
+                in[l].moisture = rnd(0.0, 0.5);
+                land += in[l].above_m > 0.0;
+                dry += in[l].moisture < 0.3;
+            }
+            lone += land % 2;
+            ct__ground_relief_x4(&p, dir, in, out);
+            for (l = 0; l < 4; l++)
+                if (!same(ct__ground_relief(&p, dir + 3 * l, &in[l]), out[l])) bad++;
+        }
+    }
+    CHECK(bad == 0, "%d ground-relief lanes differ from the scalar call", bad);
+    CHECK(dry > 10000 && lone > 1000, "the inputs cover dry lanes (%d) and odd land-lane counts (%d)", dry, lone);
+}
+
 int main(void)
 {
     test_x4();
     test_deriv();
+    test_memo_lanes();
     test_noise_reference();
     test_fbm_multi();
     test_fbm_memo();
     test_asin();
+    test_ground_lanes();
     return test_summary("noise_exact");
 }
