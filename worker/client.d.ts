@@ -90,6 +90,13 @@ export interface PoolMeshOptions extends MeshOptions {
    * lake. The page decides lake shores per pixel from it.
    */
   lakeLevels?: boolean;
+  /**
+   * With a terrain mesh: inland water in no 2 x 2 block of wet samples (a
+   * river narrower than the samples) comes back as land, coloured like a dry
+   * neighbour, in the mesh, `paletteMap` and `lakeLevels` (worker/thin_water.js).
+   * For tiles coarser than the finest level, where river lines draw such rivers.
+   */
+  thinWater?: boolean;
 }
 
 /** Geometric error in drawn metres of each mesh stride of a chunk (worker/stride_errors.js); stride 1 is 0. */
