@@ -66,6 +66,12 @@ typedef struct ts_river_result {
     double sea_share;               /* land area draining to the sea */
 } ts_river_result;
 int ts_rivers_run(const ct_world *w, ts_river_result *out);
+typedef struct ts_mouth_result {
+    uint32_t mouths, with_gap, unreached;   /* of the largest sea mouths measured */
+    double gap_p50_km, gap_max_km;          /* land between the river's water and the sea */
+    double to_sea_p50_km;                   /* mouth node to the sea, along the curve */
+} ts_mouth_result;
+int ts_mouths_run(const ct_world *w, ts_mouth_result *out);
 
 #define TS_BEACH_M 2.0              /* "flat beach band": land within 2 m of sea level */
 #define TS_ELEVATED_M 5.0           /* a lake counts as elevated at or above this level */

@@ -96,7 +96,7 @@ int ts_rivers_run(const ct_world *w, ts_river_result *out)
     ts_nodes t;
     ct_rivers_info info;
     uint32_t i, streams[64];
-    int *strahler = NULL, max_order = 0, fit_n = 0;
+    int *strahler = NULL, *top_n = NULL, max_order = 0, fit_n = 0;
     double *lmain = NULL, *lx = NULL, *ly = NULL, amin = HUGE_VAL, total_len = 0.0;
     const ct_config *cfg = ct_world_config(w);
     memset(out, 0, sizeof *out);
@@ -117,14 +117,16 @@ int ts_rivers_run(const ct_world *w, ts_river_result *out)
     t.order = malloc(sizeof(uint32_t) * t.n);
     t.main_up = malloc(sizeof(uint32_t) * t.n);
     strahler = calloc(t.n, sizeof *strahler);
+    top_n = calloc(t.n, sizeof *top_n);
     lmain = calloc(t.n, sizeof *lmain);
     lx = malloc(sizeof(double) * t.n);
     ly = malloc(sizeof(double) * t.n);
-    if (!t.dir || !t.area || !t.len || !t.down || !t.flags || !t.order || !t.main_up || !strahler || !lmain ||
+    if (!t.dir || !t.area || !t.len || !t.down || !t.flags || !t.order || !t.main_up || !strahler || !top_n || !lmain ||
         !lx || !ly ||
         ct_world_rivers(w, t.n, t.dir, t.down, t.area, NULL, t.len, NULL, t.flags, NULL, 0) != CT_OK) {
         ts__free(&t);
         free(strahler);
+        free(top_n);
         free(lmain);
         free(lx);
         free(ly);
@@ -146,14 +148,21 @@ int ts_rivers_run(const ct_world *w, ts_river_result *out)
     }
     /* Strahler orders and main stream lengths, upstream first (areas grow
      * strictly downstream, so increasing area is a topological order). */
+    /* strahler[] holds the highest upstream order until a node is reached,
+     * and top_n how many upstream nodes have it: the order is that highest
+     * one, plus one where two or more share it (Strahler 1957). */
     for (i = 0; i < t.n; i++) {
         uint32_t v = t.order[i];
-        if (!strahler[v]) strahler[v] = 1;
+        strahler[v] = strahler[v] ? strahler[v] + (top_n[v] >= 2) : 1;
         lmain[v] = t.main_up[v] == UINT32_MAX ? sqrt(t.area[v]) : lmain[t.main_up[v]] + t.len[t.main_up[v]];
         if (t.down[v] >= 0) {
             int32_t d = t.down[v];
-            if (strahler[v] > strahler[d]) strahler[d] = strahler[v];
-            else if (strahler[v] == strahler[d]) strahler[d] = strahler[v] + 1;
+            if (strahler[v] > strahler[d]) {
+                strahler[d] = strahler[v];
+                top_n[d] = 1;
+            } else if (strahler[v] == strahler[d]) {
+                top_n[d]++;
+            }
         }
     }
     /* A stream of order k starts where no upstream node has order k
@@ -190,6 +199,7 @@ int ts_rivers_run(const ct_world *w, ts_river_result *out)
     out->sinuosity = ts__sinuosity(&t, cfg->radius_m);
     ts__free(&t);
     free(strahler);
+    free(top_n);
     free(lmain);
     free(lx);
     free(ly);

@@ -651,8 +651,7 @@ ct_result ct__rivers_derive(ct_world *w, const ct__graph *g, char *err, size_t e
 
 /* --------------------------------------------------------------- samples */
 
-/* The segment's surface at arc length share u: flat ends, linear between. */
-static double ct__seg_level(const ct__river_seg *s, double u)
+double ct__river_seg_level(const ct__river_seg *s, double u)
 {
     if (u <= CT__RIVER_FLAT) return s->level_a;
     if (u >= 1.0 - CT__RIVER_FLAT) return s->level_b;
@@ -702,7 +701,7 @@ void ct__river_at(const ct__rivers *rv, size_t c, const double dir[3], double la
         d_m = sqrt(ct__river_nearest(s, dir, &u)) * rv->radius_m;
         if (d_m < out->dist_m) out->dist_m = d_m;
         if (!(d_m < s->valley_m)) continue;
-        level = ct__seg_level(s, u);
+        level = ct__river_seg_level(s, u);
         if (d_m < s->half_w_m) {
             double r = d_m / s->half_w_m;
             target = level - s->depth_m * (1.0 - r * r);
@@ -724,47 +723,4 @@ void ct__river_at(const ct__rivers *rv, size_t c, const double dir[3], double la
     }
     /* Water only where the carved bed lies under the surface. */
     if (out->wet && !(land_m + out->carve_m < out->surface_m)) out->wet = 0;
-}
-
-/* ------------------------------------------------------------------- API */
-
-ct_result ct_world_rivers_info(const ct_world *world, ct_rivers_info *out, char *err, size_t errlen)
-{
-    const ct__rivers *rv;
-    if (!world || !out) return ct__fail(err, errlen, CT_ERR_NULL, "world or out is NULL");
-    memset(out, 0, sizeof *out);
-    rv = world->rivers;
-    if (!rv) return CT_OK;
-    out->node_count = rv->node_count;
-    out->segment_count = rv->seg_count;
-    out->lakes_open = rv->dr.lakes_open;
-    out->lakes_closed = rv->dr.lakes_closed;
-    out->land_area_m2 = rv->land_m2;
-    out->land_to_sea_m2 = rv->land_to_sea_m2;
-    return CT_OK;
-}
-
-ct_result ct_world_rivers(const ct_world *world, uint32_t capacity, double *direction, int32_t *downstream,
-                          double *drainage_area_m2, double *width_m, double *length_m, double *surface_m,
-                          uint8_t *flags, char *err, size_t errlen)
-{
-    const ct__rivers *rv;
-    uint32_t i;
-    if (!world) return ct__fail(err, errlen, CT_ERR_NULL, "world is NULL");
-    rv = world->rivers;
-    if (!rv) return CT_OK;
-    if (capacity < rv->node_count)
-        return ct__fail(err, errlen, CT_ERR_BUFFER, "river arrays hold %lu nodes, the world has %lu",
-                        (unsigned long)capacity, (unsigned long)rv->node_count);
-    for (i = 0; i < rv->node_count; i++) {
-        uint32_t v = rv->node_v[i];
-        if (direction) memcpy(direction + 3u * (size_t)i, world->dir_v + 3u * (size_t)v, 3u * sizeof(double));
-        if (downstream) downstream[i] = rv->node_down[i];
-        if (drainage_area_m2) drainage_area_m2[i] = rv->dr.area_m2[v];
-        if (width_m) width_m[i] = rv->node_width_m[i];
-        if (length_m) length_m[i] = rv->seg[rv->node_seg[i]].length_m;
-        if (surface_m) surface_m[i] = rv->node_level_m[i];
-        if (flags) flags[i] = rv->node_flags[i];
-    }
-    return CT_OK;
 }
