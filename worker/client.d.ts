@@ -1,7 +1,7 @@
 // client.d.ts - Type declarations for worker/client.js, the promise-based pool
 // of terrain workers used by pages and Node programs (see docs/worker.md).
 import type {
-  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, RiverGraph,
+  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, RiverGraph, RiverCurves,
   SampleResult,
   WorldStats,
 } from '../wasm/ct.mjs';
@@ -109,7 +109,7 @@ export interface StrideErrorsM { 1: number; 2: number; 4: number; 8: number; }
  */
 export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; strideErrorsM?: StrideErrorsM; lakes?: Mesh | null; relief?: Float32Array; paletteMap?: Uint8Array; lakeLevels?: Float32Array | null };
 export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
-export type PoolRivers = RiverGraph & Epoched & { generation: string };
+export type PoolRivers = RiverGraph & Epoched & { generation: string; curves: RiverCurves };
 
 /** A pending request as shown to cancel() and reprioritize() callbacks. */
 export interface RequestView {

@@ -153,7 +153,7 @@ export function createHandler(core, options = {}) {
     },
     [MSG.RIVERS]() {
       const w = needWorld();
-      return { generation: w.generation, ...w.rivers() };
+      return { generation: w.generation, ...w.rivers(), curves: w.riverCurves() };
     },
     [MSG.CONFIG](msg) {
       const result = {
