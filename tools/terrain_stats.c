@@ -150,11 +150,12 @@ static void ts_print(const ts_args *a, const ct_world *w, double load_ms, const 
                c->height_m[1], c->height_m[2], c->height_m[3], c->beach_share, c->zero_share,
                TS_BEACH_M, c->ms);
     printf(",\n \"rivers\":{\"nodes\":%lu,\"lakes_open\":%lu,\"lakes_closed\":%lu,\"lost_mouths\":%lu,"
-           "\"hack\":%.4f,\"hack_nodes\":%lu,\"bifurcation\":%.4f,\"max_order\":%d,\"river_km\":%.0f,"
+           "\"hack\":%.4f,\"hack_nodes\":%lu,\"bifurcation\":%.4f,\"bifurcation_top\":%.4f,\"max_order\":%d,\"river_km\":%.0f,"
            "\"density_per_km\":%.6f,\"sinuosity\":%.4f,\"sea_share\":%.4f}",
            (unsigned long)rv->nodes, (unsigned long)rv->lakes_open, (unsigned long)rv->lakes_closed,
            (unsigned long)rv->lost_mouths, isnan(rv->hack) ? -1.0 : rv->hack, (unsigned long)rv->hack_nodes,
-           isnan(rv->bifurcation) ? -1.0 : rv->bifurcation, rv->max_order, rv->river_km,
+           isnan(rv->bifurcation) ? -1.0 : rv->bifurcation,
+           isnan(rv->bifurcation_top) ? -1.0 : rv->bifurcation_top, rv->max_order, rv->river_km,
            isnan(rv->density_per_km) ? -1.0 : rv->density_per_km, isnan(rv->sinuosity) ? -1.0 : rv->sinuosity,
            isnan(rv->sea_share) ? -1.0 : rv->sea_share);
     if (mo->mouths)
@@ -164,9 +165,10 @@ static void ts_print(const ts_args *a, const ct_world *w, double load_ms, const 
                mo->gap_max_km, mo->to_sea_p50_km);
     if (tree->nodes)
         printf(",\n \"river_tree\":{\"nodes\":%lu,\"hack\":%.4f,\"hack_nodes\":%lu,\"bifurcation\":%.4f,"
-               "\"max_order\":%d}",
+               "\"bifurcation_top\":%.4f,\"max_order\":%d}",
                (unsigned long)tree->nodes, isnan(tree->hack) ? -1.0 : tree->hack, (unsigned long)tree->hack_nodes,
-               isnan(tree->bifurcation) ? -1.0 : tree->bifurcation, tree->max_order);
+               isnan(tree->bifurcation) ? -1.0 : tree->bifurcation,
+               isnan(tree->bifurcation_top) ? -1.0 : tree->bifurcation_top, tree->max_order);
     printf("%s\n", a->slope_lod_count ? "," : "}");
 }
 

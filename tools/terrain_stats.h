@@ -60,7 +60,8 @@ typedef struct ts_river_result {
     uint32_t nodes, lakes_open, lakes_closed, lost_mouths, hack_nodes;
     int max_order;
     double hack;                    /* exponent h of L ~ A^h */
-    double bifurcation;             /* Horton ratio from Strahler orders */
+    double bifurcation;             /* Horton ratio from Strahler orders, every basin pooled */
+    double bifurcation_top;         /* the same over the basins of the highest order */
     double river_km, density_per_km;   /* total length; per km2 of land */
     double sinuosity;               /* mean over the ten largest rivers */
     double sea_share;               /* land area draining to the sea */
