@@ -226,6 +226,10 @@ export class TileStreamer {
     // The per-sample maps cost the worker a stride-1 mesh: only when they are drawn.
     if (this.needs.reliefMaps) opts.relief = true;
     if (this.needs.paletteMaps) opts.paletteMap = true;
+    // Coarser than the finest level, rivers narrower than the samples are
+    // drawn as land (the river lines show them): a lone wet sample per river
+    // node put a grid of dots on every continent from orbit.
+    if (this.surfaceLod !== undefined && w.key.lod < this.surfaceLod) opts.thinWater = true;
     const p = this.pool.mesh(w.key, opts, { priority: w.priority });
     this.requested++;
     this.pending.set(w.id, p.id);

@@ -114,7 +114,7 @@ static int ts_parse(int argc, char **argv, ts_args *a, ct_config *cfg)
 
 static void ts_print(const ts_args *a, const ct_world *w, double load_ms, const ts_raster_result *r,
                      const ts_lake_result *l, const ts_chunk_result *c, const ts_river_result *rv,
-                     const ts_river_result *tree)
+                     const ts_river_result *tree, const ts_mouth_result *mo)
 {
     const ct_config *cfg = ct_world_config(w);
     ct_world_stats st;
@@ -150,18 +150,25 @@ static void ts_print(const ts_args *a, const ct_world *w, double load_ms, const 
                c->height_m[1], c->height_m[2], c->height_m[3], c->beach_share, c->zero_share,
                TS_BEACH_M, c->ms);
     printf(",\n \"rivers\":{\"nodes\":%lu,\"lakes_open\":%lu,\"lakes_closed\":%lu,\"lost_mouths\":%lu,"
-           "\"hack\":%.4f,\"hack_nodes\":%lu,\"bifurcation\":%.4f,\"max_order\":%d,\"river_km\":%.0f,"
+           "\"hack\":%.4f,\"hack_nodes\":%lu,\"bifurcation\":%.4f,\"bifurcation_top\":%.4f,\"max_order\":%d,\"river_km\":%.0f,"
            "\"density_per_km\":%.6f,\"sinuosity\":%.4f,\"sea_share\":%.4f}",
            (unsigned long)rv->nodes, (unsigned long)rv->lakes_open, (unsigned long)rv->lakes_closed,
            (unsigned long)rv->lost_mouths, isnan(rv->hack) ? -1.0 : rv->hack, (unsigned long)rv->hack_nodes,
-           isnan(rv->bifurcation) ? -1.0 : rv->bifurcation, rv->max_order, rv->river_km,
+           isnan(rv->bifurcation) ? -1.0 : rv->bifurcation,
+           isnan(rv->bifurcation_top) ? -1.0 : rv->bifurcation_top, rv->max_order, rv->river_km,
            isnan(rv->density_per_km) ? -1.0 : rv->density_per_km, isnan(rv->sinuosity) ? -1.0 : rv->sinuosity,
            isnan(rv->sea_share) ? -1.0 : rv->sea_share);
+    if (mo->mouths)
+        printf(",\n \"mouths\":{\"measured\":%lu,\"with_gap\":%lu,\"unreached\":%lu,\"gap_p50_km\":%.2f,"
+               "\"gap_max_km\":%.2f,\"node_to_sea_p50_km\":%.1f}",
+               (unsigned long)mo->mouths, (unsigned long)mo->with_gap, (unsigned long)mo->unreached, mo->gap_p50_km,
+               mo->gap_max_km, mo->to_sea_p50_km);
     if (tree->nodes)
         printf(",\n \"river_tree\":{\"nodes\":%lu,\"hack\":%.4f,\"hack_nodes\":%lu,\"bifurcation\":%.4f,"
-               "\"max_order\":%d}",
+               "\"bifurcation_top\":%.4f,\"max_order\":%d}",
                (unsigned long)tree->nodes, isnan(tree->hack) ? -1.0 : tree->hack, (unsigned long)tree->hack_nodes,
-               isnan(tree->bifurcation) ? -1.0 : tree->bifurcation, tree->max_order);
+               isnan(tree->bifurcation) ? -1.0 : tree->bifurcation,
+               isnan(tree->bifurcation_top) ? -1.0 : tree->bifurcation_top, tree->max_order);
     printf("%s\n", a->slope_lod_count ? "," : "}");
 }
 
@@ -211,6 +218,7 @@ int main(int argc, char **argv)
     ts_lake_result l;
     ts_chunk_result c;
     ts_river_result rv, tree;
+    ts_mouth_result mo;
     double t0;
     char err[256];
     int rc = ts_parse(argc, argv, &a, &cfg);
@@ -226,7 +234,8 @@ int main(int argc, char **argv)
     memset(&r, 0, sizeof r);
     memset(&c, 0, sizeof c);
     if (!ts_lakes_run(w, &l) || (a.do_raster && !ts_raster_run(w, &a.raster, &r)) ||
-        (a.do_chunks && !ts_chunks_run(w, &a.chunks, &c)) || !ts_rivers_run(w, &rv)) {
+        (a.do_chunks && !ts_chunks_run(w, &a.chunks, &c)) || !ts_rivers_run(w, &rv) ||
+        !ts_mouths_run(w, &mo)) {
         ct_world_free(w);
         return 1;
     }
@@ -242,7 +251,7 @@ int main(int argc, char **argv)
         if (!wt || !ts_rivers_run(wt, &tree)) memset(&tree, 0, sizeof tree);
         ct_world_free(wt);
     }
-    ts_print(&a, w, t0, &r, &l, &c, &rv, &tree);
+    ts_print(&a, w, t0, &r, &l, &c, &rv, &tree, &mo);
     ct_world_free(w);
     return ts_slopes_run(&a, &cfg) ? 0 : 1;
 }

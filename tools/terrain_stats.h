@@ -60,12 +60,19 @@ typedef struct ts_river_result {
     uint32_t nodes, lakes_open, lakes_closed, lost_mouths, hack_nodes;
     int max_order;
     double hack;                    /* exponent h of L ~ A^h */
-    double bifurcation;             /* Horton ratio from Strahler orders */
+    double bifurcation;             /* Horton ratio from Strahler orders, every basin pooled */
+    double bifurcation_top;         /* the same over the basins of the highest order */
     double river_km, density_per_km;   /* total length; per km2 of land */
     double sinuosity;               /* mean over the ten largest rivers */
     double sea_share;               /* land area draining to the sea */
 } ts_river_result;
 int ts_rivers_run(const ct_world *w, ts_river_result *out);
+typedef struct ts_mouth_result {
+    uint32_t mouths, with_gap, unreached;   /* of the largest sea mouths measured */
+    double gap_p50_km, gap_max_km;          /* land between the river's water and the sea */
+    double to_sea_p50_km;                   /* mouth node to the sea, along the curve */
+} ts_mouth_result;
+int ts_mouths_run(const ct_world *w, ts_mouth_result *out);
 
 #define TS_BEACH_M 2.0              /* "flat beach band": land within 2 m of sea level */
 #define TS_ELEVATED_M 5.0           /* a lake counts as elevated at or above this level */

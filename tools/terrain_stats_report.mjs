@@ -18,10 +18,18 @@ function riverText(r, tree) {
   if (!r || !r.nodes) return 'none (river_min_area_km2=0)';
   const n = (x, d) => (x < 0 ? '-' : f(x, d));
   const t = tree && tree.nodes ? tree : r;
-  return `${r.nodes} nodes, Hack h ${n(t.hack, 3)} (Earth ${EARTH.hack}), bifurcation ${n(t.bifurcation, 2)} ` +
+  return `${r.nodes} nodes, Hack h ${n(t.hack, 3)} (Earth ${EARTH.hack}), bifurcation ${n(t.bifurcation_top ?? -1, 2)} ` +
+    `in the top-order basins, ${n(t.bifurcation, 2)} pooled ` +
     `(Earth ${EARTH.bifurcation}, ${t.max_order} orders; ${t === tree ? 'full drainage tree' : 'drawn rivers'}), density ${n(r.density_per_km * 1000, 2)} km/1000 km², ` +
     `sinuosity ${n(r.sinuosity, 2)}, to the sea ${pct(r.sea_share)} (Earth ~${pct(EARTH.seaShare)}), ` +
     `lakes ${r.lakes_open} open / ${r.lakes_closed} closed, ${r.lost_mouths} lost mouths`;
+}
+
+/** The largest sea mouths: land left between the river water and the sea. */
+function mouthText(mo) {
+  if (!mo) return '-';
+  return `${mo.measured} largest: ${mo.unreached} never meet the sea, ${mo.with_gap} with land before it ` +
+    `(gap p50 ${f(mo.gap_p50_km, 2)} km, max ${f(mo.gap_max_km, 2)} km); mouth node to the sea p50 ${f(mo.node_to_sea_p50_km, 1)} km`;
 }
 
 /** Human-readable table for one world. */
@@ -41,6 +49,7 @@ export function formatWorld(m, earth, grid) {
       `p50 ${f(sl.slope_deg.p50)}  p90 ${f(sl.slope_deg.p90)}  p99 ${f(sl.slope_deg.p99)}  (~${f(sl.spacing_m, 1)} m spacing, ${sl.with_land} land chunks)`]),
     ['land height (m)', `p50 ${f(ch.height_m.p50, 0)}  p90 ${f(ch.height_m.p90, 0)}  p99 ${f(ch.height_m.p99, 0)}  max ${f(ch.height_m.max, 0)}  (macro max ${f(m.stats.max_height_m, 0)}; Earth ${EARTH.heightM.p50}/${EARTH.heightM.p90}/${EARTH.heightM.p99}/${EARTH.heightM.max})`],
     ['rivers', riverText(m.rivers, m.river_tree)],
+    ['river mouths', mouthText(m.mouths)],
     ['beach band', `${pct(ch.beach_share)} of land within 0..${ch.beach_max_m} m, ${pct(ch.zero_share)} at exactly 0 m`],
     ['chunks', `${ch.with_land} with land of ${ch.generated} generated, ${f(ch.land_samples / 1e6, 2)} M land samples, ${f(ch.ms / 1000, 1)} s`],
   ];
@@ -63,7 +72,9 @@ const COLUMNS = [
   ['max', (m) => f(m.chunks.height_m.max, 0)],
   ['land 0..2 m', (m) => pct(m.chunks.beach_share)],
   ['Hack h', (m) => (m.river_tree ? f(m.river_tree.hack, 3) : '-')],
-  ['bifurcation', (m) => (m.river_tree ? f(m.river_tree.bifurcation, 2) : '-')],
+  ['bifurcation top basins', (m) => (m.river_tree ? f(m.river_tree.bifurcation_top, 2) : '-')],
+  ['pooled', (m) => (m.river_tree ? f(m.river_tree.bifurcation, 2) : '-')],
+  ['mouth gap max km', (m) => (m.mouths ? f(m.mouths.gap_max_km, 2) : '-')],
   ['sinuosity', (m) => (m.rivers && m.rivers.nodes ? f(m.rivers.sinuosity, 2) : '-')],
   ['to sea', (m) => (m.rivers && m.rivers.nodes ? pct(m.rivers.sea_share) : '-')],
 ];

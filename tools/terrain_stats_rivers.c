@@ -4,7 +4,12 @@
  *     A its drainage area), least squares over every node with A at least
  *     ten times the smallest; Earth 0.5-0.6 (Hack 1957; Rigon et al. 1996);
  *   - the Horton bifurcation ratio from Strahler orders, exp(-slope) of
- *     log N_k over k; Earth 3-5 (Horton 1945, Strahler 1957);
+ *     log N_k over k, N_k the number of streams (runs of one order, not
+ *     segments) of order k; Earth 3-5 (Horton 1945, Strahler 1957). Twice:
+ *     pooled over every basin, and over the basins whose mouth has the
+ *     highest order only, as Horton's law is stated for one basin (the many
+ *     small coastal basins add first-order streams with no higher orders
+ *     to match, which inflates the pooled ratio);
  *   - drainage density, river length per land area (km per km2): at our
  *     threshold only the trunk rivers, so far below Earth's 0.5-2 of all
  *     channels;
@@ -56,6 +61,21 @@ static double ts__slope(const double *x, const double *y, int n)
     return n > 1 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : NAN;
 }
 
+/* Horton's bifurcation ratio: exp(-slope) of log N_k over the orders k with
+ * streams (least squares). */
+static double ts__horton(const uint32_t *streams, int max_order)
+{
+    double x[64], y[64];
+    int m = 0, o;
+    for (o = 1; o <= max_order && o < 64; o++)
+        if (streams[o]) {
+            x[m] = o;
+            y[m] = log((double)streams[o]);
+            m++;
+        }
+    return m > 1 ? exp(-ts__slope(x, y, m)) : NAN;
+}
+
 static void ts__free(ts_nodes *t)
 {
     free(t->dir);
@@ -95,14 +115,15 @@ int ts_rivers_run(const ct_world *w, ts_river_result *out)
 {
     ts_nodes t;
     ct_rivers_info info;
-    uint32_t i, streams[64];
-    int *strahler = NULL, max_order = 0, fit_n = 0;
+    uint32_t i, streams[64], top_streams[64];
+    int *strahler = NULL, *top_n = NULL, max_order = 0, fit_n = 0;
     double *lmain = NULL, *lx = NULL, *ly = NULL, amin = HUGE_VAL, total_len = 0.0;
     const ct_config *cfg = ct_world_config(w);
     memset(out, 0, sizeof *out);
     memset(&t, 0, sizeof t);
     memset(streams, 0, sizeof streams);
-    out->hack = out->bifurcation = out->sinuosity = NAN;
+    memset(top_streams, 0, sizeof top_streams);
+    out->hack = out->bifurcation = out->bifurcation_top = out->sinuosity = NAN;
     if (ct_world_rivers_info(w, &info, NULL, 0) != CT_OK) return 0;
     out->nodes = t.n = info.node_count;
     out->lakes_open = info.lakes_open;
@@ -117,14 +138,16 @@ int ts_rivers_run(const ct_world *w, ts_river_result *out)
     t.order = malloc(sizeof(uint32_t) * t.n);
     t.main_up = malloc(sizeof(uint32_t) * t.n);
     strahler = calloc(t.n, sizeof *strahler);
+    top_n = calloc(t.n, sizeof *top_n);
     lmain = calloc(t.n, sizeof *lmain);
     lx = malloc(sizeof(double) * t.n);
     ly = malloc(sizeof(double) * t.n);
-    if (!t.dir || !t.area || !t.len || !t.down || !t.flags || !t.order || !t.main_up || !strahler || !lmain ||
+    if (!t.dir || !t.area || !t.len || !t.down || !t.flags || !t.order || !t.main_up || !strahler || !top_n || !lmain ||
         !lx || !ly ||
         ct_world_rivers(w, t.n, t.dir, t.down, t.area, NULL, t.len, NULL, t.flags, NULL, 0) != CT_OK) {
         ts__free(&t);
         free(strahler);
+        free(top_n);
         free(lmain);
         free(lx);
         free(ly);
@@ -146,37 +169,45 @@ int ts_rivers_run(const ct_world *w, ts_river_result *out)
     }
     /* Strahler orders and main stream lengths, upstream first (areas grow
      * strictly downstream, so increasing area is a topological order). */
+    /* strahler[] holds the highest upstream order until a node is reached,
+     * and top_n how many upstream nodes have it: the order is that highest
+     * one, plus one where two or more share it (Strahler 1957). */
     for (i = 0; i < t.n; i++) {
         uint32_t v = t.order[i];
-        if (!strahler[v]) strahler[v] = 1;
+        strahler[v] = strahler[v] ? strahler[v] + (top_n[v] >= 2) : 1;
         lmain[v] = t.main_up[v] == UINT32_MAX ? sqrt(t.area[v]) : lmain[t.main_up[v]] + t.len[t.main_up[v]];
         if (t.down[v] >= 0) {
             int32_t d = t.down[v];
-            if (strahler[v] > strahler[d]) strahler[d] = strahler[v];
-            else if (strahler[v] == strahler[d]) strahler[d] = strahler[v] + 1;
+            if (strahler[v] > strahler[d]) {
+                strahler[d] = strahler[v];
+                top_n[d] = 1;
+            } else if (strahler[v] == strahler[d]) {
+                top_n[d]++;
+            }
         }
     }
     /* A stream of order k starts where no upstream node has order k
      * (lmain is done: its sign bit marks "continued" here, then is cleared). */
     for (i = 0; i < t.n; i++)
         if (t.down[i] >= 0 && strahler[i] == strahler[t.down[i]]) lmain[t.down[i]] = -fabs(lmain[t.down[i]]);
-    for (i = 0; i < t.n; i++) {
+    for (i = 0; i < t.n; i++)
         if (strahler[i] > max_order) max_order = strahler[i];
-        if (!(lmain[i] < 0.0) && strahler[i] < 64) streams[strahler[i]]++;
+    /* The basin (mouth node) of every node, downstream first; top_n is free
+     * again and holds it. */
+    for (i = t.n; i-- > 0;) {
+        uint32_t v = t.order[i];
+        top_n[v] = t.down[v] < 0 ? (int)v : top_n[t.down[v]];
+    }
+    for (i = 0; i < t.n; i++) {
+        if (!(lmain[i] < 0.0) && strahler[i] < 64) {
+            streams[strahler[i]]++;
+            if (strahler[top_n[i]] == max_order) top_streams[strahler[i]]++;
+        }
         lmain[i] = fabs(lmain[i]);
     }
-    {
-        double x[64], y[64];
-        int m = 0, o;
-        for (o = 1; o <= max_order && o < 64; o++)
-            if (streams[o]) {
-                x[m] = o;
-                y[m] = log((double)streams[o]);
-                m++;
-            }
-        out->bifurcation = m > 1 ? exp(-ts__slope(x, y, m)) : NAN;
-        out->max_order = max_order;
-    }
+    out->bifurcation = ts__horton(streams, max_order);
+    out->bifurcation_top = ts__horton(top_streams, max_order);
+    out->max_order = max_order;
     for (i = 0; i < t.n; i++)
         if (t.area[i] >= 10.0 * amin) {
             lx[fit_n] = log(t.area[i]);
@@ -190,6 +221,7 @@ int ts_rivers_run(const ct_world *w, ts_river_result *out)
     out->sinuosity = ts__sinuosity(&t, cfg->radius_m);
     ts__free(&t);
     free(strahler);
+    free(top_n);
     free(lmain);
     free(lx);
     free(ly);

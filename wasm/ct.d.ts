@@ -215,6 +215,18 @@ export interface RiverGraph {
   lakeOutlet: Uint8Array;
 }
 
+/** The river curves the samples carve (segment k: node k's, then the lake outlet stubs). */
+export interface RiverCurves {
+  /** segment k's points are points[3 * offset[k]] .. points[3 * offset[k + 1]] (exclusive) */
+  offset: Uint32Array;
+  /** unit vectors, 3 per point */
+  points: Float64Array;
+  /** water surface at each point (metres) */
+  surfaceM: Float64Array;
+  /** channel width of each segment (metres) */
+  widthM: Float64Array;
+}
+
 /** A built or loaded world inside one core instance. Call free() when done. */
 export declare class World {
   readonly core: Core;
@@ -233,6 +245,8 @@ export declare class World {
   region(dir: Vec3Like): RegionInfo;
   /** The river graph solved at world load (empty when river_min_area_km2 is 0). */
   rivers(): RiverGraph;
+  /** The polylines the samples carve, for drawing rivers as they run. */
+  riverCurves(): RiverCurves;
   chunk(key: ChunkKeyLike): Chunk;
   /** .ctc file bytes (396,354) */
   chunkCtc(key: ChunkKeyLike): Uint8Array;

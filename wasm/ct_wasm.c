@@ -234,6 +234,15 @@ CTW_EXPORT int ctw_world_rivers(const ct_world *w, uint32_t capacity, double *di
                                 err, errlen);
 }
 
+/* counts: segment_count, point_count. */
+CTW_EXPORT int ctw_world_river_curves(const ct_world *w, uint32_t segment_capacity, uint32_t point_capacity,
+                                      uint32_t *offset, double *points, double *surface_m, double *width_m,
+                                      uint32_t *counts, char *err, size_t errlen)
+{
+    return (int)ct_world_river_curves(w, segment_capacity, point_capacity, offset, points, surface_m, width_m,
+                                      counts, counts + 1, err, errlen);
+}
+
 CTW_EXPORT size_t ctw_world_snapshot_size(const ct_world *w) { return ct_world_snapshot_size(w); }
 
 CTW_EXPORT int ctw_world_snapshot_write(const ct_world *w, uint8_t *buf, size_t len,

@@ -148,6 +148,35 @@ export class World {
     return r;
   }
 
+  /**
+   * The curves the samples carve, for drawing (ct_world_river_curves): segment k
+   * (node k's to its downstream vertex; lake outlet stubs after the nodes) has
+   * the unit directions points[3 * offset[k] ..] up to offset[k + 1], the water
+   * surface at each point in surfaceM and its channel width in widthM[k].
+   */
+  riverCurves() {
+    const heap = this._live(), x = heap.x, cnt = heap.slot(6);
+    heap.check(x.ctw_world_river_curves(this.ptr, 0, 0, 0, 0, 0, 0, cnt, ...heap.errArgs()));
+    const [segs, pts] = heap.u32().slice(cnt / 4, cnt / 4 + 2);
+    const r = { offset: new Uint32Array(segs + 1), points: new Float64Array(3 * pts),
+      surfaceM: new Float64Array(pts), widthM: new Float64Array(segs) };
+    if (!segs) return r;
+    const ptr = heap.malloc(32 * pts + 8 * segs + 4 * (segs + 1));
+    const o = { pts: ptr, surf: ptr + 24 * pts, width: ptr + 32 * pts, off: ptr + 32 * pts + 8 * segs };
+    try {
+      heap.check(x.ctw_world_river_curves(this.ptr, segs + 1, pts, o.off, o.pts, o.surf, o.width, cnt,
+        ...heap.errArgs()));
+      const f64 = heap.f64();
+      r.points.set(f64.subarray(o.pts / 8, o.pts / 8 + 3 * pts));
+      r.surfaceM.set(f64.subarray(o.surf / 8, o.surf / 8 + pts));
+      r.widthM.set(f64.subarray(o.width / 8, o.width / 8 + segs));
+      r.offset.set(heap.u32().subarray(o.off / 4, o.off / 4 + segs + 1));
+    } finally {
+      heap.free(ptr);
+    }
+    return r;
+  }
+
   /** As core.keyAt; lod defaults to the world's surface_lod and may not exceed it. */
   keyAt(dir, lod = this.config.surface_lod) {
     this._live();

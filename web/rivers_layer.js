@@ -1,4 +1,4 @@
-// This module draws the river graph (pool.rivers()) as thin lines on the globe, a little above the water surface, with a filtered coverage so rivers narrower than a pixel fade instead of flickering, and fading out close up where the chunks' own water takes over.
+// This module draws the river graph (pool.rivers(): the carved curves where it has them) as thin lines on the globe, a little above the water surface, with a filtered coverage so rivers narrower than a pixel fade instead of flickering, and fading out close up where the chunks' own water takes over.
 import { createProgram } from './gl.js';
 import { sub, length } from '../stream/geo.js';
 import { LOG_DEPTH_VS, LOG_DEPTH_FS, logDepthFactor } from '../stream/surface_glsl.js';
@@ -48,11 +48,15 @@ void main() {
 }`;
 
 /**
- * Line vertices of a river graph: each node to its downstream node in PIECES
- * chords, heights lerped between the two surfaces (float64, world frame).
+ * Line vertices of a river graph (float64, world frame). With `g.curves` (the
+ * polylines the samples carve, pool.rivers()): each segment's points joined
+ * in order, at its water surface, so the lines run where the channels run and
+ * a mouth reaches the sea; without them, each node to its downstream node in
+ * PIECES chords, heights lerped between the two surfaces.
  * @returns {{pos: Float64Array, width: Float32Array, count: number}}
  */
 export function riverLines(g, radiusM, exaggeration = 1) {
+  if (g.curves) return curveLines(g.curves, radiusM, exaggeration);
   const n = g.downstream.length;
   let segs = 0;
   for (let i = 0; i < n; i++) if (g.downstream[i] >= 0) segs++;
@@ -64,8 +68,7 @@ export function riverLines(g, radiusM, exaggeration = 1) {
     const y = g.direction[a + 1] + (g.direction[b + 1] - g.direction[a + 1]) * t;
     const z = g.direction[a + 2] + (g.direction[b + 2] - g.direction[a + 2]) * t;
     const h = g.surfaceM[i] + (g.surfaceM[j] - g.surfaceM[i]) * t;
-    const r = (radiusM + Math.max(0, h) * exaggeration) / Math.hypot(x, y, z);
-    pos[3 * v] = x * r; pos[3 * v + 1] = y * r; pos[3 * v + 2] = z * r;
+    put(pos, v, x, y, z, h, radiusM, exaggeration);
   };
   for (let i = 0; i < n; i++) {
     const j = g.downstream[i];
@@ -73,6 +76,30 @@ export function riverLines(g, radiusM, exaggeration = 1) {
     for (let k = 0; k < PIECES; k++) {
       at(i, j, k / PIECES); width[v++] = g.widthM[i];
       at(i, j, (k + 1) / PIECES); width[v++] = g.widthM[i];
+    }
+  }
+  return { pos, width, count: v };
+}
+
+/** Vertex v at direction (x, y, z) and height h (sea-level radius, exaggerated). */
+function put(pos, v, x, y, z, h, radiusM, exaggeration) {
+  const r = (radiusM + Math.max(0, h) * exaggeration) / Math.hypot(x, y, z);
+  pos[3 * v] = x * r; pos[3 * v + 1] = y * r; pos[3 * v + 2] = z * r;
+}
+
+/** Line pairs along each curve's polyline (its points are about 10 km apart: chords stay within metres of the sphere). */
+function curveLines(c, radiusM, exaggeration) {
+  const segs = c.widthM.length;
+  let pairs = 0;
+  for (let k = 0; k < segs; k++) pairs += Math.max(0, c.offset[k + 1] - c.offset[k] - 1);
+  const pos = new Float64Array(pairs * 6), width = new Float32Array(pairs * 2), P = c.points;
+  let v = 0;
+  for (let k = 0; k < segs; k++) {
+    for (let p = c.offset[k]; p + 1 < c.offset[k + 1]; p++) {
+      for (const q of [p, p + 1]) {
+        put(pos, v, P[3 * q], P[3 * q + 1], P[3 * q + 2], c.surfaceM[q], radiusM, exaggeration);
+        width[v++] = c.widthM[k];
+      }
     }
   }
   return { pos, width, count: v };

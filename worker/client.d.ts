@@ -1,7 +1,7 @@
 // client.d.ts - Type declarations for worker/client.js, the promise-based pool
 // of terrain workers used by pages and Node programs (see docs/worker.md).
 import type {
-  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, RiverGraph,
+  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, RiverGraph, RiverCurves,
   SampleResult,
   WorldStats,
 } from '../wasm/ct.mjs';
@@ -90,6 +90,13 @@ export interface PoolMeshOptions extends MeshOptions {
    * lake. The page decides lake shores per pixel from it.
    */
   lakeLevels?: boolean;
+  /**
+   * With a terrain mesh: inland water in no 2 x 2 block of wet samples (a
+   * river narrower than the samples) comes back as land, coloured like a dry
+   * neighbour, in the mesh, `paletteMap` and `lakeLevels` (worker/thin_water.js).
+   * For tiles coarser than the finest level, where river lines draw such rivers.
+   */
+  thinWater?: boolean;
 }
 
 /** Geometric error in drawn metres of each mesh stride of a chunk (worker/stride_errors.js); stride 1 is 0. */
@@ -102,7 +109,7 @@ export interface StrideErrorsM { 1: number; 2: number; 4: number; 8: number; }
  */
 export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; strideErrorsM?: StrideErrorsM; lakes?: Mesh | null; relief?: Float32Array; paletteMap?: Uint8Array; lakeLevels?: Float32Array | null };
 export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
-export type PoolRivers = RiverGraph & Epoched & { generation: string };
+export type PoolRivers = RiverGraph & Epoched & { generation: string; curves: RiverCurves };
 
 /** A pending request as shown to cancel() and reprioritize() callbacks. */
 export interface RequestView {

@@ -13,6 +13,7 @@ import {
 } from './protocol.js';
 import { reliefMap, paletteMap } from './relief.js';
 import { lakeLevelMap } from './lake_map.js';
+import { thinWater, withoutThinWater, recolourMesh, liftHidden } from './thin_water.js';
 import { strideErrorsM, drawnHeightRangeM } from './stride_errors.js';
 
 /** Runs fn in a later macrotask, letting incoming messages in between. */
@@ -107,14 +108,18 @@ export function createHandler(core, options = {}) {
       if (msg.options !== undefined && (msg.options === null || typeof msg.options !== 'object')) {
         throw protocolError(ERR.MESSAGE, 'mesh options must be an object');
       }
-      const { lakes, lakeLevels, relief, paletteMap: palMap, ...options } = msg.options || {};
+      const { lakes, lakeLevels, relief, paletteMap: palMap, thinWater: thin, ...options } = msg.options || {};
       if (lakes !== undefined && typeof lakes !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option lakes must be a boolean');
       if (lakeLevels !== undefined && typeof lakeLevels !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option lakeLevels must be a boolean');
       if (relief !== undefined && typeof relief !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option relief must be a boolean');
       if (palMap !== undefined && typeof palMap !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option paletteMap must be a boolean');
+      if (thin !== undefined && typeof thin !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option thinWater must be a boolean');
       if (options.copy !== undefined) throw protocolError(ERR.MESSAGE, 'mesh option copy is not for the worker: replies always own their arrays');
       // One copy out of WebAssembly memory into one ArrayBuffer, which the reply transfers.
       const result = { ...w.mesh(key, { ...options, copy: true }), key, generation: w.generation };
+      // Inland water narrower than the samples drawn as land (thin_water.js), in the mesh and the maps alike.
+      const hide = thin && !options.water ? thinWater(w.chunk(key)) : null;
+      if (hide) recolourMesh(result, options.stride ?? 1, hide, w.palette());
       // Every terrain mesh says how far its coarser strides lie from the full surface:
       // tile selection needs that whatever the renderer draws. From the chunk's own
       // heights (still in the world's buffer), so no stride-1 mesh is built for it.
@@ -126,7 +131,7 @@ export function createHandler(core, options = {}) {
       }
       if (lakes && !options.water) result.lakes = lakeMesh(w, key, options);
       // Per-sample lake levels of the same chunk, for shores decided per pixel (null without a lake).
-      if (lakeLevels && !options.water) result.lakeLevels = lakeLevelMap(w.chunk(key));
+      if (lakeLevels && !options.water) result.lakeLevels = lakeLevelMap(withoutThinWater(w.chunk(key), hide));
       // The same chunk (still in the world's buffer) meshed at full resolution:
       // its normals match the neighbours' at the edges, so per-pixel shading is seamless.
       // The palette map comes from the same stride-1 mesh: colours per pixel, whatever the tile's stride.
@@ -135,7 +140,8 @@ export function createHandler(core, options = {}) {
         // Views, not a copy: both maps are read out before the next mesh() call.
         const full = w.mesh(key, { stride: 1, verticalExaggeration: vex });
         if (relief) result.relief = reliefMap(full, w.config.radius_m, vex);
-        if (palMap) result.paletteMap = paletteMap(full);
+        if (relief && hide) liftHidden(result.relief, hide, w.chunk(key));
+        if (palMap) result.paletteMap = paletteMap(full, hide);
       }
       return result;
     },
@@ -153,7 +159,7 @@ export function createHandler(core, options = {}) {
     },
     [MSG.RIVERS]() {
       const w = needWorld();
-      return { generation: w.generation, ...w.rivers() };
+      return { generation: w.generation, ...w.rivers(), curves: w.riverCurves() };
     },
     [MSG.CONFIG](msg) {
       const result = {

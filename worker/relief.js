@@ -36,10 +36,13 @@ export function reliefMap(mesh, radiusM, exaggeration = 1) {
  * One byte per sample rather than RGB: the page looks colours up in its palette
  * texture per pixel, so a palette switch still needs no new tiles.
  * @param {{paletteIndex: Uint8Array}} mesh the chunk meshed at stride 1
+ * @param {Int16Array|null} [hide] thin_water.js's hidden samples: their palette indices
  * @returns {Uint8Array} 257 x 257 palette indices, row-major
  */
-export function paletteMap(mesh) {
+export function paletteMap(mesh, hide = null) {
   const n = RELIEF_EDGE * RELIEF_EDGE;
   if (!(mesh.paletteIndex?.length >= n)) throw new RangeError('palette map needs a stride-1 mesh of 257 x 257 vertices');
-  return mesh.paletteIndex.slice(0, n);
+  const map = mesh.paletteIndex.slice(0, n);
+  if (hide) for (let i = 0; i < n; i++) if (hide[i] >= 0) map[i] = hide[i];
+  return map;
 }

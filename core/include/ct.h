@@ -323,6 +323,16 @@ ct_result ct_world_rivers_info(const ct_world *world, ct_rivers_info *out, char 
 ct_result ct_world_rivers(const ct_world *world, uint32_t capacity, double *direction, int32_t *downstream,
                           double *drainage_area_m2, double *width_m, double *length_m, double *surface_m,
                           uint8_t *flags, char *err, size_t errlen);
+/* The curves the samples carve, for drawing: one polyline per segment (node
+ * i's to its downstream vertex is segment i; the lake outlet stubs follow),
+ * its points at points[3 * offset[k] ..] up to offset[k + 1] (unit
+ * directions) with the water surface at each (m) in surface_m, and the
+ * channel width (m) in width_m[k]. *segment_count and *point_count (either
+ * may be NULL) say how many; call with NULL arrays to size them. Capacities:
+ * segments (segment_count + 1 with offset), points. CT_ERR_BUFFER if short. */
+ct_result ct_world_river_curves(const ct_world *world, uint32_t segment_capacity, uint32_t point_capacity,
+                                uint32_t *offset, double *points, double *surface_m, double *width_m,
+                                uint32_t *segment_count, uint32_t *point_count, char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- sampling */
 typedef enum ct_biome {

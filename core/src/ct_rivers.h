@@ -88,6 +88,9 @@ int ct__river_cell_has(const ct__rivers *rv, size_t c);
 /* Squared unit-sphere distance from x to the segment's polyline, and the arc
  * length share (0..1) of the nearest point in *u. */
 double ct__river_nearest(const ct__river_seg *s, const double x[3], double *u);
+/* The segment's water surface at arc length share u: flat over the first and
+ * last CT__RIVER_FLAT of its length, linear between. */
+double ct__river_seg_level(const ct__river_seg *s, double u);
 
 void ct__river_at(const ct__rivers *rv, size_t c, const double dir[3], double land_m, ct__river_hit *out);
 

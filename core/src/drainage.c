@@ -130,25 +130,48 @@ static int ct__is_sink(const ct_world *w, const ct__drainage *d, const uint32_t 
 }
 
 /* The priority flood: fills fill_v and order. A world without any sink (all
- * land) floods from its lowest vertex, which then is the one sink. */
+ * land) floods from its lowest vertex, which then is the one sink.
+ * A sink whose neighbours are all sinks (open sea) pops with its own height
+ * and pushes nothing (a neighbour's push never beats its seed key), and only
+ * its rank against non-sink neighbours is ever read (ct__directions), so it
+ * skips the queue and takes a place at the front of the order: the others
+ * keep their relative order and every fill value stays the same. */
 static ct_result ct__flood(const ct_world *w, const ct__graph *g, ct__drainage *d, const uint32_t *size)
 {
     ct__heap hp = {0};
-    uint32_t V = w->vertex_count, v, count = 0, lowest = 0, seeds = 0;
+    uint32_t V = w->vertex_count, v, count = 0, lowest = 0, seeds = 0, k;
     double key;
-    if (ct__heap_init(&hp, V) != CT_OK) return CT_ERR_MEMORY;
+    uint8_t *sink = (uint8_t *)malloc(V ? V : 1u);
+    if (!sink) return CT_ERR_MEMORY;
+    if (ct__heap_init(&hp, V) != CT_OK) {
+        free(sink);
+        return CT_ERR_MEMORY;
+    }
     for (v = 0; v < V; v++) {
         double h = w->body_v[v] >= 0 ? w->water_level_v[v] : w->height_v[v];
         d->fill_v[v] = h;
         if (h < d->fill_v[lowest]) lowest = v;
-        if (ct__is_sink(w, d, size, v)) {
-            if (!ct__heap_push(&hp, v, h)) goto oom;
-            seeds++;
+        sink[v] = (uint8_t)ct__is_sink(w, d, size, v);
+    }
+    for (v = 0; v < V; v++) {
+        int inner = 1;
+        if (!sink[v]) continue;
+        seeds++;
+        for (k = 0; k < 4u && inner; k++) {
+            uint32_t u = g->nbr[4u * (size_t)v + k];
+            if (u != CT__NONE && !sink[u]) inner = 0;
+        }
+        if (inner) {
+            hp.done[v] = 1;
+            d->order[count++] = v;
+        } else if (!ct__heap_push(&hp, v, d->fill_v[v])) {
+            goto oom;
         }
     }
+    free(sink);
+    sink = NULL;
     if (!seeds && V && !ct__heap_push(&hp, lowest, d->fill_v[lowest])) goto oom;
     while ((v = ct__heap_pop(&hp, &key)) != CT__NONE) {
-        uint32_t k;
         d->fill_v[v] = key;
         d->order[count++] = v;
         for (k = 0; k < 4u; k++) {
@@ -163,6 +186,7 @@ static ct_result ct__flood(const ct_world *w, const ct__graph *g, ct__drainage *
     /* The graph is connected, so the flood reached every vertex. */
     return count == V ? CT_OK : CT_ERR_CONFIG;
 oom:
+    free(sink);
     ct__heap_free(&hp);
     return CT_ERR_MEMORY;
 }

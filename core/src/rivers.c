@@ -220,15 +220,23 @@ static int ct__cell_wet(const ct_world *w, const double p[3])
     return 0;
 }
 
+/* ct__cell_wet of polyline point k, cached in point_wet (-1 unknown): the
+ * two pieces at a point both ask for it. */
+static int ct__point_wet(const ct_world *w, const ct__river_seg *s, int k, int *point_wet)
+{
+    if (point_wet[k] < 0) point_wet[k] = ct__cell_wet(w, s->pt + 3 * k);
+    return point_wet[k];
+}
+
 /* 1 when fine step g may hold water, its point in p. A piece whose two ends
  * lie in cells without water runs through those cells (pieces are short
- * against cells) and is skipped; piece_wet caches that per piece (-1
- * unknown). */
+ * against cells) and is skipped; piece_wet caches that per piece and
+ * point_wet per polyline point (-1 unknown). */
 static int ct__step_candidate(const ct_world *w, const ct__river_seg *s, int g, int *piece_wet, double p[3])
 {
-    int k = g / CT__RIVER_WET_STEPS;
+    int k = g / CT__RIVER_WET_STEPS, *point_wet = piece_wet + CT__RIVER_PIECES;
     if (k >= s->npts - 1) k = s->npts - 2;
-    if (piece_wet[k] < 0) piece_wet[k] = ct__cell_wet(w, s->pt + 3 * k) || ct__cell_wet(w, s->pt + 3 * k + 3);
+    if (piece_wet[k] < 0) piece_wet[k] = ct__point_wet(w, s, k, point_wet) || ct__point_wet(w, s, k + 1, point_wet);
     if (!piece_wet[k]) return 0;
     ct__seg_step(s, g, p);
     return ct__cell_wet(w, p);
@@ -268,11 +276,14 @@ static void ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct_
 {
     int G = (s->npts - 1) * CT__RIVER_WET_STEPS, g, g0 = 0, g1 = G, k, n = 0;
     double lv = 0.0, contact = s->level_b, np[3 * (CT__RIVER_PIECES + 1)];
-    int piece_wet[CT__RIVER_PIECES];
+    int piece_wet[2 * CT__RIVER_PIECES + 1];   /* per piece, then per point */
     if (!ct__near_water(w, rv->vc, s->a, s->b)) return;
-    for (k = 0; k < CT__RIVER_PIECES; k++) piece_wet[k] = -1;
-    if (stub && (g = ct__scan_wet(w, sp, s, G, 0, -1, piece_wet, &lv)) >= 0) g0 = g;
-    if ((g = ct__scan_wet(w, sp, s, g0 + 1, G, 1, piece_wet, &lv)) >= 0) {
+    for (k = 0; k < 2 * CT__RIVER_PIECES + 1; k++) piece_wet[k] = -1;
+    /* A stub's backward scan found every step after g0 dry (or all of them
+     * dry), so it needs no forward scan. */
+    if (stub) {
+        if ((g = ct__scan_wet(w, sp, s, G, 0, -1, piece_wet, &lv)) >= 0) g0 = g;
+    } else if ((g = ct__scan_wet(w, sp, s, 1, G, 1, piece_wet, &lv)) >= 0) {
         g1 = g;
         contact = lv;
     }
@@ -415,8 +426,11 @@ static ct_result ct__cell_lists(const ct_world *w, ct__rivers *rv, const uint32_
     uint32_t n = w->n, s, pass;
     size_t cells = 6u * (size_t)n * n, c;
     uint32_t *mark = (uint32_t *)calloc(cells, sizeof *mark);
+    /* the cell of each listed point, found in pass 0 and read in pass 1 */
+    uint32_t *pc = (uint32_t *)malloc(sizeof *pc * ((size_t)rv->seg_count * (CT__RIVER_PIECES + 1u) + 1u));
+    size_t np;
     rv->cell_off = (uint32_t *)calloc(cells + 1u, sizeof *rv->cell_off);
-    if (!mark || !rv->cell_off) goto oom;
+    if (!mark || !pc || !rv->cell_off) goto oom;
     for (pass = 0; pass < 2u; pass++) {
         uint32_t *fill = NULL;
         if (pass == 1) {
@@ -430,12 +444,19 @@ static ct_result ct__cell_lists(const ct_world *w, ct__rivers *rv, const uint32_
             memcpy(fill, rv->cell_off, sizeof *fill * cells);
             memset(mark, 0, sizeof *mark * cells);
         }
-        for (s = 0; s < rv->seg_count; s++) {
+        for (s = 0, np = 0; s < rv->seg_count; s++) {
             int k, last = rv->seg[s].npts - 1;
             for (k = 0; k <= last; k = (k < last && k + rv->list_stride > last) ? last : k + rv->list_stride) {
                 int face;
                 uint32_t ci, cj, q, m;
-                (void)ct__cell_of(n, rv->seg[s].pt + 3 * k, &face, &ci, &cj);
+                if (pass == 0) {
+                    pc[np] = (uint32_t)ct__cell_of(n, rv->seg[s].pt + 3 * k, &face, &ci, &cj);
+                } else {
+                    ci = pc[np] % n;
+                    cj = (pc[np] / n) % n;
+                    face = (int)(pc[np] / (n * n));
+                }
+                np++;
                 for (q = 0; q < 4u; q++) {
                     uint32_t cv = w->vertex_fij[CT__FIJ(n, face, ci + (q & 1u), cj + (q >> 1))];
                     for (m = 0; m < 4u; m++) {
@@ -451,9 +472,11 @@ static ct_result ct__cell_lists(const ct_world *w, ct__rivers *rv, const uint32_
         free(fill);
     }
     free(mark);
+    free(pc);
     return CT_OK;
 oom:
     free(mark);
+    free(pc);
     return CT_ERR_MEMORY;
 }
 
@@ -651,8 +674,7 @@ ct_result ct__rivers_derive(ct_world *w, const ct__graph *g, char *err, size_t e
 
 /* --------------------------------------------------------------- samples */
 
-/* The segment's surface at arc length share u: flat ends, linear between. */
-static double ct__seg_level(const ct__river_seg *s, double u)
+double ct__river_seg_level(const ct__river_seg *s, double u)
 {
     if (u <= CT__RIVER_FLAT) return s->level_a;
     if (u >= 1.0 - CT__RIVER_FLAT) return s->level_b;
@@ -702,7 +724,7 @@ void ct__river_at(const ct__rivers *rv, size_t c, const double dir[3], double la
         d_m = sqrt(ct__river_nearest(s, dir, &u)) * rv->radius_m;
         if (d_m < out->dist_m) out->dist_m = d_m;
         if (!(d_m < s->valley_m)) continue;
-        level = ct__seg_level(s, u);
+        level = ct__river_seg_level(s, u);
         if (d_m < s->half_w_m) {
             double r = d_m / s->half_w_m;
             target = level - s->depth_m * (1.0 - r * r);
@@ -724,47 +746,4 @@ void ct__river_at(const ct__rivers *rv, size_t c, const double dir[3], double la
     }
     /* Water only where the carved bed lies under the surface. */
     if (out->wet && !(land_m + out->carve_m < out->surface_m)) out->wet = 0;
-}
-
-/* ------------------------------------------------------------------- API */
-
-ct_result ct_world_rivers_info(const ct_world *world, ct_rivers_info *out, char *err, size_t errlen)
-{
-    const ct__rivers *rv;
-    if (!world || !out) return ct__fail(err, errlen, CT_ERR_NULL, "world or out is NULL");
-    memset(out, 0, sizeof *out);
-    rv = world->rivers;
-    if (!rv) return CT_OK;
-    out->node_count = rv->node_count;
-    out->segment_count = rv->seg_count;
-    out->lakes_open = rv->dr.lakes_open;
-    out->lakes_closed = rv->dr.lakes_closed;
-    out->land_area_m2 = rv->land_m2;
-    out->land_to_sea_m2 = rv->land_to_sea_m2;
-    return CT_OK;
-}
-
-ct_result ct_world_rivers(const ct_world *world, uint32_t capacity, double *direction, int32_t *downstream,
-                          double *drainage_area_m2, double *width_m, double *length_m, double *surface_m,
-                          uint8_t *flags, char *err, size_t errlen)
-{
-    const ct__rivers *rv;
-    uint32_t i;
-    if (!world) return ct__fail(err, errlen, CT_ERR_NULL, "world is NULL");
-    rv = world->rivers;
-    if (!rv) return CT_OK;
-    if (capacity < rv->node_count)
-        return ct__fail(err, errlen, CT_ERR_BUFFER, "river arrays hold %lu nodes, the world has %lu",
-                        (unsigned long)capacity, (unsigned long)rv->node_count);
-    for (i = 0; i < rv->node_count; i++) {
-        uint32_t v = rv->node_v[i];
-        if (direction) memcpy(direction + 3u * (size_t)i, world->dir_v + 3u * (size_t)v, 3u * sizeof(double));
-        if (downstream) downstream[i] = rv->node_down[i];
-        if (drainage_area_m2) drainage_area_m2[i] = rv->dr.area_m2[v];
-        if (width_m) width_m[i] = rv->node_width_m[i];
-        if (length_m) length_m[i] = rv->seg[rv->node_seg[i]].length_m;
-        if (surface_m) surface_m[i] = rv->node_level_m[i];
-        if (flags) flags[i] = rv->node_flags[i];
-    }
-    return CT_OK;
 }

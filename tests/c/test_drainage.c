@@ -202,6 +202,74 @@ static void test_off(void)
     ct_world_free(w);
 }
 
+/* The flood against a plain priority flood that queues every sink: the same
+ * fill heights, the same directions off the lakes, and each open lake's
+ * outlet at its first vertex in that flood's order. */
+static void test_flood_matches_full_queue(const ct_world *w, const char *name)
+{
+    const ct__drainage *d = &w->rivers->dr;
+    uint32_t V = w->vertex_count, v, k, count = 0, bad_fill = 0, bad_down = 0, outlets = 0;
+    uint32_t *order = (uint32_t *)malloc(sizeof *order * V), *rank = (uint32_t *)malloc(sizeof *rank * V);
+    uint8_t *sink = (uint8_t *)malloc(V), *seen = (uint8_t *)calloc(V, 1);
+    double *fill = (double *)malloc(sizeof *fill * V), key;
+    ct__graph g;
+    ct__heap hp = {0};
+    char err[256];
+    CHECK(ct__graph_build(w, w->cfg.radius_m, &g, err, sizeof err) == CT_OK, "%s: graph: %s", name, err);
+    CHECK(ct__heap_init(&hp, V) == CT_OK && order && rank && sink && seen && fill, "%s: memory", name);
+    for (v = 0; v < V; v++) {
+        fill[v] = w->body_v[v] >= 0 ? w->water_level_v[v] : w->height_v[v];
+        sink[v] = (uint8_t)(w->body_v[v] >= 0 && !(d->lake_v[v] && !d->closed_v[v]));
+        if (sink[v]) ct__heap_push(&hp, v, fill[v]);
+    }
+    while ((v = ct__heap_pop(&hp, &key)) != CT__NONE) {
+        fill[v] = key;
+        order[count++] = v;
+        for (k = 0; k < 4u; k++) {
+            uint32_t u = g.nbr[4u * (size_t)v + k];
+            double h;
+            if (u == CT__NONE || hp.done[u]) continue;
+            h = w->body_v[u] >= 0 ? w->water_level_v[u] : w->height_v[u];
+            ct__heap_push(&hp, u, h > key ? h : key);
+        }
+    }
+    CHECK(count == V, "%s: reference flood reached %u of %u", name, count, V);
+    for (v = 0; v < count; v++) rank[order[v]] = v;
+    for (v = 0; v < V; v++)
+        if (memcmp(&fill[v], &d->fill_v[v], sizeof fill[v]) != 0) bad_fill++;
+    for (v = 0; v < count; v++) {
+        uint32_t x = order[v], best = CT__NONE;
+        double best_s = 0.0;
+        int lake = d->lake_v[x] && !d->closed_v[x];
+        if (sink[x] || v == 0 || (lake && seen[w->body_v[x]])) continue;
+        if (lake) {
+            seen[w->body_v[x]] = 1;   /* first vertex of its lake: the outlet */
+            outlets++;
+        }
+        for (k = 0; k < 4u; k++) {
+            uint32_t u = g.nbr[4u * (size_t)x + k];
+            double sl;
+            if (u == CT__NONE || rank[u] >= v) continue;
+            sl = (fill[x] - fill[u]) / g.len_m[4u * (size_t)x + k];
+            if (best == CT__NONE || sl > best_s || (sl == best_s && u < best)) {
+                best = u;
+                best_s = sl;
+            }
+        }
+        if (best != d->down_v[x]) bad_down++;
+    }
+    CHECK(bad_fill == 0, "%s: %u fill heights differ from the full-queue flood", name, bad_fill);
+    CHECK(bad_down == 0, "%s: %u directions differ from the full-queue flood", name, bad_down);
+    CHECK(outlets == d->lakes_open, "%s: %u outlets checked, %u open lakes", name, outlets, d->lakes_open);
+    ct__heap_free(&hp);
+    ct__graph_free(&g);
+    free(order);
+    free(rank);
+    free(sink);
+    free(seen);
+    free(fill);
+}
+
 int main(void)
 {
     static const char *const presets[] = {"balanced", "balanced", "balanced", "dry", "archipelago", "alpine"};
@@ -216,6 +284,7 @@ int main(void)
         if (w->rivers) {
             test_every_vertex_drains(w, name);
             test_one_outlet_per_lake(w, name);
+            test_flood_matches_full_queue(w, name);
             if (k == 0) test_api_and_snapshot(w);
         }
         ct_world_free(w);

@@ -321,6 +321,99 @@ done:
     ct_world_free(off);
 }
 
+/* Walking a mouth curve downstream at MOUTH_STEP_M: the curve length from the
+ * last river water to the first sea sample (0 when the river touches it), or
+ * -1 when the curve never meets the sea. */
+#define MOUTH_STEP_M 100.0
+static double mouth_gap(const ct_world *w, const double *pt, uint32_t npts)
+{
+    double walked = 0.0, last_river = -1.0;
+    uint32_t k;
+    for (k = 0; k + 1 < npts; k++) {
+        const double *a = pt + 3 * k, *b = a + 3;
+        double len = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                          (b[2] - a[2]) * (b[2] - a[2])) * w->cfg.radius_m;
+        int steps = (int)ceil(len / MOUTH_STEP_M), st;
+        for (st = 0; st <= steps; st++) {
+            double x[3], l = 0.0, here = walked + len * st / steps;
+            ct_sample s;
+            int q;
+            for (q = 0; q < 3; q++) {
+                x[q] = a[q] + (b[q] - a[q]) * st / steps;
+                l += x[q] * x[q];
+            }
+            for (q = 0; q < 3; q++) x[q] /= sqrt(l);
+            if (ct_world_sample(w, x, &s, NULL, 0) != CT_OK) return -1.0;
+            if (s.water_body == CT_WATER_RIVER) last_river = here;
+            if (s.has_water && s.water_body >= 0 && fabs(s.water_m) < 0.5)
+                return last_river < 0.0 ? here : (here - last_river <= MOUTH_STEP_M ? 0.0 : here - last_river);
+        }
+        walked += len;
+    }
+    return -1.0;
+}
+
+/* ct_world_river_curves gives the sampled polylines: sizes, buffer checks,
+ * node i's curve starts at its vertex with its surface, surfaces never rise
+ * along a curve; and every sea mouth's curve meets the sea with river water
+ * within 500 m before it (the channel reaches the sea). */
+static void test_curves(const ct_world *w, uint32_t seed)
+{
+    const ct__rivers *rv = w->rivers;
+    uint32_t segs = 0, pts = 0, i, *off, mouths = 0;
+    double worst = 0.0;
+    double *points, *surf, *width, *dir, *level;
+    uint8_t *flags;
+    char err[256];
+    CHECK(ct_world_river_curves(w, 0, 0, NULL, NULL, NULL, NULL, &segs, &pts, err, sizeof err) == CT_OK, "%s", err);
+    CHECK(segs == rv->seg_count && pts >= 2u * segs, "seed %u: %u segments, %u points", seed, segs, pts);
+    off = malloc(sizeof *off * (segs + 1u));
+    points = malloc(sizeof *points * 3u * pts);
+    surf = malloc(sizeof *surf * pts);
+    width = malloc(sizeof *width * segs);
+    dir = malloc(sizeof *dir * 3u * rv->node_count);
+    level = malloc(sizeof *level * rv->node_count);
+    flags = malloc(rv->node_count);
+    CHECK(ct_world_river_curves(w, segs, pts, off, points, surf, width, NULL, NULL, err, sizeof err) == CT_ERR_BUFFER,
+          "offsets need segments + 1");
+    CHECK(ct_world_river_curves(w, segs + 1u, pts - 1u, off, points, surf, width, NULL, NULL, err, sizeof err) ==
+              CT_ERR_BUFFER, "points capacity checked");
+    CHECK(ct_world_river_curves(w, segs + 1u, pts, off, points, surf, width, NULL, NULL, err, sizeof err) == CT_OK,
+          "%s", err);
+    CHECK(ct_world_rivers(w, rv->node_count, dir, NULL, NULL, NULL, NULL, level, flags, err, sizeof err) == CT_OK,
+          "%s", err);
+    CHECK(off[0] == 0 && off[segs] == pts, "offsets span the points");
+    for (i = 0; i < segs; i++) {
+        uint32_t p;
+        int rises = 0;
+        CHECK(off[i + 1u] >= off[i] + 2u && width[i] > 0.0, "segment %u: %u points", i, off[i + 1u] - off[i]);
+        for (p = off[i] + 1u; p < off[i + 1u]; p++) rises += surf[p] > surf[p - 1u];
+        CHECK(!rises, "seed %u segment %u: the surface rises along the curve", seed, i);
+    }
+    for (i = 0; i < rv->node_count; i++) {
+        const double *a = points + 3u * off[i], *d = dir + 3u * i;
+        CHECK(fabs(a[0] - d[0]) + fabs(a[1] - d[1]) + fabs(a[2] - d[2]) < 1e-12 && surf[off[i]] >= level[i] - 1e-9,
+              "node %u: its curve starts at the node, at or above its surface", i);
+        if (flags[i] & CT_RIVER_MOUTH_SEA) {
+            double gap = mouth_gap(w, points + 3u * off[i], off[i + 1u] - off[i]);
+            mouths++;
+            CHECK(gap >= 0.0, "seed %u node %u: the mouth curve never meets the sea", seed, i);
+            CHECK(gap <= 500.0, "seed %u node %u: %.0f m of land between the river and the sea", seed, i, gap);
+            if (gap > worst) worst = gap;
+        }
+    }
+    CHECK(mouths > 50, "seed %u: %u sea mouths", seed, mouths);
+    printf("ok seed %u: %u curves, %u points; %u sea mouths, river water within %.0f m of the sea on each\n", seed,
+           segs, pts, mouths, worst);
+    free(off);
+    free(points);
+    free(surf);
+    free(width);
+    free(dir);
+    free(level);
+    free(flags);
+}
+
 int main(int argc, char **argv)
 {
     static const uint32_t seeds[] = {42u, 7u, 1234u};
@@ -333,6 +426,7 @@ int main(int argc, char **argv)
             continue;
         }
         test_monotone(w, seeds[k]);
+        test_curves(w, seeds[k]);
         if (k == 0) test_cube_edge_chunks(w);
         ct_world_free(w);
     }

@@ -47,6 +47,28 @@ test('world.rivers() returns the graph as typed arrays', () => {
   assert.ok(r.info.landToSeaM2 > 0.8 * r.info.landAreaM2);
 });
 
+test('world.riverCurves(): each node\'s curve starts at the node, falls along its length, and the mouths reach the sea', () => {
+  const r = world.rivers(), c = world.riverCurves(), n = r.info.nodeCount;
+  assert.is(c.widthM.length, r.info.segmentCount);
+  assert.is(c.offset.length, r.info.segmentCount + 1);
+  assert.is(c.points.length, 3 * c.offset[c.offset.length - 1]);
+  let seaEnds = 0, mouths = 0;
+  for (let k = 0; k < c.widthM.length; k++) {
+    const a = c.offset[k], b = c.offset[k + 1];
+    assert.ok(b - a >= 2, `segment ${k}: ${b - a} points`);
+    for (let p = a + 1; p < b; p++) assert.ok(c.surfaceM[p] <= c.surfaceM[p - 1], `segment ${k} rises`);
+    if (k >= n) continue;
+    for (let q = 0; q < 3; q++) assert.ok(Math.abs(c.points[3 * a + q] - r.direction[3 * k + q]) < 1e-12, `node ${k}: curve start`);
+    assert.is(c.widthM[k], r.widthM[k]);
+    if (!(r.flags[k] & 2)) continue;
+    mouths++;
+    const end = world.sampleAt(c.points.subarray(3 * (b - 1), 3 * b));
+    if (end.hasWater && end.waterBody >= 0 && Math.abs(end.waterM) < 0.5) seaEnds++;
+  }
+  assert.ok(mouths > 50, `${mouths} sea mouths`);
+  assert.is(seaEnds, mouths, 'every sea mouth\'s curve ends in the sea');
+});
+
 test('a loaded snapshot derives the same graph', () => {
   const again = core.loadWorld(world.snapshot());
   try {
@@ -120,6 +142,8 @@ test('the worker answers a rivers message with transferred arrays', async () => 
   assert.ok(r.info.nodeCount > 0);
   assert.is(r.downstream.length, r.info.nodeCount);
   assert.ok(last.transfer.includes(r.direction.buffer) && last.transfer.includes(r.widthM.buffer));
+  assert.ok(r.curves.offset.length === r.info.segmentCount + 1 && last.transfer.includes(r.curves.points.buffer),
+    'the curves come along, transferred');
 });
 
 test.run();
