@@ -118,20 +118,22 @@ export function createHandler(core, options = {}) {
       // One copy out of WebAssembly memory into one ArrayBuffer, which the reply transfers.
       const result = { ...w.mesh(key, { ...options, copy: true }), key, generation: w.generation };
       // Inland water narrower than the samples drawn as land (thin_water.js), in the mesh and the maps alike.
-      const hide = thin && !options.water ? thinWater(w.chunk(key)) : null;
+      // The chunk the mesh was built from (still in the world's buffer): every map below reads it.
+      const chunk = options.water ? null : w.chunk(key);
+      const hide = thin && chunk ? thinWater(chunk) : null;
       if (hide) recolourMesh(result, options.stride ?? 1, hide, w.palette());
       // Every terrain mesh says how far its coarser strides lie from the full surface:
       // tile selection needs that whatever the renderer draws. From the chunk's own
       // heights (still in the world's buffer), so no stride-1 mesh is built for it.
       if (!options.water) {
-        const chunk = w.chunk(key), vex = options.verticalExaggeration ?? 1;
+        const vex = options.verticalExaggeration ?? 1;
         result.strideErrorsM = strideErrorsM(chunk, vex);
         // The drawn height range bounds the tile for refinement distances (stream/lod.js).
         result.heightRangeM = drawnHeightRangeM(chunk, vex);
       }
       if (lakes && !options.water) result.lakes = lakeMesh(w, key, options);
       // Per-sample lake levels of the same chunk, for shores decided per pixel (null without a lake).
-      if (lakeLevels && !options.water) result.lakeLevels = lakeLevelMap(withoutThinWater(w.chunk(key), hide));
+      if (lakeLevels && !options.water) result.lakeLevels = lakeLevelMap(withoutThinWater(chunk, hide));
       // The same chunk (still in the world's buffer) meshed at full resolution:
       // its normals match the neighbours' at the edges, so per-pixel shading is seamless.
       // The palette map comes from the same stride-1 mesh: colours per pixel, whatever the tile's stride.
@@ -140,7 +142,7 @@ export function createHandler(core, options = {}) {
         // Views, not a copy: both maps are read out before the next mesh() call.
         const full = w.mesh(key, { stride: 1, verticalExaggeration: vex });
         if (relief) result.relief = reliefMap(full, w.config.radius_m, vex);
-        if (relief && hide) liftHidden(result.relief, hide, w.chunk(key));
+        if (relief && hide) liftHidden(result.relief, hide, chunk);
         if (palMap) result.paletteMap = paletteMap(full, hide);
       }
       return result;
