@@ -9,8 +9,10 @@
 /* Polyline pieces per river segment (one macro edge): a piece is about 10 km
  * at the default 64 cells per face edge, short against the cells. */
 #define CT__RIVER_PIECES 16
-/* Steps per piece at which the build looks for water along a segment. */
-#define CT__RIVER_WET_STEPS 4
+/* Steps per piece at which the build looks for water along a segment:
+ * about 1.2 km at the default resolution, so a lake that the curve grazes
+ * for a few km is found (4 steps missed two on the eroded default world). */
+#define CT__RIVER_WET_STEPS 8
 /* node flags: the public CT_RIVER_* (ct.h) */
 #define CT__RIVER_OUTLET CT_RIVER_LAKE_OUTLET
 #define CT__RIVER_TO_SEA CT_RIVER_MOUTH_SEA
@@ -21,6 +23,7 @@
 typedef struct ct__river_seg {
     uint32_t a, b;                         /* upstream, downstream vertex */
     double level_a, level_b;               /* water surface at the ends, m (a >= b) */
+    double flat_a;                         /* arc length share held at level_a */
     double half_w_m, depth_m;              /* channel half-width and depth */
     double valley_m;                       /* valley half-width, m */
     int npts;                              /* polyline points, 2..CT__RIVER_PIECES + 1 */
@@ -88,8 +91,8 @@ int ct__river_cell_has(const ct__rivers *rv, size_t c);
 /* Squared unit-sphere distance from x to the segment's polyline, and the arc
  * length share (0..1) of the nearest point in *u. */
 double ct__river_nearest(const ct__river_seg *s, const double x[3], double *u);
-/* The segment's water surface at arc length share u: flat over the first and
- * last CT__RIVER_FLAT of its length, linear between. */
+/* The segment's water surface at arc length share u: flat over the first
+ * flat_a and the last CT__RIVER_FLAT of its length, linear between. */
 double ct__river_seg_level(const ct__river_seg *s, double u);
 
 void ct__river_at(const ct__rivers *rv, size_t c, const double dir[3], double land_m, ct__river_hit *out);

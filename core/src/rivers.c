@@ -17,7 +17,11 @@
  * at its level, and a lake outlet leaves at the lake's level and cuts its way
  * through the pass. Along a segment the surface is flat over the first and
  * last CT__RIVER_FLAT of its length and linear between: where the channels
- * of several segments meet at a node they all stand at the node's level.
+ * of several segments meet at a node they all stand at the node's level. An
+ * outlet stub stays at its lake's level over its first piece too: the
+ * sub-grid shore can leave slivers of the lake beside the curve between the
+ * steps at which the build looks for water, and there the river must not
+ * stand below the lake.
  *
  * Samples: the distance to the nearby polylines (per macro cell lists made
  * here), a parabolic channel of width ~ sqrt(discharge), valley walls rising
@@ -137,6 +141,7 @@ static void ct__seg_shape(const ct_world *w, ct__river_seg *s, const double ta[3
     double chord[3], L, m1, m2;
     uint32_t h = ct__hash3(ct__subseed(w->cfg.seed, CT__SALT_MEANDER), s->a, s->b);
     int k, q;
+    s->flat_a = CT__RIVER_FLAT;
     for (q = 0; q < 3; q++) chord[q] = B[q] - A[q];
     L = sqrt(ct__dot(chord, chord));
     m1 = w->cfg.river_meander * L * (2.0 * ct__unit(h) - 1.0);
@@ -272,12 +277,12 @@ static int ct__scan_wet(const ct_world *w, ct__sampler *sp, const ct__river_seg 
  * may lie across the macro edge), and an outlet stub starts where its curve
  * last leaves its lake: so along a segment the water never turns back into
  * a river at a higher level. Clips the polyline there (at the fine steps). */
-static void ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct__river_seg *s, int stub)
+static int ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct__river_seg *s, int stub)
 {
     int G = (s->npts - 1) * CT__RIVER_WET_STEPS, g, g0 = 0, g1 = G, k, n = 0;
     double lv = 0.0, contact = s->level_b, np[3 * (CT__RIVER_PIECES + 1)];
     int piece_wet[2 * CT__RIVER_PIECES + 1];   /* per piece, then per point */
-    if (!ct__near_water(w, rv->vc, s->a, s->b)) return;
+    if (!ct__near_water(w, rv->vc, s->a, s->b)) return 0;
     for (k = 0; k < 2 * CT__RIVER_PIECES + 1; k++) piece_wet[k] = -1;
     /* A stub's backward scan found every step after g0 dry (or all of them
      * dry), so it needs no forward scan. */
@@ -287,7 +292,7 @@ static void ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct_
         g1 = g;
         contact = lv;
     }
-    if (g0 == 0 && g1 == G) return;
+    if (g0 == 0 && g1 == G) return 0;
     ct__seg_step(s, g0, np);
     n = 1;
     for (k = 1; k + 1 < s->npts; k++)
@@ -309,6 +314,7 @@ static void ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct_
             rv->level_lifts++;
         }
     }
+    return g0 > 0;
 }
 
 /* Channel width and depth from the weighted drainage area (hydraulic
@@ -382,6 +388,7 @@ static void ct__stub_segment(const ct_world *w, ct__sampler *sp, ct__rivers *rv,
 {
     uint32_t p = rv->node_v[i];
     double ta[3], tb[3], width, depth;
+    int moved;
     s->a = l;
     s->b = p;
     ct__tangent(w, l, l, p, ta);
@@ -393,8 +400,12 @@ static void ct__stub_segment(const ct_world *w, ct__sampler *sp, ct__rivers *rv,
         s->level_a = s->level_b;
         rv->level_lifts++;
     }
-    ct__seg_clip(w, sp, rv, s, 1);
+    moved = ct__seg_clip(w, sp, rv, s, 1);
     ct__seg_finish(w, s);
+    if (moved) {   /* held at the lake's level over the first piece (see the top) */
+        s->flat_a = s->u[1] + CT__RIVER_FLAT * (1.0 - s->u[1]);
+        if (s->flat_a > 0.5) s->flat_a = 0.5;
+    }
     ct__hydraulics(w, rv->dr.flow_m2[p], &width, &depth);
     s->half_w_m = 0.5 * width;
     s->depth_m = depth;
@@ -676,9 +687,9 @@ ct_result ct__rivers_derive(ct_world *w, const ct__graph *g, char *err, size_t e
 
 double ct__river_seg_level(const ct__river_seg *s, double u)
 {
-    if (u <= CT__RIVER_FLAT) return s->level_a;
+    if (u <= s->flat_a) return s->level_a;
     if (u >= 1.0 - CT__RIVER_FLAT) return s->level_b;
-    return s->level_a + (s->level_b - s->level_a) * ((u - CT__RIVER_FLAT) / (1.0 - 2.0 * CT__RIVER_FLAT));
+    return s->level_a + (s->level_b - s->level_a) * ((u - s->flat_a) / (1.0 - CT__RIVER_FLAT - s->flat_a));
 }
 
 /* Squared distance (unit sphere) from x to the polyline and the arc length

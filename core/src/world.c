@@ -310,8 +310,9 @@ static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *e
         }
     }
     /* Valleys follow the rivers and ridges divide basins; the projection
-     * below still sees the pins, so shores and lakes hold as before. */
-    if (cfg->erosion_iterations > 0 && (r = ct__erode(w, &t->g, t->is_pin, err, errlen)) != CT_OK) return r;
+     * below still sees the pins, so shores and lakes hold as before. Walk
+     * mode shows the contour process alone, so it is not eroded. */
+    if (cfg->erosion_iterations > 0 && cfg->mode != CT_MODE_WALK && (r = ct__erode(w, &t->g, t->is_pin, err, errlen)) != CT_OK) return r;
     return ct__slope_project(&t->g, cfg->max_macro_slope, t->is_pin, w->height_v, err, errlen);
 }
 

@@ -12,7 +12,10 @@
 #include <string.h>
 #include <time.h>
 
-#define SUBSTEPS 8   /* samples per polyline piece */
+/* Samples per polyline piece: 13 is prime to the build's 8 steps per piece
+ * (CT__RIVER_WET_STEPS), so most samples fall between the points at which the
+ * build looked for water. */
+#define SUBSTEPS 13
 
 static ct_world *build(uint32_t seed, double min_area_km2)
 {
