@@ -461,6 +461,8 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     for (k = 0; k < CT__RANGES_MEMO; k++) sp->ranges_memo[k].valid = 0;
     for (k = 0; k < CT__FAST_MEMO; k++) sp->detail_memo[k].valid = 0;
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
+    sp->skips = 1;
+    sp->skip_counts = NULL;
 }
 
 /* One sample between the stages before and after the detail fBm. */
@@ -643,11 +645,19 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     }
 }
 
-void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
+void ct__sample_dir_with(const ct_world *w, const double dir_in[3], int need_moisture, int skips, uint64_t *counts,
+                         ct_sample *out)
 {
     ct__sampler sp;
     ct__sampler_init(&sp, w, 1);
+    sp.skips = skips;
+    sp.skip_counts = counts;
     ct__sampler_run(&sp, dir_in, need_moisture, out);
+}
+
+void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
+{
+    ct__sample_dir_with(w, dir_in, need_moisture, 1, NULL, out);
 }
 
 ct_result ct_world_sample(const ct_world *world, const double dir[3], ct_sample *out,
