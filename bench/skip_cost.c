@@ -7,6 +7,7 @@
  *
  *   make build/native/skip_cost   (or: cc ... bench/skip_cost.c build/native/libct.a -lm -pthread)
  *   build/native/skip_cost [reps] [only-class] [name=value ...]
+ *   (SKIP_COST_LOD=6 or 14 in the environment: that surface_lod only)
  *
  * Keys: land and sea from a scan of +Z and the bench keys of bench/common.mjs
  * (at least 95% dry / at most 5% dry); shore: the chunk nearest half dry;
@@ -145,7 +146,9 @@ int main(int argc, char **argv)
     if (!w6 || reps < 1 || reps > 64) return 1;
     find_keys(w6, key6, dir);
     for (li = 0; li < 2; li++) {
-        ct_world *w = lods[li] == 6 ? w6 : build(lods[li], argc, argv, 2);
+        ct_world *w;
+        if (getenv("SKIP_COST_LOD") && atoi(getenv("SKIP_COST_LOD")) != lods[li]) continue;
+        w = lods[li] == 6 ? w6 : build(lods[li], argc, argv, 2);
         for (c = 0; c < 4; c++) {
             ct_key k = key6[c];
             uint64_t d_on = 0, d_off = 0, counts[CT__SKIP_COUNT];

@@ -119,6 +119,7 @@ ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *c
                 digest = ct__chunk_put(chunk, (size_t)j * CT_CHUNK_EDGE + (size_t)(i + k), &s[k], q, &clipped, digest);
         }
     }
+    ct__sampler_finish(&sp);
     chunk->clipped = clipped;
     chunk->digest = ct__chunk_digest_finish(chunk, digest);
     return CT_OK;

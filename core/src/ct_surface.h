@@ -26,6 +26,7 @@ typedef struct ct__corners {
     double h[4], level[4], own[4], mask[4], shore[4], moist[4], belt[4];
     double rw[4][CT_REGION_COUNT];
     int pin[4];              /* shore pin (land next to water) */
+    int sealed;              /* 1: every corner is water with its bed at or below its level (sample.c) */
     ct__macro_grad_prep grad; /* the cell's part of the macro gradient */
     size_t river_cell;       /* the cell's index in the river lists */
     int river;               /* 1: a river segment is within reach of the cell */
@@ -42,7 +43,8 @@ typedef struct ct__corners {
  * skip_counts is not NULL; skips = 0 runs everything (tests/c/test_skips.c
  * compares the two, bit for bit). */
 enum {
-    CT__SKIP_JITTER,
+    CT__SKIP_SEALED = 0,      /* groups of four samples in sealed water cells: land layers skipped */
+    CT__SKIP_RIVER,           /* river segment distances skipped (rivers.c, ct__river_skip) */
     CT__SKIP_COUNT
 };
 typedef struct ct__sampler {
@@ -58,9 +60,13 @@ typedef struct ct__sampler {
     ct__lattice_memo detail_memo[CT__FAST_MEMO];     /* the detail fBm's */
     int skips;                /* 1 (ct__sampler_init's default): bound-proven skips on */
     uint64_t *skip_counts;    /* NULL, or CT__SKIP_COUNT counters of skipped work */
+    uint64_t sealed_groups;   /* CT__SKIP_SEALED so far */
+    ct__river_memo river_memo[CT__SAMPLER_SLOTS];   /* a lane's river skips (rivers.c) */
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask);
 void ct__sampler_run(ct__sampler *sp, const double dir[3], int need_moisture, ct_sample *out);
+/* Adds what the sampler skipped to sp->skip_counts (when not NULL). */
+void ct__sampler_finish(ct__sampler *sp);
 /* Sea or lake water at four directions (12 doubles): wet[k] is
  * ct__sampler_run's has_water (rivers aside), level_m[k] that water's level,
  * without the fine relief, which never moves a sample across the shore
