@@ -714,40 +714,36 @@ void ct__river_memo_reset(ct__river_memo *m)
 }
 
 /* Unit-sphere slack of the river skip (about 6 mm on an Earth-sized
- * planet): many orders above the rounding of the distances it compares
- * (about 1e-15 on unit vectors), many below any valley (km). */
+ * planet): orders above the rounding of the distances it compares (about
+ * 1e-15 on unit vectors), orders below any valley (km). */
 #define CT__RIVER_SLACK 1e-9
 
 /* The river skip. Proof: the distance D(x) from a point to a segment's
- * polyline (straight pieces in 3D between unit-sphere points, as
- * ct__river_nearest measures it) is 1-Lipschitz in x: D(x) >= D(x0) - |x -
- * x0|. The memo holds, for point x0, clear = D~(x0) - v/R - SLACK, with D~
- * the computed distance (within 1e-15 of D: its pieces' points and the unit
- * vectors are exact to an ulp, and the nearest point of a piece is a
- * stationary or clamped one, so an ulp in t moves the distance by a second
- * order amount) and v / R the segment's valley half-width on the unit
- * sphere. If |x - x0|~ + SLACK < clear, then D(x) > v/R + SLACK - 3e-15, so
- * at x the computed distance gives d_m >= valley_m and the loop below would
- * reach its `continue` with nothing changed (no carve, no water, no bank
- * moisture: those all need d_m < valley_m). Skipping the segment is then
- * exact. Along a chunk row a segment 50 km away is measured once per ~80
- * samples at surface_lod 6 instead of at every one. Returns 1 to skip. */
-static int ct__river_skip(const ct__river_memo *m, int slot, const double dir[3])
+ * polyline (straight 3D pieces between unit-sphere points, as
+ * ct__river_nearest measures it) is 1-Lipschitz: D(x) >= D(x0) - |x - x0|.
+ * The memo holds, for a point x0, clear = D~(x0) - v/R - SLACK, D~ the
+ * computed distance (within e = 1e-15 of D: points and unit vectors exact
+ * to an ulp, and the nearest point of a piece is stationary or clamped, so
+ * an ulp in t moves the distance to second order) and v/R the segment's
+ * valley half-width on the unit sphere. If |x - x0|~ + SLACK < clear, then
+ * D(x) > v/R + 2 SLACK - 2e, so D~(x) > v/R + SLACK: the loop below would
+ * find d_m >= valley_m and `continue` with nothing changed (carve, water and
+ * bank moisture all need d_m < valley_m). Skipping it is exact. Along a
+ * chunk row a segment 50 km off is measured about once per 70 samples at
+ * surface_lod 6 instead of at each. Returns 1 to skip. */
+static int ct__river_skip(const ct__river_memo *m, int slot, const double x[3])
 {
-    double e0, e1, e2;
+    const double *a;
     if (!m || slot >= CT__RIVER_MEMO || !(m->clear[slot] > 0.0)) return 0;
-    e0 = dir[0] - m->at[slot][0];
-    e1 = dir[1] - m->at[slot][1];
-    e2 = dir[2] - m->at[slot][2];
-    return sqrt(e0 * e0 + e1 * e1 + e2 * e2) + CT__RIVER_SLACK < m->clear[slot];
+    a = m->at[slot];
+    return sqrt((x[0] - a[0]) * (x[0] - a[0]) + (x[1] - a[1]) * (x[1] - a[1]) + (x[2] - a[2]) * (x[2] - a[2])) +
+           CT__RIVER_SLACK < m->clear[slot];
 }
 
-static void ct__river_remember(ct__river_memo *m, int slot, const double dir[3], double dist, double valley)
+static void ct__river_remember(ct__river_memo *m, int slot, const double x[3], double dist, double valley)
 {
     if (!m || slot >= CT__RIVER_MEMO) return;
-    m->at[slot][0] = dir[0];
-    m->at[slot][1] = dir[1];
-    m->at[slot][2] = dir[2];
+    m->at[slot][0] = x[0]; m->at[slot][1] = x[1]; m->at[slot][2] = x[2];
     m->clear[slot] = dist - valley - CT__RIVER_SLACK;
 }
 
