@@ -9,62 +9,16 @@
  *   build/native/skip_cost [reps] [only-class] [name=value ...]
  *   (SKIP_COST_LOD=6 or 14 in the environment: that surface_lod only)
  *
- * Keys: land and sea from a scan of +Z and the bench keys of bench/common.mjs
- * (at least 95% dry / at most 5% dry); shore: the chunk nearest half dry;
- * river: the chunk under the river node of largest drainage area whose chunk
- * holds river water. At surface_lod 14 each class's key is the LOD-14 chunk
- * at the centre of its LOD-6 key (shore and river: of the sample pair found
- * at LOD 6, descended), re-classified and reported. */
-#include "ct.h"
+ * Keys (found in the surface_lod 6 world): land and sea, the first of the
+ * bench keys of bench/common.mjs at least 95% / at most 5% dry; shore, the
+ * scanned chunk nearest half dry; river, the chunk under the river node of
+ * largest drainage area that lies in river water. At surface_lod 14 each
+ * class's key is the LOD-14 chunk at a point of its LOD-6 key: the centre
+ * (land, sea), a dry sample next to a wet one (shore), the river node. */
+#include "chunk_cost.h"
 #include "ct_surface.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
 static ct_chunk chunk;
-
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1.0e6;
-}
-
-static ct_world *build(int lod, int argc, char **argv, int first)
-{
-    ct_config cfg;
-    char err[256], text[64];
-    int a;
-    ct_config_preset(&cfg, "balanced", NULL, 0);
-    for (a = first; a < argc; a++) {
-        char name[128], *eq;
-        strncpy(name, argv[a], sizeof name - 1);
-        name[sizeof name - 1] = '\0';
-        eq = strchr(name, '=');
-        if (!eq) continue;
-        *eq = '\0';
-        if (ct_config_set(&cfg, name, eq + 1, err, sizeof err)) { fprintf(stderr, "%s\n", err); exit(1); }
-    }
-    sprintf(text, "%d", lod);
-    ct_config_set(&cfg, "surface_lod", text, NULL, 0);
-    return ct_world_build(&cfg, NULL, NULL, err, sizeof err);
-}
-
-/* Share of dry samples. */
-static double dry_share(void)
-{
-    size_t k, dry = 0;
-    for (k = 0; k < CT_CHUNK_SAMPLES; k++) dry += chunk.water[k] == CT_NO_WATER_CODE;
-    return (double)dry / CT_CHUNK_SAMPLES;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* A dry sample of the chunk in `chunk` next to a wet one, as a direction. */
 static void shore_dir(ct_key k, double dir[3])
@@ -91,7 +45,7 @@ static void find_keys(const ct_world *w, ct_key key[4], double dir[4][3])
         ct_key k = ct_key_make(i % 6, 6, (uint32_t)((i * 37 + 11) % 64), (uint32_t)((i * 53 + 5) % 64));
         double s;
         ct_chunk_generate(w, k, &chunk, NULL, 0);
-        s = dry_share();
+        s = dry_share(&chunk);
         if (!found[0] && s >= 0.95) { key[0] = k; found[0] = 1; }
         if (!found[1] && s <= 0.05) { key[1] = k; found[1] = 1; }
         if (s > 0.05 && s < 0.95 && (s - 0.5) * (s - 0.5) < best_shore) {
@@ -158,7 +112,7 @@ int main(int argc, char **argv)
             if (lods[li] != 6) ct_key_at(w, dir[c], lods[li], &k, &lx, &ly, NULL, 0);
             memset(counts, 0, sizeof counts);
             ct__chunk_generate_with(w, k, &chunk, 1, counts, NULL, 0);
-            s = dry_share();
+            s = dry_share(&chunk);
             for (r = 0; r < reps; r++) {
                 int first_on = r & 1, side;
                 for (side = 0; side < 2; side++) {
