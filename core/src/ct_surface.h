@@ -78,12 +78,14 @@ void ct__sampler_water4(ct__sampler *sp, const double dir[12], double level_m[4]
  * (ct__fbm3_fast_x4n). */
 void ct__sampler_run4(ct__sampler *sp, const double dir[12], int need_moisture, ct_sample out[4]);
 
-/* ct_chunk_generate (which runs with skips on) for a valid key, skips on or
- * off, adding what was skipped to counts (CT__SKIP_COUNT entries) when not
- * NULL: the tests' and benchmarks' way to run both sides. */
+/* ct_chunk_generate (which runs with the skips on) with the skips on or off,
+ * adding what was skipped to counts (CT__SKIP_COUNT entries) when not NULL:
+ * the tests' and benchmarks' way to run both sides. */
 ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *chunk, int skips, uint64_t *counts,
                                   char *err, size_t errlen);
-/* ct__sample_dir with the skips on or off. */
+/* ct__sample_dir with the skips on or off (a fresh sampler: its river memo
+ * starts empty, so only the sealed skip's conditions can apply, and those
+ * need need_moisture 0 and four lanes). */
 void ct__sample_dir_with(const ct_world *w, const double dir[3], int need_moisture, int skips, uint64_t *counts,
                          ct_sample *out);
 
