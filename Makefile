@@ -172,6 +172,10 @@ bench: all
 $(B)/bench_native: bench/bench_native.c $(B)/libct.a
 	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $< $(B)/libct.a $(LIBS) -o $@
 
+# The bound-proven skips off and on, alternated (docs/benchmarks.md).
+$(B)/skip_cost: bench/skip_cost.c $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $< $(B)/libct.a $(LIBS) -o $@
+
 clean:
 	rm -rf build terrain cache_demo site
 

@@ -58,7 +58,7 @@ function shoreKeys(world, want, scan) {
 }
 
 /** Chunks under river nodes (not mouths), largest drainage area first, that hold water. */
-function riverKeys(world, want) {
+export function riverKeys(world, want) {
   const r = world.rivers(), L = world.config.surface_lod, order = [], found = new Map();
   for (let i = 0; i < r.info.nodeCount; i++) if (r.flags[i] === 0) order.push(i);
   order.sort((a, b) => r.drainageAreaM2[b] - r.drainageAreaM2[a]);

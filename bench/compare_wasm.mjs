@@ -6,6 +6,11 @@
 //
 //   node bench/compare_wasm.mjs A.wasm B.wasm [C.wasm ...] [--loader-a X/ct.mjs] [--loader-b Y/ct.mjs]
 //        [--keys 4] [--reps 5] [--preset balanced] [--scan 80] [--json out.json] [--mesh]
+//        [--surface-lod N] [--rivers]
+//
+// --surface-lod builds every world at that surface_lod (default: the preset's);
+// --rivers adds a river class: the chunks under the river nodes of largest
+// drainage area (not mouths) that hold water, as bench/chunk_classes.mjs.
 //
 // --own-classes sorts keys into classes in EVERY build's own world (a key that
 // was open sea before a terrain change may be a shore chunk after it) and
@@ -31,10 +36,11 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { benchKey, summarize, nowMs } from './common.mjs';
+import { riverKeys } from './chunk_classes.mjs';
 
 function parseArgs(argv) {
   const o = { files: [], keys: 4, reps: 5, preset: 'balanced', scan: 80, loaderA: null, loaderB: null, json: null,
-    mesh: false, ownClasses: false };
+    mesh: false, ownClasses: false, surfaceLod: null, rivers: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--keys') o.keys = Number(argv[++i]);
@@ -46,6 +52,8 @@ function parseArgs(argv) {
     else if (a === '--json') o.json = argv[++i];
     else if (a === '--mesh') o.mesh = true;
     else if (a === '--own-classes') o.ownClasses = true;
+    else if (a === '--surface-lod') o.surfaceLod = Number(argv[++i]);
+    else if (a === '--rivers') o.rivers = true;
     else o.files.push(a);
   }
   if (o.files.length < 2) {
@@ -113,7 +121,8 @@ async function main() {
   const names = o.files.map((f, i) => String.fromCharCode(65 + i));
   const cores = [];
   for (const [i, f] of o.files.entries()) cores.push(await load(f, i === 0 ? o.loaderA : o.loaderB));
-  const worlds = cores.map((c) => c.buildWorld({ preset: o.preset }));
+  const set = o.surfaceLod === null ? {} : { surface_lod: o.surfaceLod };
+  const worlds = cores.map((c) => c.buildWorld({ preset: o.preset, set }));
   const N = worlds.length, lod = worlds[1].config.surface_lod;
   if (o.ownClasses) {
     ownClasses(o, worlds, names, lod);
@@ -126,6 +135,7 @@ async function main() {
     const key = benchKey(i, lod), cls = classify(dryFraction(worlds[1].chunk(key)));
     if (want[cls].length < o.keys) want[cls].push(key);
   }
+  if (o.rivers) want.river = riverKeys(worlds[1], o.keys);
   // Warm every build (JIT of the loaders, first touch of chunk buffers).
   for (const k of Object.values(want).flat().slice(0, 3)) for (const w of worlds) generate(w, k);
   const order = Object.entries(want).flatMap(([cls, keys]) => keys.map((key) => ({ cls, key })));
@@ -147,7 +157,7 @@ async function main() {
   console.log(`| class | keys x reps | ${names.map((n) => `${n} ms median [min]`).join(' | ')} | ` +
     `${others.map((n) => `${n}/A min | ${n}/A median`).join(' | ')} |`);
   console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ${others.map(() => '---: | ---:').join(' | ')} |`);
-  for (const cls of ['land', 'sea', 'mixed']) {
+  for (const cls of Object.keys(want)) {
     const p = per[cls], n = want[cls].length;
     if (!n) { console.log(`| ${cls} | 0 |`); continue; }
     const st = p.t.map(summarize), sr = p.r.map(summarize);

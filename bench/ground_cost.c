@@ -9,54 +9,9 @@
  *
  * The keys are the chunks under one LOD-6 chunk of each class (found by
  * scanning +Z at LOD 6), so both worlds sample the same ground. */
-#include "ct.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#include "chunk_cost.h"
 
 static ct_chunk chunk;
-
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1.0e6;
-}
-
-static ct_world *build(int lod, int argc, char **argv, int first)
-{
-    ct_config cfg;
-    char err[256], text[64];
-    int a;
-    ct_config_preset(&cfg, "balanced", NULL, 0);
-    for (a = first; a < argc; a++) {
-        char name[128], *eq;
-        strncpy(name, argv[a], sizeof name - 1);
-        name[sizeof name - 1] = '\0';
-        eq = strchr(name, '=');
-        if (!eq) continue;
-        *eq = '\0';
-        if (ct_config_set(&cfg, name, eq + 1, err, sizeof err)) { fprintf(stderr, "%s\n", err); exit(1); }
-    }
-    sprintf(text, "%d", lod);
-    ct_config_set(&cfg, "surface_lod", text, NULL, 0);
-    return ct_world_build(&cfg, NULL, NULL, err, sizeof err);
-}
-
-static double dry_share(void)
-{
-    size_t k, dry = 0;
-    for (k = 0; k < CT_CHUNK_SAMPLES; k++) dry += chunk.water[k] == CT_NO_WATER_CODE;
-    return (double)dry / CT_CHUNK_SAMPLES;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv)
 {
@@ -72,7 +27,7 @@ int main(int argc, char **argv)
             ct_key k = ct_key_make(CT_FACE_PZ, 6, (uint32_t)x, (uint32_t)y);
             double s, sc[3];
             ct_chunk_generate(w6, k, &chunk, NULL, 0);
-            s = dry_share();
+            s = dry_share(&chunk);
             sc[0] = s; sc[1] = 1.0 - s; sc[2] = 1.0 - 2.0 * (s > 0.5 ? s - 0.5 : 0.5 - s);
             for (c = 0; c < 3; c++) if (sc[c] > best[c]) { best[c] = sc[c]; key6[c] = k; }
         }
@@ -86,7 +41,7 @@ int main(int argc, char **argv)
             t0 = cpu_ms();
             ct_chunk_generate(w14, k14, &chunk, NULL, 0);
             t14[c][r] = cpu_ms() - t0;
-            if (r == 0) printf("%s: LOD-14 chunk dry share %.2f\n", names[c], dry_share());
+            if (r == 0) printf("%s: LOD-14 chunk dry share %.2f\n", names[c], dry_share(&chunk));
         }
     }
     for (c = 0; c < 3; c++) {

@@ -72,6 +72,12 @@ static uint64_t ct__chunk_put(ct_chunk *chunk, size_t at, const ct_sample *s, do
 ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
                             char *err, size_t errlen)
 {
+    return ct__chunk_generate_with(world, key, chunk, 1, NULL, err, errlen);
+}
+
+ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *chunk, int skips, uint64_t *counts,
+                                  char *err, size_t errlen)
+{
     const double q = world ? world->cfg.height_quantum_m : 1.0;
     uint64_t digest;
     uint32_t clipped = 0;
@@ -93,6 +99,8 @@ ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
     chunk->height_quantum_m = q;
     digest = CT_FNV1A64_INIT;   /* records, then the header (ct__chunk_digest_finish) */
     ct__sampler_init(&sp, world, 0);   /* chunks do not store the mask */
+    sp.skips = skips;
+    sp.skip_counts = counts;
     gx0 = (int64_t)key.x * CT_CHUNK_CORE;
     gy0 = (int64_t)key.y * CT_CHUNK_CORE;
     for (j = 0; j < CT_CHUNK_EDGE; j++) {
@@ -111,6 +119,7 @@ ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
                 digest = ct__chunk_put(chunk, (size_t)j * CT_CHUNK_EDGE + (size_t)(i + k), &s[k], q, &clipped, digest);
         }
     }
+    ct__sampler_finish(&sp);
     chunk->clipped = clipped;
     chunk->digest = ct__chunk_digest_finish(chunk, digest);
     return CT_OK;

@@ -59,16 +59,26 @@ typedef struct ct__rivers {
 } ct__rivers;
 
 /* The river at a point. carve_m <= 0 is added to the land height; wet marks
- * river water over the carved bed at surface_m; dist_m is the distance to the
- * nearest channel centre line (1e300 if no river is near). */
+ * river water over the carved bed at surface_m. */
 typedef struct ct__river_hit {
     double carve_m;
     int wet;
     double surface_m;
-    double dist_m;
     double moisture;           /* bank bonus, added to the sample's moisture */
 } ct__river_hit;
-
+/* What ct__river_at may remember between calls to skip segments a distance
+ * bound proves out of reach (rivers.c, beside ct__river_skip): for the
+ * first CT__RIVER_MEMO segments of one macro cell's list, a point where the
+ * segment's distance was computed and the clearance left there. A sampler
+ * keeps one per lane; results never depend on it (tests/c/test_skips.c). */
+#define CT__RIVER_MEMO 32
+typedef struct ct__river_memo {
+    size_t cell;                      /* the cell the entries are for; (size_t)-1: none */
+    double at[CT__RIVER_MEMO][3];     /* where the entry was computed (unit sphere) */
+    double clear[CT__RIVER_MEMO];     /* bound on (curve distance - valley) there; <= 0: no entry */
+    uint64_t skipped;                 /* segment distances skipped so far */
+} ct__river_memo;
+void ct__river_memo_reset(ct__river_memo *m);
 /* Index of the macro cell (face, i, j) in cell_off. */
 #define CT__RIVER_CELL(n, f, i, j) (((size_t)(f) * (n) + (size_t)(j)) * (n) + (size_t)(i))
 
@@ -95,6 +105,8 @@ double ct__river_nearest(const ct__river_seg *s, const double x[3], double *u);
  * flat_a and the last CT__RIVER_FLAT of its length, linear between. */
 double ct__river_seg_level(const ct__river_seg *s, double u);
 
-void ct__river_at(const ct__rivers *rv, size_t c, const double dir[3], double land_m, ct__river_hit *out);
+/* memo may be NULL (every listed segment measured). */
+void ct__river_at(const ct__rivers *rv, size_t c, const double dir[3], double land_m, ct__river_memo *memo,
+                  ct__river_hit *out);
 
 #endif

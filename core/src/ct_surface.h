@@ -26,6 +26,7 @@ typedef struct ct__corners {
     double h[4], level[4], own[4], mask[4], shore[4], moist[4], belt[4];
     double rw[4][CT_REGION_COUNT];
     int pin[4];              /* shore pin (land next to water) */
+    int sealed;              /* 1: every corner is water with its bed at or below its level (sample.c) */
     ct__macro_grad_prep grad; /* the cell's part of the macro gradient */
     size_t river_cell;       /* the cell's index in the river lists */
     int river;               /* 1: a river segment is within reach of the cell */
@@ -37,6 +38,15 @@ typedef struct ct__corners {
  * ct__sample_dir's, bit for bit, in any order of calls. want_mask = 0 skips
  * the land mask (ct_sample.mask), which chunks do not store. */
 #define CT__SAMPLER_SLOTS 5   /* a cached cell per lane of ct__sampler_run4, one for ct__sampler_run */
+/* Work that a bound proves cannot change any output bit, skipped (sample.c,
+ * each with its proof beside it). The sampler counts what it skipped when
+ * skip_counts is not NULL; skips = 0 runs everything (tests/c/test_skips.c
+ * compares the two, bit for bit). */
+enum {
+    CT__SKIP_SEALED = 0,      /* groups of four samples in sealed water cells: land layers skipped */
+    CT__SKIP_RIVER,           /* river segment distances skipped (rivers.c, ct__river_skip) */
+    CT__SKIP_COUNT
+};
 typedef struct ct__sampler {
     const ct_world *w;
     ct__corners cell[CT__SAMPLER_SLOTS];
@@ -48,9 +58,15 @@ typedef struct ct__sampler {
     const ct__rivers *rivers; /* NULL: the rivers layer is off */
     ct__lattice_memo ranges_memo[CT__RANGES_MEMO];   /* ct__ranges_at_x4's lattice memos */
     ct__lattice_memo detail_memo[CT__FAST_MEMO];     /* the detail fBm's */
+    int skips;                /* 1 (ct__sampler_init's default): bound-proven skips on */
+    uint64_t *skip_counts;    /* NULL, or CT__SKIP_COUNT counters of skipped work */
+    uint64_t sealed_groups;   /* CT__SKIP_SEALED so far */
+    ct__river_memo river_memo[CT__SAMPLER_SLOTS];   /* a lane's river skips (rivers.c) */
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask);
 void ct__sampler_run(ct__sampler *sp, const double dir[3], int need_moisture, ct_sample *out);
+/* Adds what the sampler skipped to sp->skip_counts (when not NULL). */
+void ct__sampler_finish(ct__sampler *sp);
 /* Sea or lake water at four directions (12 doubles): wet[k] is
  * ct__sampler_run's has_water (rivers aside), level_m[k] that water's level,
  * without the fine relief, which never moves a sample across the shore
@@ -61,6 +77,17 @@ void ct__sampler_water4(ct__sampler *sp, const double dir[12], double level_m[4]
  * results, bit for bit, with the detail fBm run four lanes at a time
  * (ct__fbm3_fast_x4n). */
 void ct__sampler_run4(ct__sampler *sp, const double dir[12], int need_moisture, ct_sample out[4]);
+
+/* ct_chunk_generate (which runs with the skips on) with the skips on or off,
+ * adding what was skipped to counts (CT__SKIP_COUNT entries) when not NULL:
+ * the tests' and benchmarks' way to run both sides. */
+ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *chunk, int skips, uint64_t *counts,
+                                  char *err, size_t errlen);
+/* ct__sample_dir with the skips on or off (a fresh sampler: its river memo
+ * starts empty, so only the sealed skip's conditions can apply, and those
+ * need need_moisture 0 and four lanes). */
+void ct__sample_dir_with(const ct_world *w, const double dir[3], int need_moisture, int skips, uint64_t *counts,
+                         ct_sample *out);
 
 /* Inputs of the biome rules, all derived from the shared field. */
 typedef struct ct__biome_in {

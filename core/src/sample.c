@@ -158,6 +158,9 @@ static void ct__corners_load(const ct_world *w, int want_slope, int face, uint32
     k->river_cell = CT__RIVER_CELL(n, face, i, j);
     k->river = w->rivers && ct__river_cell_has(w->rivers, k->river_cell);
     k->any_wet = k->body[0] >= 0 || k->body[1] >= 0 || k->body[2] >= 0 || k->body[3] >= 0;
+    k->sealed = 1;
+    for (q = 0; q < 4; q++)
+        if (!(k->body[q] >= 0 && k->h[q] - k->level[q] <= 0.0)) k->sealed = 0;
 }
 
 /* Cell lookup: the same face coordinate the chunk grid uses, scaled to n.
@@ -181,10 +184,11 @@ static void ct__sample_cell(ct__sampler *sp, ct__corners *slot, const double dir
     c->k = slot;
 }
 
-/* Interpolation: the corners weighted by the shoreline-aware split. The
- * region weights are not blended here: only the coast layer and region
- * profiles at non-zero strength read them (ct__blend_regions). */
-static void ct__sample_blend(const ct__sampler *sp, const ct__cell *c, ct__blend *b)
+/* The blend's start: every field zero, the weights, and the water body:
+ * the strongest water corner names the body and its level; all water
+ * corners of one triangle belong to one body (the saddle split guarantees
+ * it), so lakes stay exactly flat. */
+static void ct__blend_start(const ct__cell *c, ct__blend *b)
 {
     const ct__corners *kc = c->k;
     const double *wt = b->wt;
@@ -194,9 +198,6 @@ static void ct__sample_blend(const ct__sampler *sp, const ct__cell *c, ct__blend
     b->dom = -1;
     b->level = 0.0;
     ct__cell_weights(kc->split, c->s, c->t, b->wt);
-    /* The strongest water corner names the body and its level; all water
-     * corners of one triangle belong to one body (the saddle split
-     * guarantees it), so lakes stay exactly flat. */
     if (kc->any_wet) {
         for (k = 0; k < 4; k++) {
             if (wt[k] == 0.0 || kc->body[k] < 0) continue;
@@ -205,6 +206,17 @@ static void ct__sample_blend(const ct__sampler *sp, const ct__cell *c, ct__blend
         }
         if (b->dom >= 0) b->level = kc->level[b->dom];
     }
+}
+
+/* Interpolation: the corners weighted by the shoreline-aware split. The
+ * region weights are not blended here: only the coast layer and region
+ * profiles at non-zero strength read them (ct__blend_regions). */
+static void ct__sample_blend(const ct__sampler *sp, const ct__cell *c, ct__blend *b)
+{
+    const ct__corners *kc = c->k;
+    const double *wt = b->wt;
+    int k;
+    ct__blend_start(c, b);
     for (k = 0; k < 4; k++) {
         double h = kc->h[k], ref;
         if (wt[k] == 0.0) continue;
@@ -231,6 +243,23 @@ static void ct__sample_blend(const ct__sampler *sp, const ct__cell *c, ct__blend
         b->shore += wt[k] * kc->shore[k];
         b->moist += wt[k] * kc->moist[k];
         b->belt += wt[k] * kc->belt[k];
+    }
+}
+
+/* ct__sample_blend in a sealed cell, water fields only: bed and above take
+ * the same terms in the same order (ref is the corner's own level, every
+ * corner being water); the land, shore, moisture and belt blends stay 0
+ * (ct__sampler_sealed4 says why nothing reads them). */
+static void ct__sample_blend_sealed(const ct__cell *c, ct__blend *b)
+{
+    const ct__corners *kc = c->k;
+    const double *wt = b->wt;
+    int k;
+    ct__blend_start(c, b);
+    for (k = 0; k < 4; k++) {
+        if (wt[k] == 0.0) continue;
+        b->bed += wt[k] * kc->h[k];
+        b->above += wt[k] * (kc->h[k] - kc->level[k]);
     }
 }
 
@@ -339,13 +368,13 @@ static double ct__sample_slope(const ct__cell *c, const double g[3])
  * added to the detail) and the river water and bank moisture in *rh, which
  * classification reads. 0 and no river elsewhere, so the layer off (or far
  * from rivers) leaves every sample as it was. */
-static double ct__sample_river(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
+static double ct__sample_river(ct__sampler *sp, int lane, const ct__cell *c, const ct__blend *b, const double dir[3],
                                double detail, ct__river_hit *rh)
 {
     rh->wet = 0;
     rh->moisture = 0.0;
     if (!sp->rivers || !c->k->river || !(b->above + detail > 0.0)) return 0.0;
-    ct__river_at(sp->rivers, c->k->river_cell, dir, b->bed + detail, rh);
+    ct__river_at(sp->rivers, c->k->river_cell, dir, b->bed + detail, sp->skips ? &sp->river_memo[lane] : NULL, rh);
     return rh->carve_m;
 }
 
@@ -461,6 +490,18 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     for (k = 0; k < CT__RANGES_MEMO; k++) sp->ranges_memo[k].valid = 0;
     for (k = 0; k < CT__FAST_MEMO; k++) sp->detail_memo[k].valid = 0;
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
+    sp->skips = 1;
+    sp->skip_counts = NULL;
+    sp->sealed_groups = 0;
+    for (k = 0; k < CT__SAMPLER_SLOTS; k++) ct__river_memo_reset(&sp->river_memo[k]);
+}
+
+void ct__sampler_finish(ct__sampler *sp)
+{
+    int k;
+    if (!sp->skip_counts) return;
+    sp->skip_counts[CT__SKIP_SEALED] += sp->sealed_groups;
+    for (k = 0; k < CT__SAMPLER_SLOTS; k++) sp->skip_counts[CT__SKIP_RIVER] += sp->river_memo[k].skipped;
 }
 
 /* One sample between the stages before and after the detail fBm. */
@@ -508,7 +549,7 @@ static void ct__sample_front(ct__sampler *sp, ct__corners *slot, const double di
 }
 
 /* After the fBm (nz, coarse): detail, ranges, classification. */
-static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double nz, double coarse, int need_moisture,
+static void ct__sample_back(ct__sampler *sp, const ct__pending *q, double nz, double coarse, int need_moisture,
                             ct_sample *out)
 {
     double detail, jitter, g[3] = {0.0, 0.0, 0.0};
@@ -516,7 +557,7 @@ static void ct__sample_back(const ct__sampler *sp, const ct__pending *q, double 
     detail = ct__detail_finish(&q->blend, q->amp, q->octaves, nz, coarse, &jitter);
     if (sp->ranges_on) detail += ct__sample_ranges(sp, &q->blend, q->dir, g);
     if (sp->ground.octaves > 0) detail += ct__sample_ground(sp, &q->cell, &q->blend, q->dir, detail, g);
-    detail += ct__sample_river(sp, &q->cell, &q->blend, q->dir, detail, &rh);
+    detail += ct__sample_river(sp, CT__SAMPLER_SLOTS - 1, &q->cell, &q->blend, q->dir, detail, &rh);
     ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
 }
 
@@ -553,20 +594,70 @@ static void ct__sample_canonical_x2(const double a_in[3], const double b_in[3], 
     }
 }
 
-/* The first steps of four lanes (canonical direction, cell, blend), with
- * their directions packed in p for the lane noise. */
-static void ct__sample_lanes(ct__sampler *sp, const double dir_in[12], ct__pending q[4], double p[12])
+/* The first steps of four lanes (canonical direction, cell), with their
+ * directions packed in p for the lane noise. */
+static void ct__sample_lane_cells(ct__sampler *sp, const double dir_in[12], ct__pending q[4], double p[12])
 {
     int k;
     ct__sample_canonical_x2(dir_in, dir_in + 3, q[0].dir, q[1].dir);
     ct__sample_canonical_x2(dir_in + 6, dir_in + 9, q[2].dir, q[3].dir);
     for (k = 0; k < 4; k++) {
         ct__sample_cell(sp, &sp->cell[k], q[k].dir, &q[k].cell);
-        ct__sample_blend(sp, &q[k].cell, &q[k].blend);
         p[3 * k] = q[k].dir[0];
         p[3 * k + 1] = q[k].dir[1];
         p[3 * k + 2] = q[k].dir[2];
     }
+}
+
+/* ct__sample_lane_cells, then the blends. */
+static void ct__sample_lanes(ct__sampler *sp, const double dir_in[12], ct__pending q[4], double p[12])
+{
+    int k;
+    ct__sample_lane_cells(sp, dir_in, q, p);
+    for (k = 0; k < 4; k++) ct__sample_blend(sp, &q[k].cell, &q[k].blend);
+}
+
+/* Sealed water: four lanes whose cells are all sealed (ct__corners_load:
+ * every corner water, its bed h at or below its level). Proof that the
+ * land work may be skipped with the same bits:
+ *   - all four corners wet, so ct__cell_split picks bilinear weights,
+ *     products of s, t, 1 - s, 1 - t in [0,1]: every weight >= 0, one >= 1/4;
+ *   - so wet_weight > 0, land_w = 0, and above = sum of w (h - level), each
+ *     term a non-negative times a non-positive double (h - level <= 0 is
+ *     exact in sign, as is every IEEE product and sum of such terms): above
+ *     <= 0 at every sample of the cell, whatever s and t;
+ *   - then the coast changes nothing (no land corner: not a mixed triangle;
+ *     wet: no ramp), ct__detail_amp runs no octave (above <= 0), so detail is
+ *     +0.0 and amp is never read; the ranges' amplitude is 0
+ *     (ct__ranges_amp: above <= 0), ground relief and rivers need above +
+ *     detail > 0, so each adds +0.0 and the gradient g stays 0;
+ *   - the sample is water (wet_weight > 0, above + 0.0 <= 0), and with
+ *     need_moisture 0 its classification reads neither the slope nor the
+ *     moisture, shore, belt or mask blends, nor the river hit.
+ * What is left: the water half of the blend, the two jitter octaves (the
+ * water's shade reads them) and classification. Counted per group. */
+static int ct__lanes_sealed(const ct__sampler *sp, const ct__pending q[4], int need_moisture)
+{
+    return sp->skips && !need_moisture && !sp->want_mask && q[0].cell.k->sealed && q[1].cell.k->sealed &&
+           q[2].cell.k->sealed && q[3].cell.k->sealed;
+}
+
+static void ct__sampler_sealed4(ct__sampler *sp, ct__pending q[4], const double p[12], ct_sample out[4])
+{
+    static const int no_octaves[4] = {0, 0, 0, 0};
+    const ct_config *cfg = &sp->w->cfg;
+    double nz[4], coarse[4], g[3] = {0.0, 0.0, 0.0};
+    ct__river_hit rh;
+    int k;
+    rh.carve_m = rh.surface_m = rh.moisture = 0.0;
+    rh.wet = 0;
+    for (k = 0; k < 4; k++) ct__sample_blend_sealed(&q[k].cell, &q[k].blend);
+    ct__fbm3_fast_x4n_memo(sp->detail_memo, sp->detail_seed, p, cfg->detail_frequency, no_octaves, 2.0,
+                           cfg->detail_gain, CT__JITTER_OCTAVES, nz, coarse);
+    for (k = 0; k < 4; k++)
+        ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, 0.0, coarse[k] * CT__JITTER_SPREAD, g, 0, &rh,
+                            &out[k]);
+    sp->sealed_groups++;
 }
 
 void ct__sampler_water4(ct__sampler *sp, const double dir_in[12], double level_m[4], int wet_out[4])
@@ -606,7 +697,12 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     ct__pending q[4];
     double p[12], nz[4], coarse[4], detail[4], jitter[4], belt[4], above[4], ranges[4], g[12] = {0.0};
     int octaves[4], k;
-    ct__sample_lanes(sp, dir_in, q, p);
+    ct__sample_lane_cells(sp, dir_in, q, p);
+    if (ct__lanes_sealed(sp, q, need_moisture)) {
+        ct__sampler_sealed4(sp, q, p, out);
+        return;
+    }
+    for (k = 0; k < 4; k++) ct__sample_blend(sp, &q[k].cell, &q[k].blend);
     if (sp->coast_on) {
         /* ct__sample_coast for the four lanes, the shore noise of the lanes
          * in shore triangles four at a time. */
@@ -637,17 +733,26 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     if (sp->ground.octaves > 0) ct__sample_ground4(sp, q, p, g, detail);
     for (k = 0; k < 4; k++) {
         ct__river_hit rh;
-        detail[k] += ct__sample_river(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);
+        detail[k] += ct__sample_river(sp, k, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);
         ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
                             &rh, &out[k]);
     }
 }
 
-void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
+void ct__sample_dir_with(const ct_world *w, const double dir_in[3], int need_moisture, int skips, uint64_t *counts,
+                         ct_sample *out)
 {
     ct__sampler sp;
     ct__sampler_init(&sp, w, 1);
+    sp.skips = skips;
+    sp.skip_counts = counts;
     ct__sampler_run(&sp, dir_in, need_moisture, out);
+    ct__sampler_finish(&sp);
+}
+
+void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
+{
+    ct__sample_dir_with(w, dir_in, need_moisture, 1, NULL, out);
 }
 
 ct_result ct_world_sample(const ct_world *world, const double dir[3], ct_sample *out,
