@@ -13,6 +13,10 @@
  * about 1.2 km at the default resolution, so a lake that the curve grazes
  * for a few km is found (4 steps missed two on the eroded default world). */
 #define CT__RIVER_WET_STEPS 8
+/* Share of a segment's length that is flat at its downstream end (and, by
+ * default, flat_a at its upstream end): where the channels of several
+ * segments meet at a node they all stand at the node's level. */
+#define CT__RIVER_FLAT 0.1
 /* node flags: the public CT_RIVER_* (ct.h) */
 #define CT__RIVER_OUTLET CT_RIVER_LAKE_OUTLET
 #define CT__RIVER_TO_SEA CT_RIVER_MOUTH_SEA
