@@ -5,7 +5,11 @@
 // each build's median and min CPU ms and the median of its per-rep ratio to the
 // JS fBm (the bench target: <= 1.5).
 //
-//   node bench/build_ratio.mjs A.wasm [B.wasm ...] [--reps 15] [--n 64]
+//   node bench/build_ratio.mjs A.wasm [B.wasm ...] [--reps 15] [--n 64] [--versions]
+//
+// The builds must make the same world (same generation ID), unless
+// --versions says they are different algorithm versions on purpose (the
+// cost of an output change, such as version 6's default erosion).
 import { readFileSync } from 'node:fs';
 import { loadCore } from '../wasm/ct.mjs';
 import { benchKey, chunkDirections } from './common.mjs';
@@ -17,7 +21,9 @@ const nowMs = () => { const u = process.cpuUsage(); return (u.user + u.system) /
 const args = process.argv.slice(2);
 const opt = (name, d) => { const i = args.indexOf(name); return i < 0 ? d : Number(args.splice(i, 2)[1]); };
 const reps = opt('--reps', 15), n = opt('--n', 64);
-if (!args.length) { console.error('usage: node bench/build_ratio.mjs A.wasm [B.wasm ...] [--reps N] [--n N]'); process.exit(2); }
+const vi = args.indexOf('--versions'), versions = vi >= 0;
+if (versions) args.splice(vi, 1);
+if (!args.length) { console.error('usage: node bench/build_ratio.mjs A.wasm [B.wasm ...] [--reps N] [--n N] [--versions]'); process.exit(2); }
 const cores = [];
 for (const f of args) cores.push(await loadCore(await WebAssembly.compile(readFileSync(f))));
 const fbm = makeFbm(), dirs = chunkDirections(benchKey(0, 6));
@@ -33,7 +39,7 @@ for (let r = 0; r < reps; r++) {
   for (const i of order) {
     if (i < 0) { const t = nowMs(); fbm(dirs); jsMs = nowMs() - t; continue; }
     const b = build(cores[i]); got[i] = b.ms;
-    if (gen === null) gen = b.g; else if (gen !== b.g) throw new Error(`${args[i]}: generation ${b.g} differs from ${gen}`);
+    if (gen === null) gen = b.g; else if (gen !== b.g && !versions) throw new Error(`${args[i]}: generation ${b.g} differs from ${gen}`);
   }
   js.push(jsMs);
   cores.forEach((_, i) => { ms[i].push(got[i]); ratio[i].push(got[i] / jsMs); });
