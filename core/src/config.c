@@ -147,12 +147,9 @@ ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t
         c.max_macro_slope = 0.0045;
         c.tree_line_m = 2600.0;
         c.snow_line_m = 3800.0;
-        /* Higher highlands under lower ranges than the default, and one
-         * erosion step instead of two: the median land stays over 1 km and
-         * peaks stay under about 9 km (three seeds in docs/generation.md). */
-        c.range_height_m = 9000.0;
-        c.macro_ceiling_m = 5000.0;
-        c.erosion_iterations = 1;
+        /* Taller ranges on higher highlands; peaks stay under about 9 km. */
+        c.range_height_m = 7000.0;
+        c.macro_ceiling_m = 3800.0;
         /* Folded chains: the mountain preset pays for them (three more
          * noises per belt sample); the default world keeps its shore
          * chunks cheaper without them. */

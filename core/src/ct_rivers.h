@@ -11,7 +11,7 @@
 #define CT__RIVER_PIECES 16
 /* Steps per piece at which the build looks for water along a segment:
  * about 1.2 km at the default resolution, so a lake that the curve grazes
- * for a few km is found (4 steps missed two on the eroded default world). */
+ * for a few km is found (4 steps missed two on an eroded world, seed 7). */
 #define CT__RIVER_WET_STEPS 8
 /* Share of a segment's length that is flat at its downstream end (and, by
  * default, flat_a at its upstream end): where the channels of several

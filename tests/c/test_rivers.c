@@ -433,6 +433,21 @@ int main(int argc, char **argv)
         if (k == 0) test_cube_edge_chunks(w);
         ct_world_free(w);
     }
+    {
+        /* An eroded world with tall belts: there two rivers rose by 250 m
+         * past lake slivers before the build looked for water at 8 steps per
+         * piece and outlet stubs held their lake's level (rivers.c). */
+        ct_config cfg;
+        char err[256];
+        ct_world *w;
+        ct_config_preset(&cfg, "balanced", err, sizeof err);
+        CHECK(ct_config_parse(&cfg, "seed=7\nerosion_iterations=2\nerosion_k=0.57\nrange_height_m=15500\n"
+                                    "macro_ceiling_m=8000\nrange_belt_width=0.26\nhill_height_m=2000\n", err, sizeof err) == CT_OK, "%s", err);
+        w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
+        CHECK(w && w->rivers, "eroded seed 7: %s", err);
+        if (w && w->rivers) test_monotone(w, 7u);
+        ct_world_free(w);
+    }
     if (argc > 1 && strcmp(argv[1], "--cost") == 0) report_cost(42u);
     return test_summary("rivers");
 }
