@@ -147,9 +147,13 @@ ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t
         c.max_macro_slope = 0.0045;
         c.tree_line_m = 2600.0;
         c.snow_line_m = 3800.0;
-        /* Taller ranges on higher highlands; peaks stay under about 9 km. */
+        /* Higher highlands than the default under its ranges, with lower
+         * hills and one erosion step instead of two: the median land stays
+         * near 1 km and peaks at about 9 km (docs/generation.md). */
         c.range_height_m = 7000.0;
-        c.macro_ceiling_m = 3800.0;
+        c.macro_ceiling_m = 5000.0;
+        c.hill_height_m = 2000.0;
+        c.erosion_iterations = 1;
         /* Folded chains: the mountain preset pays for them (three more
          * noises per belt sample); the default world keeps its shore
          * chunks cheaper without them. */
