@@ -100,8 +100,10 @@ function measureWorld(w, grid, o, earth) {
   const args = [...w.args, '--width', String(grid.width), '--height', String(grid.height),
     '--lat-max', String(grid.latMax), '--raster', rasterPath, '--land-chunks', String(o.landChunks),
     // Land slopes at LOD 6, 11 (about 20 m, near the 30 m of ASTER GDEM) and
-    // 14, each from a world of that surface_lod (fine relief grows with it).
-    ...(w.args[0] === '--world' ? [] : ['--slope-lods', '6,11,14', '--slope-chunks', o.quick ? '4' : '12'])];
+    // 14, each from a world of that surface_lod (fine relief grows with it),
+    // 48 land chunks each: with 12 the LOD-11 median of one seed moved by up
+    // to 4 deg with the chunks drawn (a chunk there is only 4.7 km across).
+    ...(w.args[0] === '--world' ? [] : ['--slope-lods', '6,11,14', '--slope-chunks', o.quick ? '4' : '48'])];
   const r = spawnSync(binary, args, { encoding: 'utf8', maxBuffer: 16 << 20 });
   if (r.status !== 0) throw new Error(`terrain_stats ${args.join(' ')} failed: ${r.stderr.trim()}`);
   const native = JSON.parse(r.stdout);

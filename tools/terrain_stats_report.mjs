@@ -57,6 +57,12 @@ export function formatWorld(m, earth, grid) {
   return `${rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n')}\n`;
 }
 
+/** The land slope median and p90 at one of the --slope-lods, or '-'. */
+const slopeAt = (m, lod) => {
+  const sl = (m.slopes || []).find((x) => x.lod === lod);
+  return sl ? `${f(sl.slope_deg.p50)} / ${f(sl.slope_deg.p90, 1)}` : '-';
+};
+
 const COLUMNS = [
   ['world', (m) => m.label],
   ['coast/area vs Earth', (m) => f(m.coast.vs_earth.coast_per_land_area)],
@@ -66,6 +72,8 @@ const COLUMNS = [
   ['slope p50', (m) => f(m.chunks.slope_deg.p50)],
   ['p90', (m) => f(m.chunks.slope_deg.p90)],
   ['p99', (m) => f(m.chunks.slope_deg.p99)],
+  ['slope LOD 11 p50 / p90', (m) => slopeAt(m, 11)],
+  ['LOD 14 p50 / p90', (m) => slopeAt(m, 14)],
   ['height p50', (m) => f(m.chunks.height_m.p50, 0)],
   ['p90', (m) => f(m.chunks.height_m.p90, 0)],
   ['p99', (m) => f(m.chunks.height_m.p99, 0)],

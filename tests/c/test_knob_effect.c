@@ -48,11 +48,6 @@ static const no_effect NO_EFFECT[] = {
 #undef GROUND_KNOB
     {"ground_dunes", "surface_lod < ground_from_lod, or no dry land",
      {"surface_lod", "10", "moisture_bias", "-0.5", NULL}},
-    {"erosion_k", "erosion_iterations = 0 (no erosion steps)", {"erosion_iterations", "3", NULL}},
-    /* Which lakes keep an outlet reaches the samples only along the few
-     * rivers below them, which 3000 directions miss even with every edge a
-     * river: test_drainage.c checks that the knob closes lakes. */
-    {"river_closed_moisture", "always at 3000 directions (see test_drainage.c)", {NULL}},
 };
 #define N_NO_EFFECT (sizeof NO_EFFECT / sizeof NO_EFFECT[0])
 
