@@ -71,7 +71,7 @@ typedef struct ct__river_hit {
     double moisture;           /* bank bonus, added to the sample's moisture */
 } ct__river_hit;
 /* What ct__river_at may remember between calls to skip segments a distance
- * bound proves out of reach (rivers.c, beside ct__river_skip): for the
+ * bound proves out of reach (river_sample.c, beside ct__river_skip): for the
  * first CT__RIVER_MEMO segments of one macro cell's list, a point where the
  * segment's distance was computed and the clearance left there. A sampler
  * keeps one per lane; results never depend on it (tests/c/test_skips.c). */

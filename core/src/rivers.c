@@ -274,7 +274,8 @@ static int ct__scan_wet(const ct_world *w, ct__sampler *sp, const ct__river_seg 
 /* A river ends where its curve first meets the sea or a lake (a sub-grid bay
  * may lie across the macro edge), and an outlet stub starts where its curve
  * last leaves its lake: so along a segment the water never turns back into
- * a river at a higher level. Clips the polyline there (at the fine steps). */
+ * a river at a higher level. Clips the polyline there (at the fine steps);
+ * returns 1 when the start moved (a stub that leaves its lake late). */
 static int ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct__river_seg *s, int stub)
 {
     int G = (s->npts - 1) * CT__RIVER_WET_STEPS, g, g0 = 0, g1 = G, k, n = 0;
