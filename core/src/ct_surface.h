@@ -44,7 +44,7 @@ typedef struct ct__corners {
  * compares the two, bit for bit). */
 enum {
     CT__SKIP_SEALED = 0,      /* groups of four samples in sealed water cells: land layers skipped */
-    CT__SKIP_RIVER,           /* river segment distances skipped (rivers.c, ct__river_skip) */
+    CT__SKIP_RIVER,           /* river segment distances skipped (river_sample.c, ct__river_skip) */
     CT__SKIP_COUNT
 };
 typedef struct ct__sampler {
