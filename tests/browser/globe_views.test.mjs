@@ -42,7 +42,7 @@ const ALTITUDES = [['30km', 30000, 60], ['3km', 3000, 76], ['300m', 300, 80], ['
  */
 const PLACES = [
   { name: 'mountains', at: [-30.55, -119], heading: 0, check: (s) => s.heightM[0] > 2000 },
-  { name: 'plain', at: [35.36, 45], heading: 30, check: (s) => !s.hasWater[0] && s.biome[0] === 2 },
+  { name: 'plain', at: [35.25, 45], heading: 30, check: (s) => !s.hasWater[0] && s.biome[0] === 2 },
   { name: 'coast', water: [-44.5, -178.5], land: [-44.5, -177.5], check: (s) => s.waterBody[0] === 0 },
   { name: 'desert', at: [-47, 144], heading: 0, check: (s) => s.biome[0] === 6 },
   { name: 'lake', water: [-45.5, 146.5], land: [-45.5, 147], check: (s) => s.waterBody[0] > 0 },
