@@ -11,6 +11,9 @@ export const HEIGHT_RANGE_M = [-11000, 9000];
 
 const MORPH_MS = 450;
 
+/** Finest LOD whose tiles hide lone biome samples (LOD 5: samples about 1.2 km apart on an Earth-sized planet). */
+const LONE_BIOMES_MAX_LOD = 5;
+
 /** Ids of every coarser tile that a drawn tile refines (its ancestors and coarser strides). */
 function coarserIds(tile, baseStride) {
   const ids = [];
@@ -230,6 +233,11 @@ export class TileStreamer {
     // drawn as land (the river lines show them): a lone wet sample per river
     // node put a grid of dots on every continent from orbit.
     if (this.surfaceLod !== undefined && w.key.lod < this.surfaceLod) opts.thinWater = true;
+    // Samples over a kilometre apart point-sample ridge crests 32 km apart:
+    // each crest's rock or snow came out as lone samples, a speckle over the
+    // ranges from orbit. There a sample takes its neighbours' biome when none
+    // of them shares its own (lone_biomes.js).
+    if (this.surfaceLod !== undefined && w.key.lod < this.surfaceLod && w.key.lod <= LONE_BIOMES_MAX_LOD) opts.loneBiomes = true;
     const p = this.pool.mesh(w.key, opts, { priority: w.priority });
     this.requested++;
     this.pending.set(w.id, p.id);

@@ -97,6 +97,14 @@ export interface PoolMeshOptions extends MeshOptions {
    * For tiles coarser than the finest level, where river lines draw such rivers.
    */
   thinWater?: boolean;
+  /**
+   * With a terrain mesh: a land sample whose biome none of its dry
+   * neighbours has (and that has at least five) takes the colour of the
+   * most common biome among them, in the mesh and `paletteMap`
+   * (worker/lone_biomes.js); tile border samples stay. For tiles far coarser
+   * than the ridges they sample, where lone crest samples speckle the ranges.
+   */
+  loneBiomes?: boolean;
 }
 
 /** Geometric error in drawn metres of each mesh stride of a chunk (worker/stride_errors.js); stride 1 is 0. */

@@ -14,6 +14,7 @@ import {
 import { reliefMap, paletteMap } from './relief.js';
 import { lakeLevelMap } from './lake_map.js';
 import { thinWater, withoutThinWater, recolourMesh, liftHidden } from './thin_water.js';
+import { loneBiomes } from './lone_biomes.js';
 import { strideErrorsM, drawnHeightRangeM } from './stride_errors.js';
 
 /** Runs fn in a later macrotask, letting incoming messages in between. */
@@ -108,19 +109,22 @@ export function createHandler(core, options = {}) {
       if (msg.options !== undefined && (msg.options === null || typeof msg.options !== 'object')) {
         throw protocolError(ERR.MESSAGE, 'mesh options must be an object');
       }
-      const { lakes, lakeLevels, relief, paletteMap: palMap, thinWater: thin, ...options } = msg.options || {};
+      const { lakes, lakeLevels, relief, paletteMap: palMap, thinWater: thin, loneBiomes: lone, ...options } = msg.options || {};
       if (lakes !== undefined && typeof lakes !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option lakes must be a boolean');
       if (lakeLevels !== undefined && typeof lakeLevels !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option lakeLevels must be a boolean');
       if (relief !== undefined && typeof relief !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option relief must be a boolean');
       if (palMap !== undefined && typeof palMap !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option paletteMap must be a boolean');
       if (thin !== undefined && typeof thin !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option thinWater must be a boolean');
+      if (lone !== undefined && typeof lone !== 'boolean') throw protocolError(ERR.MESSAGE, 'mesh option loneBiomes must be a boolean');
       if (options.copy !== undefined) throw protocolError(ERR.MESSAGE, 'mesh option copy is not for the worker: replies always own their arrays');
       // One copy out of WebAssembly memory into one ArrayBuffer, which the reply transfers.
       const result = { ...w.mesh(key, { ...options, copy: true }), key, generation: w.generation };
-      // Inland water narrower than the samples drawn as land (thin_water.js), in the mesh and the maps alike.
+      // Inland water narrower than the samples drawn as land (thin_water.js), and land samples of a
+      // biome no neighbour has in a neighbour's colour (lone_biomes.js), in the mesh and the maps alike.
       // The chunk the mesh was built from (still in the world's buffer): every map below reads it.
       const chunk = options.water ? null : w.chunk(key);
-      const hide = thin && chunk ? thinWater(chunk) : null;
+      let hide = thin && chunk ? thinWater(chunk) : null;
+      if (lone && chunk) hide = loneBiomes(chunk, hide);
       if (hide) recolourMesh(result, options.stride ?? 1, hide, w.palette());
       // Every terrain mesh says how far its coarser strides lie from the full surface:
       // tile selection needs that whatever the renderer draws. From the chunk's own

@@ -95,7 +95,8 @@ export function recolourMesh(mesh, stride, hide, rgb) {
  */
 export function liftHidden(relief, hide, chunk) {
   for (let i = 0; i < E * E; i++) {
-    if (hide[i] < 0) continue;
+    // Dry samples (lone_biomes.js recolours them too) have no surface to lift to.
+    if (hide[i] < 0 || chunk.water[i] === 0) continue;
     const level = (chunk.water[i] - SEA_LEVEL_CODE) * chunk.heightQuantumM;
     if (relief[4 * i + 3] < level) relief[4 * i + 3] = level;
   }
