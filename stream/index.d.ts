@@ -117,7 +117,7 @@ export declare class TileStreamer<H extends { bytes: number } = { bytes: number 
   cancelAll(): void;
   dispose(): void;
   stats(): { tilesDrawn: number; surfaceTilesDrawn: number; paletteMapped: number; exaggeration: number;
-    inFlight: number; cached: number; cachedBytes: number; maxLodDrawn: number; plannedTriangles: number; budgetFactor: number };
+    inFlight: number; cached: number; cachedBytes: number; maxLodDrawn: number; plannedTriangles: number; budgetFactor: number; trianglesPerPixel: number };
 }
 
 /** Terrain height range in metres (before exaggeration) that bounds and culling allow for. */

@@ -146,9 +146,12 @@ export class TileStreamer {
    * One frame of streaming.
    * @param {object} view from computeView
    * @param {number} now ms
+   * @param {{frameMs?: number}} [o] frameMs: what one drawn frame costs the page (ms); at
+   *   MORPH_MS or more a geomorph would show as one frame half-way and one at the end, so new
+   *   tiles appear at once instead (and the view settles a frame sooner)
    * @returns {{tiles: object[], settled: boolean, maxLodDrawn: number, want: number}}
    */
-  update(view, now) {
+  update(view, now, o = {}) {
     this.frame++;
     const sel = selectTiles({
       view, radiusM: this.radiusM, surfaceLod: this.surfaceLod, isReady: this.isReady,
@@ -166,6 +169,7 @@ export class TileStreamer {
     // Geomorph: a tile that replaces coarser ones grows out of their surface;
     // one that replaces finer ones (zooming out) appears at once.
     const tiles = [];
+    const slowFrames = (o.frameMs ?? 0) >= MORPH_MS;
     const drawn = new Set();
     const coarser = new Set();
     let morphing = false;
@@ -175,7 +179,7 @@ export class TileStreamer {
       drawn.add(t.id);
       for (const id of coarserIds(t, this.baseStride)) coarser.add(id);
       if (!this.prevDrawn.has(t.id)) {
-        if (this.prevCoarser.has(t.id) || !c.morphs) this.morphStart.delete(t.id);
+        if (this.prevCoarser.has(t.id) || !c.morphs || slowFrames) this.morphStart.delete(t.id);
         else this.morphStart.set(t.id, now);
       }
       const start = this.morphStart.get(t.id);
@@ -274,7 +278,7 @@ export class TileStreamer {
     const surface = (this.lastTiles ?? []).filter((t) => t.key.lod === this.surfaceLod);
     return { tilesDrawn: this.fallback ? this.fallback.tiles.length : this.prevDrawn.size,
       surfaceTilesDrawn: surface.length, paletteMapped: surface.filter((t) => t.gpu.palMap).length, exaggeration: this.exaggeration, inFlight: this.tileRequests.size, cached: this.cache.size, cachedBytes: this.cache.bytes, maxLodDrawn: this.last.maxLodDrawn,
-      plannedTriangles: this.last.plannedTriangles, budgetFactor: this.last.budgetFactor };
+      plannedTriangles: this.last.plannedTriangles, budgetFactor: this.last.budgetFactor, trianglesPerPixel: this.trianglesPerPixel };
   }
 
   /** Stops streaming and frees every GPU buffer (world replaced). */

@@ -19,6 +19,18 @@ export function createContext(canvas) {
   return gl;
 }
 
+/**
+ * Whether the context renders on the CPU (SwiftShader, Mesa's llvmpipe,
+ * softpipe or lavapipe): where the browser names its renderer
+ * (WEBGL_debug_renderer_info), else the plain RENDERER string. A browser that
+ * names neither counts as a GPU.
+ */
+export function isSoftwareRenderer(gl) {
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String((info && gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) || gl.getParameter(gl.RENDERER) || '');
+  return /swiftshader|llvmpipe|softpipe|lavapipe|software/i.test(name);
+}
+
 function compile(gl, type, source, name) {
   const s = gl.createShader(type);
   gl.shaderSource(s, source);

@@ -1,7 +1,7 @@
 // This module starts the demo page: WebGL2 and the worker pool, the world from the address bar, the frame loop (stream, draw, then the upkeep of ground height, cursor, HUD and address bar), display options (palette, vertical exaggeration, sun) and a rebuild that fades the old planet into the new one. window.ctDemo lives in api.js.
 import { createPool } from '../worker/client.js';
 import { MSG } from '../worker/protocol.js';
-import { createContext } from './gl.js';
+import { createContext, isSoftwareRenderer } from './gl.js';
 import { Renderer } from './renderer.js';
 import { TileStreamer } from '../stream/streamer.js';
 import { computeView, defaultPose, clampPose, autoTilt, EYE_HEIGHT_M } from '../stream/camera.js';
@@ -24,7 +24,16 @@ import { parseWalk } from './walk.js';
  * and drawing every arrival made a descent take 35 s instead of 8 s. On a GPU the floor decides.
  */
 const STREAM_DRAW_MS = 250;
-const STREAM_DRAW_SHARE = 4;
+/**
+ * Triangle budget per pixel of the view (stream/lod.js relaxes the tolerances past it). On a
+ * CPU renderer every triangle costs setup time the pixels do not: from 3 km over the mountains
+ * a frame of 1.5 M triangles took about 4 s with the plain shader on a 2-core machine, and each
+ * wanted triangle is also a chunk to generate. The relief maps shade per pixel either way, so
+ * the views look nearly the same (docs/web.md, "Triangle budget"); tpp= in the address overrides.
+ */
+const TRIANGLES_PER_PIXEL = 2.5;
+const SOFTWARE_TRIANGLES_PER_PIXEL = 1;
+const STREAM_DRAW_SHARE = 12;
 
 const hint = parseHash(location.hash);
 hint.world = pageWorld(hint.world);
@@ -121,6 +130,10 @@ function setPalette(name) {
   app.frame.dirty = true;
 }
 
+function trianglesPerPixel(o) {
+  return Number(o.tpp) || (isSoftwareRenderer(app.services.renderer.gl) ? SOFTWARE_TRIANGLES_PER_PIXEL : TRIANGLES_PER_PIXEL);
+}
+
 function makeStreamer(r) {
   const { pool, renderer } = app.services, o = app.upkeep.hint.options;
   return new TileStreamer({
@@ -131,6 +144,7 @@ function makeStreamer(r) {
     // Enough queued in the pool to keep the workers busy while the main thread
     // spends most of a second on one software-GL frame.
     maxInFlight: Math.max(4, (pool.stats().workers || 1) * 4),
+    trianglesPerPixel: trianglesPerPixel(o),
     onError: (e) => {
       app.world.errors++;
       console.warn('tile request failed:', e.message);
@@ -217,7 +231,7 @@ function step(now, force = false) {
   const canvas = renderer.gl.canvas;
   const view = computeView(pose, { radiusM: world.radiusM, width: canvas.width, height: canvas.height, groundM: app.camera.groundM, ...world.streamer.heightRange() });
   view.altitudeM = pose.alt - app.camera.groundM;
-  const s = world.streamer.update(view, now);
+  const s = world.streamer.update(view, now, { frameMs: frame.cost });
   if (frame.drewAt !== null && !force) {
     frame.cost = now - frame.drewAt;
     frame.drewAt = null;

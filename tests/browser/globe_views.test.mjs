@@ -115,6 +115,8 @@ test('the page opens a world a player can land on (surface_lod 12 unless the add
   await page.goto(`${server.url}web/#seed=42&view=20,10,14000000,0,0`);
   const ready = await within(300000, page.evaluate(() => window.ctDemo.ready), 'ctDemo.ready');
   assert.is(ready.surfaceLod, 12);
+  // Headless Chromium draws with SwiftShader: the page takes the CPU renderer's triangle budget.
+  assert.is((await page.evaluate(() => window.ctDemo.stats())).trianglesPerPixel, 1);
   assert.match(await page.evaluate(() => location.hash), /surface_lod=12/);
   // An unknown walk value gets the error banner, and the page goes on.
   await page.evaluate(() => { location.hash = `${location.hash}&walk=sideways`; });
@@ -159,7 +161,7 @@ for (const place of PLACES.filter((p) => !only || only.includes(p.name))) {
       await page.screenshot({ path: path.join(shots, `${place.name}-${label}.png`) });
       await page.evaluate(() => { document.getElementById('panel').style.visibility = ''; });
       const v = { place: place.name, altitude: label, at: [lat, lon], heading: spot.heading, tilt, ms, tiles: s.tilesDrawn, maxLod: s.maxLodDrawn,
-        triangles: s.triangles, planned: s.plannedTriangles, budgetFactor: s.budgetFactor, requested: s.requested, load: Math.round(os.loadavg()[0] * 10) / 10, detail: Math.round(d.share * 1000) / 1000, blocks: d.blocks, eyeAboveGroundM: g.eyeM - g.eyeGroundM };
+        triangles: s.triangles, planned: s.plannedTriangles, budgetFactor: s.budgetFactor, trianglesPerPixel: s.trianglesPerPixel, requested: s.requested, load: Math.round(os.loadavg()[0] * 10) / 10, detail: Math.round(d.share * 1000) / 1000, blocks: d.blocks, eyeAboveGroundM: g.eyeM - g.eyeGroundM };
       report.views.push(v);
       process.stderr.write(`  ${place.name} ${label}: ${(ms / 1000).toFixed(1)} s, ${s.tilesDrawn} tiles, LOD ${s.maxLodDrawn}, ${(s.triangles / 1e6).toFixed(2)} M triangles (budget x${s.budgetFactor?.toFixed(2)}), ${s.requested} asked, detail ${(100 * d.share).toFixed(0)}% of ${d.blocks}\n`);
       assert.is(s.inFlight, 0, 'settled');

@@ -137,6 +137,27 @@ test('in-flight requests of the old exaggeration are cancelled and late replies 
   assert.is(pool.requests.length, n);
 });
 
+test('new tiles geomorph at fast frames and appear at once when a frame costs a geomorph or more', async () => {
+  const runs = {};
+  for (const frameMs of [16, 450, 2000]) {
+    const { s, pool } = make();
+    let partial = 0, frames = 0;
+    for (let k = 0; k < 80; k++) {
+      const f = s.update(view, 100 * k, { frameMs });
+      frames++;
+      partial += f.tiles.filter((t) => t.morph < 1).length;
+      if (f.settled) break;
+      pool.answerAll();
+      await flush();
+    }
+    runs[frameMs] = { partial, frames };
+  }
+  assert.ok(runs[16].partial > 0, 'tiles that refine coarser ones grow out of them at 60 fps');
+  assert.is(runs[450].partial, 0);
+  assert.is(runs[2000].partial, 0);
+  assert.ok(runs[2000].frames < runs[16].frames, `settles in fewer frames: ${JSON.stringify(runs)}`);
+});
+
 test('selectTiles reports whether every visible face is covered by ready tiles', () => {
   const none = selectTiles({ view, radiusM: R, surfaceLod: 4, isReady: () => false });
   assert.is(none.complete, false);
