@@ -1,10 +1,8 @@
-// This module hides, in a coarse tile, the land samples whose biome no dry neighbour shares: crests of rock, snow and tundra 32 km apart, point-sampled 20 km apart on an LOD-1 tile, came out as a fine speckle of lone pale samples over every range seen from orbit (1545 in one LOD-1 chunk of balanced seed 42). Render-only, like thin_water.js, and in the same form: the chunk's data never changes, and a finer tile shows the feature at a size its samples resolve.
+// This module hides, in a coarse tile, the land samples whose biome no dry neighbour shares: crests of rock, snow and tundra 32 km apart, point-sampled 20 km apart on an LOD-1 tile, came out as a fine speckle of lone pale samples over every range seen from orbit (266 to 1268 in three LOD-1 chunks of balanced seed 42). Render-only, like thin_water.js, and in the same form: the chunk's data never changes, and a finer tile shows the feature at a size its samples resolve.
 import { CHUNK_EDGE, SHADES_PER_BIOME } from '../wasm/ct_constants.mjs';
+import { NEAR } from './thin_water.js';
 
 const E = CHUNK_EDGE;
-
-/** The eight neighbours: the four edges first, so ties go to an edge neighbour. */
-const NEAR = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, 1], [1, -1], [-1, -1]];
 
 /**
  * A lone sample needs at least this many dry neighbours: a shore sample with
@@ -41,7 +39,7 @@ export function loneBiomes(chunk, hide = null) {
         if (((P[j] / SHADES_PER_BIOME) | 0) === biome) { shared = true; break; }
       }
       if (shared || dry < MIN_DRY) continue;
-      // The most common biome among the dry neighbours, as the first neighbour of it.
+      // The most common biome among the dry neighbours, as its first neighbour in NEAR (edges before corners).
       let best = -1, bestCount = 0;
       for (const [dx, dy] of NEAR) {
         const j = i + dy * E + dx;

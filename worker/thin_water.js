@@ -3,8 +3,8 @@ import { SEA_LEVEL_CODE, CHUNK_EDGE } from '../wasm/ct_constants.mjs';
 
 const E = CHUNK_EDGE;
 
-/** Dry neighbours tried in this order for a hidden sample's colour: the four edges, then the corners. */
-const NEAR = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, 1], [1, -1], [-1, -1]];
+/** The eight neighbours, the four edges first: the order a hidden sample's colour is looked for in (lone_biomes.js too). */
+export const NEAR = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, 1], [1, -1], [-1, -1]];
 
 /**
  * Inland wet samples that belong to no 2 x 2 block of inland wet samples in

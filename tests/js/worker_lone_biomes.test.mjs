@@ -1,24 +1,17 @@
 // Tests of the mesh option loneBiomes: in a coarse tile, a land sample whose biome no dry neighbour shares takes the colour of its neighbours' most common biome, in the mesh and the palette map, while pairs, shores, tile borders, water and the chunk itself stay as they were.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadCore } from '../../wasm/ct.mjs';
-import { createHandler } from '../../worker/handler.js';
+import { handlerFixture } from './handler_fixture.mjs';
 import { MSG } from '../../worker/protocol.js';
 import { loneBiomes } from '../../worker/lone_biomes.js';
 import { thinWater } from '../../worker/thin_water.js';
 import { SEA_LEVEL_CODE, SHADES_PER_BIOME } from '../../wasm/ct_constants.mjs';
 
 const E = 257;
-let h, id = 1;
-
-async function ask(type, args) {
-  const posts = [];
-  await h.handle({ id: id++, type, ...args }, (reply, transfer) => posts.push({ reply, transfer }));
-  return posts.filter((p) => p.reply.type !== MSG.PROGRESS)[0].reply;
-}
+let ask;
 
 test.before(async () => {
-  h = createHandler(await loadCore());
+  ({ ask } = await handlerFixture());
   const r = await ask(MSG.BUILD, { preset: 'balanced', set: { seed: 42 } });
   assert.ok(r.ok, JSON.stringify(r.error));
 });
