@@ -17,7 +17,7 @@ export function createApi(o) {
       const f = app.frame.clock.stats();
       return {
         generation: app.world.generation, ...s, exaggeration: app.display.exaggeration,
-        frameMs: f.intervalMs, drawMs: f.drawMs, gpuMs: f.gpuMs, triangles: app.frame.triangles,
+        frameMs: f.intervalMs, drawMs: f.drawMs, gpuMs: f.gpuMs, framesDrawn: f.count, triangles: app.frame.triangles,
         surfaceLod: app.world.config?.surface_lod, building: app.world.building, sun: { ...app.display.sun },
         requested: st ? st.requested : 0, pose: app.camera.pose && o.effectivePose(),
         walking: !!app.services.walk?.active(),

@@ -15,6 +15,7 @@ export class FrameClock {
     this.draws = [];
     this.prevDraw = null;
     this.gpuMs = null;
+    this.count = 0;
   }
 
   /**
@@ -25,13 +26,14 @@ export class FrameClock {
   drew(now, drawMs, gpuMs) {
     if (this.prevDraw !== null && now - this.prevDraw < IDLE_MS) push(this.intervals, now - this.prevDraw);
     this.prevDraw = now;
+    this.count++;
     push(this.draws, drawMs);
     if (gpuMs !== null && gpuMs !== undefined) this.gpuMs = gpuMs;
   }
 
-  /** {intervalMs, drawMs, gpuMs}: medians of the recent frames (gpuMs null when unmeasured). */
+  /** {intervalMs, drawMs, gpuMs}: medians of the recent frames (gpuMs null when unmeasured); count: frames drawn so far. */
   stats() {
-    return { intervalMs: median(this.intervals), drawMs: median(this.draws), gpuMs: this.gpuMs };
+    return { intervalMs: median(this.intervals), drawMs: median(this.draws), gpuMs: this.gpuMs, count: this.count };
   }
 }
 

@@ -89,6 +89,13 @@ function setPoseFromView(v) {
 function setGround(realM) {
   const cam = app.camera;
   cam.groundRealM = realM;
+  // Walk mode owns groundM: effectivePose writes the eye's ground (the higher
+  // of the core's and the drawn mesh's, walk_mode.js) into it every frame.
+  // Writing the pool's sample here as well made the two alternate wherever
+  // the coarse mesh stood more than 1 m off the core, and each sample (a few
+  // a second) flagged a redraw: a whole frame in software GL, 2 s at eye
+  // height, so a walk stalled for 20-30 s while its tiles streamed.
+  if (app.services.walk?.active()) return;
   const g = realM * app.display.exaggeration;
   if (Math.abs(g - cam.groundM) > 1) { cam.groundM = g; app.frame.dirty = true; }
   if (cam.pose.alt < g + EYE_HEIGHT_M) cam.pose.alt = g + EYE_HEIGHT_M;

@@ -52,8 +52,10 @@ test('the frame clock reports the median interval between drawn frames, not the 
   assert.is(s.intervalMs, 470);
   assert.is(s.drawMs, 2);
   assert.is(s.gpuMs, null);
+  assert.is(s.count, 5);
   c.drew(t + 300, 3, 12.5);
   assert.is(c.stats().gpuMs, 12.5);
+  assert.is(c.stats().count, 6);
 });
 
 test('the sun option is the sub-solar point, wrapped and clamped, default when unreadable', () => {
