@@ -16,6 +16,7 @@ import { sampleAround } from './probe.js';
 import { createApi } from './api.js';
 import { crossfade, reliefBoost } from './picture.js';
 import { createWalkMode } from './walk_mode.js';
+import { applyGroundSample } from './camera_ground.js';
 import { parseWalk } from './walk.js';
 
 /**
@@ -87,22 +88,8 @@ function setPoseFromView(v) {
 
 /** Ground under the camera in drawn metres (heights are exaggerated with the meshes). */
 function setGround(realM) {
-  const cam = app.camera;
-  cam.groundRealM = realM;
-  // Walk mode owns groundM: effectivePose writes the eye's ground (the higher
-  // of the core's and the drawn mesh's, walk_mode.js) into it every frame.
-  // Writing the pool's sample here as well made the two alternate wherever
-  // the coarse mesh stood more than 1 m off the core, and each sample (a few
-  // a second) flagged a redraw: a whole frame in software GL, 2 s at eye
-  // height, so a walk stalled for 20-30 s while its tiles streamed.
-  if (app.services.walk?.active()) return;
-  const g = realM * app.display.exaggeration;
-  if (Math.abs(g - cam.groundM) > 1) { cam.groundM = g; app.frame.dirty = true; }
-  if (cam.pose.alt < g + EYE_HEIGHT_M) cam.pose.alt = g + EYE_HEIGHT_M;
-  if (cam.pose.tiltTarget !== undefined) {
-    cam.pose.tiltBias = cam.pose.tiltTarget - autoTilt(cam.pose.alt - g);
-    delete cam.pose.tiltTarget;
-  }
+  const walking = !!app.services.walk?.active();
+  if (applyGroundSample(app.camera, realM, { exaggeration: app.display.exaggeration, walking })) app.frame.dirty = true;
 }
 
 /** Vertical exaggeration of the meshes (1..10): the same world, new meshes. */

@@ -1,0 +1,30 @@
+// This module holds the one rule for what a sampled ground height under the camera changes (no DOM, no GL): the orbit camera takes it as its ground (kept above it, its tilt re-based), while walk mode owns the ground itself.
+import { autoTilt, EYE_HEIGHT_M } from '../stream/camera.js';
+
+/** Changes under 1 drawn metre are not worth a redraw. */
+const GROUND_REDRAW_M = 1;
+
+/**
+ * Applies the ground height sampled under the camera (realM, metres of the
+ * world) to cam {pose, groundM, groundRealM}. Walk mode owns groundM: the page
+ * writes the eye's ground (the higher of the core's and the drawn mesh's) into
+ * it every frame, so here the sample is only kept (the walk's fallback when
+ * the page has no world of its own). Writing it as well made the two alternate
+ * wherever the coarse mesh stood more than a metre off the core, and each
+ * sample (a few a second) flagged a redraw: a whole frame in software GL, 2 s
+ * at eye height, so a walk stalled for 20-30 s while its tiles streamed.
+ * @returns {boolean} true when the picture must be redrawn
+ */
+export function applyGroundSample(cam, realM, { exaggeration, walking }) {
+  cam.groundRealM = realM;
+  if (walking) return false;
+  const g = realM * exaggeration;
+  let redraw = false;
+  if (Math.abs(g - cam.groundM) > GROUND_REDRAW_M) { cam.groundM = g; redraw = true; }
+  if (cam.pose.alt < g + EYE_HEIGHT_M) cam.pose.alt = g + EYE_HEIGHT_M;
+  if (cam.pose.tiltTarget !== undefined) {
+    cam.pose.tiltBias = cam.pose.tiltTarget - autoTilt(cam.pose.alt - g);
+    delete cam.pose.tiltTarget;
+  }
+  return redraw;
+}
