@@ -92,7 +92,8 @@ export interface PoolMeshOptions extends MeshOptions {
   lakeLevels?: boolean;
   /**
    * With a terrain mesh: inland water in no 2 x 2 block of wet samples (a
-   * river narrower than the samples) comes back as land, coloured like a dry
+   * river narrower than the samples), and sea-level water with no wet neighbour (a river
+   * node carved below 0 m), comes back as land, coloured like a dry
    * neighbour, in the mesh, `paletteMap` and `lakeLevels` (worker/thin_water.js).
    * For tiles coarser than the finest level, where river lines draw such rivers.
    */

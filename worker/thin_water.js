@@ -8,8 +8,9 @@ export const NEAR = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, 1], [1, -1],
 
 /**
  * Inland wet samples that belong to no 2 x 2 block of inland wet samples in
- * the chunk (water narrower than about one and a half sample spacings), each
- * with the palette index of a dry neighbour. The sea is never hidden.
+ * the chunk (water narrower than about one and a half sample spacings), and
+ * sea-level samples with no wet neighbour at all, each with the palette index
+ * of a dry neighbour. Sea with any wet neighbour is never hidden.
  * @param {{water: Uint16Array, palette: Uint8Array}} chunk as the core returns it
  * @returns {Int16Array|null} 257 x 257: -1 where the sample stays, else the palette index it
  *   takes; null when nothing is hidden
@@ -24,11 +25,19 @@ export function thinWater(chunk) {
   for (let y = 0; y < E; y++) {
     for (let x = 0; x < E; x++) {
       const w = W[y * E + x];
-      if (w === 0 || w === SEA_LEVEL_CODE) continue;
+      if (w === 0) continue;
       let wide = false;
-      for (let b = 0; b < 4 && !wide; b++) {
-        const dx = b & 1 ? 1 : -1, dy = b & 2 ? 1 : -1;
-        wide = inland(x + dx, y) && inland(x, y + dy) && inland(x + dx, y + dy);
+      if (w === SEA_LEVEL_CODE) {
+        // Sea-level water goes only where it is a pond of one sample: a
+        // strait or an inlet one sample wide still shows the coast, but a
+        // river node carved below 0 m in a lowland is sea-coded too, and
+        // those drew a grid of pale dots on every continent from orbit.
+        wide = NEAR.some(([dx, dy]) => wet(x + dx, y + dy));
+      } else {
+        for (let b = 0; b < 4 && !wide; b++) {
+          const dx = b & 1 ? 1 : -1, dy = b & 2 ? 1 : -1;
+          wide = inland(x + dx, y) && inland(x, y + dy) && inland(x + dx, y + dy);
+        }
       }
       if (wide) continue;
       if (!out) out = new Int16Array(E * E).fill(-1);
