@@ -7,6 +7,19 @@ const E = CHUNK_EDGE;
 export const NEAR = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, 1], [1, -1], [-1, -1]];
 
 /**
+ * Whether any of the eight neighbours of sample (x, y) inside the chunk is
+ * wet. Plain loops: thinWater asks it for every sea sample of a tile, and the
+ * open sea answers at the first neighbour.
+ */
+function wetNeighbour(W, x, y) {
+  const x0 = Math.max(0, x - 1), x1 = Math.min(E - 1, x + 1), y0 = Math.max(0, y - 1), y1 = Math.min(E - 1, y + 1);
+  for (let yy = y0; yy <= y1; yy++) {
+    for (let xx = x0; xx <= x1; xx++) if ((xx !== x || yy !== y) && W[yy * E + xx] !== 0) return true;
+  }
+  return false;
+}
+
+/**
  * Inland wet samples that belong to no 2 x 2 block of inland wet samples in
  * the chunk (water narrower than about one and a half sample spacings), and
  * sea-level samples with no wet neighbour at all, each with the palette index
@@ -32,7 +45,7 @@ export function thinWater(chunk) {
         // strait or an inlet one sample wide still shows the coast, but a
         // river node carved below 0 m in a lowland is sea-coded too, and
         // those drew a grid of pale dots on every continent from orbit.
-        wide = NEAR.some(([dx, dy]) => wet(x + dx, y + dy));
+        wide = wetNeighbour(W, x, y);
       } else {
         for (let b = 0; b < 4 && !wide; b++) {
           const dx = b & 1 ? 1 : -1, dy = b & 2 ? 1 : -1;
