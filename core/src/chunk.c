@@ -85,6 +85,7 @@ ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *c
     int i, j;
     ct_result r;
     ct__sampler sp;
+    ct__gpyr pyr;
 
     if (!world || !chunk) return ct__fail(err, errlen, CT_ERR_NULL, "world or chunk is NULL");
     r = ct_key_validate(key, err, errlen);
@@ -103,6 +104,16 @@ ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *c
     sp.skip_counts = counts;
     gx0 = (int64_t)key.x * CT_CHUNK_CORE;
     gy0 = (int64_t)key.y * CT_CHUNK_CORE;
+    sp.chunk_face = key.face;
+    sp.chunk_lod = key.lod;
+    /* Finer than the fine relief's first lattice, the chunk's samples take
+     * it from one pyramid over the chunk's nodes (ground_pyramid.c); at or
+     * above it each sample is a node of every octave and runs them itself. */
+    if (sp.ground.octaves > 0 && key.lod > sp.ground.base) {
+        ct__gpyr_init(&pyr, &sp.ground, key.face, key.lod, gx0, gx0 + CT_CHUNK_CORE, gy0, gy0 + CT_CHUNK_CORE,
+                      ct__sampler_coarse, &sp);
+        sp.pyr = &pyr;
+    }
     for (j = 0; j < CT_CHUNK_EDGE; j++) {
         /* Four samples at a time (the detail, shore and ridge noise run in
          * vector lanes), the row's remainder (its 257th sample) one by one;
@@ -111,10 +122,19 @@ ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *c
             double dir[12];
             ct_sample s[4];
             int k, lanes = CT_CHUNK_EDGE - i < 4 ? CT_CHUNK_EDGE - i : 4;
-            for (k = 0; k < lanes; k++)
+            for (k = 0; k < lanes; k++) {
                 ct__sample_direction(key.face, key.lod, gx0 + i + k, gy0 + j, dir + 3 * k);
-            if (lanes == 4) ct__sampler_run4(&sp, dir, 0, s);
-            else for (k = 0; k < lanes; k++) ct__sampler_run(&sp, dir + 3 * k, 0, &s[k]);
+                sp.lane_gx[k] = gx0 + i + k;
+            }
+            sp.lane_gy = gy0 + j;
+            if (lanes == 4) {
+                ct__sampler_run4(&sp, dir, 0, s);
+            } else {
+                for (k = 0; k < lanes; k++) {
+                    sp.lane_gx[CT__SLOT_SCALAR] = gx0 + i + k;
+                    ct__sampler_run(&sp, dir + 3 * k, 0, &s[k]);
+                }
+            }
             for (k = 0; k < lanes; k++)
                 digest = ct__chunk_put(chunk, (size_t)j * CT_CHUNK_EDGE + (size_t)(i + k), &s[k], q, &clipped, digest);
         }

@@ -1,6 +1,6 @@
-/* ct_ground.h - private declarations of the fine-relief layer (ground.c):
- * relief below the ranges' smallest ridges, down to about four samples of the
- * world's surface_lod, evaluated per sample on the unit direction. */
+/* ct_ground.h - private declarations of the fine-relief layer: the octaves
+ * at lattice nodes (ground.c) and the pyramid that places them on the face
+ * lattices and interpolates between nodes (ground_pyramid.c). */
 #ifndef CT_GROUND_H
 #define CT_GROUND_H
 
@@ -12,9 +12,12 @@
 
 /* What is constant per world: the octave count (a function of surface_lod and
  * ground_from_lod only, never of the chunk LOD asked for, so every LOD samples
- * the same field), the octave frequencies and seeds. */
+ * the same field), the octave frequencies and seeds. Octave k lives on the
+ * lattice of level base + k (the sample grid of that LOD on each face), four
+ * lattice nodes to its noise cell; base + octaves - 1 is surface_lod. */
 typedef struct ct__ground_prep {
     int octaves;                              /* 0: the layer does nothing */
+    int base;                                 /* level of octave 0: ground_from_lod - 1 */
     double freq[CT__GROUND_MAX_OCTAVES];      /* noise cells per unit-sphere radian */
     double amp_m[CT__GROUND_MAX_OCTAVES];     /* nominal amplitude of each octave (m) */
     uint32_t seed[CT__GROUND_MAX_OCTAVES];
@@ -22,31 +25,94 @@ typedef struct ct__ground_prep {
     int dune_from, dune_to;                   /* octaves [from, to) carry dunes */
 } ct__ground_prep;
 
-/* What the sample knows before the layer runs. */
-typedef struct ct__ground_in {
-    double above_m;    /* land height above its shore reference after detail and ranges (m) */
-    double grad[3];    /* tangent gradient of the coarser field (macro + ranges), m per m */
-    double moisture;   /* the field's moisture, about 0..1, before the shore bonus */
-} ct__ground_in;
+/* The relief at a lattice node and its derivatives per lattice unit of the
+ * node's level (m): the data of a bicubic Hermite patch corner. */
+typedef struct ct__gnode {
+    double f, fx, fy, fxy;
+} ct__gnode;
+
+/* A node's place: its canonical direction, the lattice axes in metres per
+ * lattice unit of its level (tangent), and whether it lies on its face's
+ * boundary in x or y. */
+typedef struct ct__gframe {
+    double dir[3], tx[3], ty[3];
+    int edge_x, edge_y;
+} ct__gframe;
+
+/* What the coarser field gives a node: the tangent gradient of macro +
+ * ranges (m per m) the gullies follow, and the moisture the dunes read. */
+typedef struct ct__gcoarse {
+    double grad[3];
+    double moisture;
+} ct__gcoarse;
 
 /* The stripe phases (ground_phase.c): [k] = (cos, sin) of 2 pi k / 256. */
 extern const double ct__ground_phase[256][2];
 
-/* Fills *p; p->octaves is 0 when the layer is off for this config (then
- * ct__ground_relief is never called). */
+/* Fills *p; p->octaves is 0 when the layer is off for this config. */
 void ct__ground_prepare(const ct_config *cfg, ct__ground_prep *p);
 
-/* Fine relief at a canonical unit direction: gullies and spurs that follow
- * the coarser field's slope downhill, rock ribs on steep ground, rolling
- * plains, dunes on dry land. Bound: |result| <= p->bound_m (the most it can
- * move a height, metres) and |result| < in->above_m / 2, so land stays land
- * and the shoreline never moves; exactly 0 where in->above_m <= 0 (water,
- * sea beds). */
-double ct__ground_relief(const ct__ground_prep *p, const double dir[3], const ct__ground_in *in);
+/* The frame of node (x, y) of face at lattice level `level`. */
+void ct__ground_frame(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, ct__gframe *fr);
 
-/* ct__ground_relief at four directions (x, y, z of each, 12 doubles), bit for
- * bit: out[k] is ct__ground_relief(p, dir + 3 k, in + k), the four run in
- * vector lanes. */
-void ct__ground_relief_x4(const ct__ground_prep *p, const double dir[12], const ct__ground_in in[4], double out[4]);
+/* Adds octave k at a node to *s: gullies and spurs steered downhill by
+ * c->grad plus the slope of s (the coarser octaves), rock ribs on steep
+ * ground, dunes where dry. */
+void ct__ground_add_octave(const ct__ground_prep *p, int k, const ct__gframe *fr, const ct__gcoarse *c, ct__gnode *s);
+
+/* The relief a sample gets from the pyramid's value: clamped to p->bound_m
+ * and faded towards the shore as above / (above + 2 bound), so |result| <
+ * above / 2 (land stays land, the shoreline never moves); exactly 0 where
+ * above_m <= 0 (water, sea beds). */
+double ct__ground_finish(const ct__ground_prep *p, double relief, double above_m);
+
+/* ------------------------------------------------------------- the pyramid
+ * The field: at the nodes of level base (octave 0's lattice) the relief is
+ * octave 0, steered by the coarse input there. At each finer level e a node
+ * takes the bicubic Hermite patch of level e - 1 around it (its own value
+ * where it is a coarser node too) and adds octave e - base, steered by the
+ * coarse input (bilinear between level-base nodes) plus the patch's slope.
+ * So a sample of LOD L runs octave k only at the nodes of level base + k it
+ * needs, not at every sample: a fine chunk runs about 4/3 octaves per sample
+ * instead of all of them. Every value is a function of (face, level, node)
+ * alone, so chunks, their borders and ct_world_sample agree bit for bit. */
+
+/* Gives the coarse input at a canonical direction. */
+typedef void (*ct__gcoarse_fn)(void *ctx, const double dir[3], ct__gcoarse *out);
+
+#define CT__GPYR_ROW 132   /* nodes per stored row: 129 at a chunk's finest stored level */
+typedef struct ct__gpyr_level {
+    int64_t x0, x1, y0, y1;                   /* the level's box of nodes */
+    int64_t row_id[2];                        /* which row each slot holds (by parity), -1 none */
+    ct__gnode node[2][CT__GPYR_ROW];
+    uint8_t done[2][CT__GPYR_ROW];
+} ct__gpyr_level;
+
+typedef struct ct__gpyr {
+    const ct__ground_prep *p;
+    int face, top;                            /* the box's level */
+    ct__gcoarse_fn coarse_fn;
+    void *ctx;
+    ct__gpyr_level level[CT__GROUND_MAX_OCTAVES];   /* [e - base] for e in [base, top) */
+    ct__gcoarse coarse[2][CT__GPYR_ROW];      /* coarse inputs of level base, rows as level[0]'s */
+    uint8_t cdone[2][CT__GPYR_ROW];
+} ct__gpyr;
+
+/* A pyramid over the nodes [x0, x1] x [y0, y1] of level top (> p->base) on
+ * face; nodes are asked for in rows that never go back by more than one. */
+void ct__gpyr_init(ct__gpyr *g, const ct__ground_prep *p, int face, int top, int64_t x0, int64_t x1, int64_t y0,
+                   int64_t y1, ct__gcoarse_fn coarse, void *ctx);
+/* The relief (before ct__ground_finish) at node (x, y) of level top, all
+ * octaves. */
+double ct__gpyr_at(ct__gpyr *g, int64_t x, int64_t y);
+/* The same at a node of level `level` <= base (every octave's node), from
+ * its own coarse input: no pyramid needed. */
+double ct__ground_chain(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, const ct__gcoarse *c);
+/* The relief at any canonical direction: its owner face's pyramid, the node
+ * there when the direction is one (to 1e-7 of a node of level
+ * base + octaves - 1), else the bicubic patch of the four around it. own is
+ * the coarse input at dir itself when the caller has it (else NULL). */
+double ct__ground_point(const ct__ground_prep *p, const double dir[3], const ct__gcoarse *own, ct__gcoarse_fn coarse,
+                        void *ctx);
 
 #endif

@@ -172,6 +172,12 @@ void ct__cube_from_dir(const double d[3], int *face, double *u, double *v);
 /* Exact direction of global sample (gx, gy) on face at lod: coordinates
  * gx/(256*2^lod) exactly, then the face transform and canonical norm. */
 void ct__sample_direction(int face, int lod, int64_t gx, int64_t gy, double out[3]);
+/* The cube point of face coordinates (u, v) and the face's axes (the
+ * transform's derivatives along u and v). */
+void ct__face_frame(int face, double u, double v, double c[3], double au[3], double av[3]);
+/* One canonical unit vector whatever the caller's scale: divided by its
+ * largest component, then ct__normalize_canonical (out may be dir_in). */
+void ct__canonical_dir(const double dir_in[3], double dir[3]);
 int ct__is_finite(double x);
 
 /* ------------------------------------------------------------------ world */

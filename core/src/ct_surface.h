@@ -37,7 +37,10 @@ typedef struct ct__corners {
  * last macro cell's corners cached. Results are identical to
  * ct__sample_dir's, bit for bit, in any order of calls. want_mask = 0 skips
  * the land mask (ct_sample.mask), which chunks do not store. */
-#define CT__SAMPLER_SLOTS 5   /* a cached cell per lane of ct__sampler_run4, one for ct__sampler_run */
+#define CT__SAMPLER_SLOTS 6   /* a cached cell per lane of ct__sampler_run4, one for ct__sampler_run, one for
+                                 the fine relief's coarse inputs (ct__sampler_coarse) */
+#define CT__SLOT_SCALAR 4
+#define CT__SLOT_COARSE 5
 /* Work that a bound proves cannot change any output bit, skipped (sample.c,
  * each with its proof beside it). The sampler counts what it skipped when
  * skip_counts is not NULL; skips = 0 runs everything (tests/c/test_skips.c
@@ -62,8 +65,17 @@ typedef struct ct__sampler {
     uint64_t *skip_counts;    /* NULL, or CT__SKIP_COUNT counters of skipped work */
     uint64_t sealed_groups;   /* CT__SKIP_SEALED so far */
     ct__river_memo river_memo[CT__SAMPLER_SLOTS];   /* a lane's river skips (rivers.c) */
+    /* A chunk's fine-relief pyramid (NULL: each sample asks ct__ground_point)
+     * and the chunk's face, LOD and the node of each lane. */
+    ct__gpyr *pyr;
+    int chunk_face, chunk_lod;
+    int64_t lane_gx[CT__SAMPLER_SLOTS], lane_gy;
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask);
+/* The fine relief's coarse input at a canonical direction (ct__gcoarse_fn,
+ * ctx the sampler): the gradient of macro + ranges and the moisture field,
+ * the same bits the sampler hands the layer at that direction. */
+void ct__sampler_coarse(void *ctx, const double dir[3], ct__gcoarse *out);
 void ct__sampler_run(ct__sampler *sp, const double dir[3], int need_moisture, ct_sample *out);
 /* Adds what the sampler skipped to sp->skip_counts (when not NULL). */
 void ct__sampler_finish(ct__sampler *sp);

@@ -74,6 +74,23 @@ static void ct__face_axes(int face, double du[3], double dv[3])
     for (k = 0; k < 3; k++) { du[k] = a[k] - o[k]; dv[k] = b[k] - o[k]; }
 }
 
+void ct__face_frame(int face, double u, double v, double c[3], double au[3], double av[3])
+{
+    ct__face_uv_to_cube(face, u, v, c);
+    ct__face_axes(face, au, av);
+}
+
+void ct__canonical_dir(const double dir_in[3], double dir[3])
+{
+    double m = fabs(dir_in[0]);
+    if (fabs(dir_in[1]) > m) m = fabs(dir_in[1]);
+    if (fabs(dir_in[2]) > m) m = fabs(dir_in[2]);
+    dir[0] = dir_in[0] / m;
+    dir[1] = dir_in[1] / m;
+    dir[2] = dir_in[2] / m;
+    ct__normalize_canonical(dir);
+}
+
 void ct__normalize_canonical(double d[3])
 {
     /* Sum the squares smallest first: points on a shared edge or corner are

@@ -107,22 +107,6 @@ typedef struct ct__blend {
     double belt;          /* mountain-belt weight (ranges layer), 0 without it */
 } ct__blend;
 
-/* One canonical unit vector whatever the caller's scale: divide by the
- * largest component, then the order-independent normalisation. Chunks and
- * ct_world_sample both pass through here, so an exact chunk sample direction
- * gives the same bits either way, and a direction on a cube seam reached from
- * two faces stays one value. */
-static void ct__sample_canonical(const double dir_in[3], double dir[3])
-{
-    double m = fabs(dir_in[0]);
-    if (fabs(dir_in[1]) > m) m = fabs(dir_in[1]);
-    if (fabs(dir_in[2]) > m) m = fabs(dir_in[2]);
-    dir[0] = dir_in[0] / m;
-    dir[1] = dir_in[1] / m;
-    dir[2] = dir_in[2] / m;
-    ct__normalize_canonical(dir);
-}
-
 /* Everything about a macro cell that does not depend on where in the cell a
  * sample lies: its corners' indices, bodies, split and field values, read
  * (and widened to double, which is exact) once per cell instead of once per
@@ -329,26 +313,55 @@ static double ct__sample_ranges(const ct__sampler *sp, const ct__blend *b, const
     return ct__ranges_at(cfg, dir, b->belt, b->above, sp->want_grad ? g : NULL);
 }
 
-/* Fine relief (ground.c) on the land height after detail and ranges; its
- * gullies follow the slope of macro + ranges. Not called with the layer off. */
-static int ct__ground_input(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, double detail,
-                            const double g[3], ct__ground_in *gi)
+/* Fine relief (ground.c, ground_pyramid.c) on the land height after detail
+ * and ranges; its gullies follow the slope of macro + ranges. Not called with
+ * the layer off. */
+static void ct__ground_coarse_of(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double g[3],
+                                 ct__gcoarse *gc)
 {
     int k;
-    gi->above_m = b->above + detail;
-    if (!(gi->above_m > 0.0)) return 0;   /* sea and lake beds keep their field */
-    ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gi->grad);
-    for (k = 0; k < 3; k++) gi->grad[k] += g[k];
-    gi->moisture = 0.5 + CT__MOIST_FIELD * b->moist + sp->w->cfg.moisture_bias;
-    return 1;
+    ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gc->grad);
+    for (k = 0; k < 3; k++) gc->grad[k] += g[k];
+    gc->moisture = 0.5 + CT__MOIST_FIELD * b->moist + sp->w->cfg.moisture_bias;
 }
 
-static double ct__sample_ground(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
+static void ct__sample_coast(const ct__sampler *sp, const ct__cell *c, const double dir[3], ct__blend *b);
+
+void ct__sampler_coarse(void *ctx, const double dir[3], ct__gcoarse *out)
+{
+    ct__sampler *sp = (ct__sampler *)ctx;
+    ct__cell c;
+    ct__blend b;
+    double g[3] = {0.0, 0.0, 0.0};
+    ct__sample_cell(sp, &sp->cell[CT__SLOT_COARSE], dir, &c);
+    ct__sample_blend(sp, &c, &b);
+    if (sp->coast_on) ct__sample_coast(sp, &c, dir, &b);
+    if (sp->ranges_on) (void)ct__sample_ranges(sp, &b, dir, g);
+    ct__ground_coarse_of(sp, &c, &b, g, out);
+}
+
+/* A chunk sample on a cube edge that another face owns takes that face's
+ * value (ct__ground_point), as every chunk holding it does. */
+static int ct__foreign_edge(const ct__sampler *sp, int lane, const double dir[3])
+{
+    int64_t last = (int64_t)CT_CHUNK_CORE << sp->chunk_lod, x = sp->lane_gx[lane], y = sp->lane_gy;
+    int face;
+    double u, v;
+    if (x != 0 && x != last && y != 0 && y != last) return 0;
+    ct__cube_from_dir(dir, &face, &u, &v);
+    return face != sp->chunk_face;
+}
+
+static double ct__sample_ground(ct__sampler *sp, int lane, const ct__cell *c, const ct__blend *b, const double dir[3],
                                 double detail, const double g[3])
 {
-    ct__ground_in gi;
-    if (!ct__ground_input(sp, c, b, detail, g, &gi)) return 0.0;
-    return ct__ground_relief(&sp->ground, dir, &gi);
+    double above = b->above + detail, relief;
+    ct__gcoarse gc;
+    if (!(above > 0.0)) return 0.0;   /* sea and lake beds keep their field */
+    ct__ground_coarse_of(sp, c, b, g, &gc);
+    if (sp->pyr && !ct__foreign_edge(sp, lane, dir)) relief = ct__gpyr_at(sp->pyr, sp->lane_gx[lane], sp->lane_gy);
+    else relief = ct__ground_point(&sp->ground, dir, &gc, ct__sampler_coarse, sp);
+    return ct__ground_finish(&sp->ground, relief, above);
 }
 
 /* The slope (m per m) of macro + ranges: the ranges' gradient g plus the
@@ -494,6 +507,10 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     sp->skip_counts = NULL;
     sp->sealed_groups = 0;
     for (k = 0; k < CT__SAMPLER_SLOTS; k++) ct__river_memo_reset(&sp->river_memo[k]);
+    sp->pyr = NULL;
+    sp->chunk_face = sp->chunk_lod = 0;
+    for (k = 0; k < CT__SAMPLER_SLOTS; k++) sp->lane_gx[k] = 0;
+    sp->lane_gy = 0;
 }
 
 void ct__sampler_finish(ct__sampler *sp)
@@ -513,35 +530,11 @@ typedef struct ct__pending {
     int octaves;
 } ct__pending;
 
-/* ct__sample_ground for four lanes, the relief in vector lanes; a lane with
- * nothing to do gets 0.0 added, as the scalar path returns. */
-static void ct__sample_ground4(const ct__sampler *sp, const ct__pending q[4], const double p[12], const double g[12],
-                               double detail[4])
-{
-    ct__ground_in gi[4];
-    double relief[4];
-    int k, any = 0;
-    for (k = 0; k < 4; k++) {
-        if (ct__ground_input(sp, &q[k].cell, &q[k].blend, detail[k], g + 3 * k, &gi[k])) {
-            any = 1;
-        } else {
-            gi[k].grad[0] = gi[k].grad[1] = gi[k].grad[2] = 0.0;
-            gi[k].moisture = 0.0;
-        }
-    }
-    if (!any) {
-        for (k = 0; k < 4; k++) detail[k] += 0.0;
-        return;
-    }
-    ct__ground_relief_x4(&sp->ground, p, gi, relief);
-    for (k = 0; k < 4; k++) detail[k] += relief[k];
-}
-
 /* Up to the fBm: canonical direction, cell (cached in slot), blend, coast,
  * detail amplitude. */
 static void ct__sample_front(ct__sampler *sp, ct__corners *slot, const double dir_in[3], ct__pending *q)
 {
-    ct__sample_canonical(dir_in, q->dir);
+    ct__canonical_dir(dir_in, q->dir);
     ct__sample_cell(sp, slot, q->dir, &q->cell);
     ct__sample_blend(sp, &q->cell, &q->blend);
     if (sp->coast_on) ct__sample_coast(sp, &q->cell, q->dir, &q->blend);
@@ -556,8 +549,8 @@ static void ct__sample_back(ct__sampler *sp, const ct__pending *q, double nz, do
     ct__river_hit rh;
     detail = ct__detail_finish(&q->blend, q->amp, q->octaves, nz, coarse, &jitter);
     if (sp->ranges_on) detail += ct__sample_ranges(sp, &q->blend, q->dir, g);
-    if (sp->ground.octaves > 0) detail += ct__sample_ground(sp, &q->cell, &q->blend, q->dir, detail, g);
-    detail += ct__sample_river(sp, CT__SAMPLER_SLOTS - 1, &q->cell, &q->blend, q->dir, detail, &rh);
+    if (sp->ground.octaves > 0) detail += ct__sample_ground(sp, CT__SLOT_SCALAR, &q->cell, &q->blend, q->dir, detail, g);
+    detail += ct__sample_river(sp, CT__SLOT_SCALAR, &q->cell, &q->blend, q->dir, detail, &rh);
     ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
 }
 
@@ -685,7 +678,7 @@ void ct__sampler_run(ct__sampler *sp, const double dir_in[3], int need_moisture,
     const ct_config *cfg = &sp->w->cfg;
     ct__pending q;
     double nz, coarse;
-    ct__sample_front(sp, &sp->cell[CT__SAMPLER_SLOTS - 1], dir_in, &q);
+    ct__sample_front(sp, &sp->cell[CT__SLOT_SCALAR], dir_in, &q);
     nz = ct__fbm3_fast(sp->detail_seed, q.dir, cfg->detail_frequency, q.octaves, 2.0, cfg->detail_gain,
                        CT__JITTER_OCTAVES, &coarse);
     ct__sample_back(sp, &q, nz, coarse, need_moisture, out);
@@ -730,7 +723,8 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     if (sp->ranges_on) ct__ranges_at_x4(cfg, sp->ranges_memo, p, belt, above, ranges, sp->want_grad ? g : NULL);
     if (sp->ranges_on)
         for (k = 0; k < 4; k++) detail[k] += ranges[k];
-    if (sp->ground.octaves > 0) ct__sample_ground4(sp, q, p, g, detail);
+    if (sp->ground.octaves > 0)
+        for (k = 0; k < 4; k++) detail[k] += ct__sample_ground(sp, k, &q[k].cell, &q[k].blend, q[k].dir, detail[k], g + 3 * k);
     for (k = 0; k < 4; k++) {
         ct__river_hit rh;
         detail[k] += ct__sample_river(sp, k, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);

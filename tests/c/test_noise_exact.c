@@ -384,52 +384,6 @@ static void test_deriv(void)
     CHECK(bad_grad == 0, "%d gradients differ from central differences", bad_grad);
 }
 
-/* ct__ground_relief_x4 against four scalar ct__ground_relief calls, bit for
- * bit, on random directions, heights (some lanes under water, an odd
- * number of land lanes), gradients (some flat, some steep) and moisture (dry
- * enough for dunes), for several octave sets. */
-static void test_ground_lanes(void)
-{
-    const char *cfgs[4] = {"surface_lod=10\nseed=7\n", "surface_lod=14\nseed=3\n",
-                           "surface_lod=16\nseed=9\nground_dunes=1\nground_gully=1\n",
-                           "surface_lod=12\nseed=5\nground_from_lod=1\n"};
-    int c, t, l, j, bad = 0, dry = 0, lone = 0;
-    for (c = 0; c < 4; c++) {
-        ct_config cfg;
-        ct__ground_prep p;
-        ct_config_preset(&cfg, "balanced", NULL, 0);
-        ct_config_parse(&cfg, cfgs[c], NULL, 0);
-        ct__ground_prepare(&cfg, &p);
-        CHECK(p.octaves > 0 && p.dune_to > p.dune_from, "config %d runs the layer with dune octaves", c);
-        for (t = 0; t < 3000; t++) {
-            double dir[12], out[4];
-            ct__ground_in in[4];
-            int land = 0;
-            for (l = 0; l < 4; l++) {
-                double len = 0.0, steep = rnd(0.0, 1.0) < 0.1 ? 0.0 : rnd(0.0, 1.5);
-                for (j = 0; j < 3; j++) {
-                    dir[3 * l + j] = rnd(-1.0, 1.0);
-                    len += dir[3 * l + j] * dir[3 * l + j];
-                }
-                for (j = 0; j < 3; j++) {
-                    dir[3 * l + j] /= sqrt(len);
-                    in[l].grad[j] = steep * rnd(-1.0, 1.0);
-                }
-                in[l].above_m = rnd(-1500.0, 3000.0);
-                in[l].moisture = rnd(0.0, 0.5);
-                land += in[l].above_m > 0.0;
-                dry += in[l].moisture < 0.3;
-            }
-            lone += land % 2;
-            ct__ground_relief_x4(&p, dir, in, out);
-            for (l = 0; l < 4; l++)
-                if (!same(ct__ground_relief(&p, dir + 3 * l, &in[l]), out[l])) bad++;
-        }
-    }
-    CHECK(bad == 0, "%d ground-relief lanes differ from the scalar call", bad);
-    CHECK(dry > 10000 && lone > 1000, "the inputs cover dry lanes (%d) and odd land-lane counts (%d)", dry, lone);
-}
-
 int main(void)
 {
     test_x4();
@@ -439,6 +393,5 @@ int main(void)
     test_fbm_multi();
     test_fbm_memo();
     test_asin();
-    test_ground_lanes();
     return test_summary("noise_exact");
 }

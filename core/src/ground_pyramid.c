@@ -1,0 +1,295 @@
+/* ground_pyramid.c - where the fine-relief octaves are evaluated: octave k at
+ * the nodes of its own lattice (level base + k of the face grid, four nodes
+ * to its noise cell), bicubic Hermite patches between them (ct_ground.h).
+ *
+ * Why: evaluated at every sample, as before algorithm version 7, the nine
+ * octaves of a surface_lod 14 world cost 4.5-5x a whole default chunk; each
+ * octave is smooth at its own lattice, so a patch of its nodes (value and
+ * slope exact there, about 2% off between them) carries it to the finer
+ * samples for a few multiply-adds. Patches carry value, slope and twist, so
+ * a patch restricted to a finer cell is again such a patch and the levels
+ * nest exactly.
+ *
+ * A node's value is a function of (face, level, node) only: the same code
+ * computes it whether a chunk's rows ask for it or ct_world_sample's four
+ * corners do. Where the patch weights of a corner are exactly 0 (a node on a
+ * coarser lattice line) that corner is not read, so a chunk needs no node
+ * outside its own box. Nodes on a face's boundary are computed by each face
+ * with steering along the boundary only (ground.c), so both faces agree to
+ * rounding there; the samples on a cube edge themselves always take the
+ * owner face's value (the chunk asks ct__ground_point), so they are equal to
+ * the bit. */
+#include "ct_ground.h"
+
+#include <math.h>
+#include <string.h>
+
+/* 1D cubic Hermite at s in [0,1] between nodes a and b along x: value and
+ * x slope from (f, fx), y slope and twist from (fy, fxy). */
+static void ct__herm_x(double s, const ct__gnode *a, const ct__gnode *b, ct__gnode *o)
+{
+    double s2 = s * s, s3 = s2 * s;
+    double h0 = 1.0 - 3.0 * s2 + 2.0 * s3, h1 = 3.0 * s2 - 2.0 * s3, k0 = s - 2.0 * s2 + s3, k1 = s3 - s2;
+    double d0 = 6.0 * s2 - 6.0 * s, d1 = 6.0 * s - 6.0 * s2, e0 = 1.0 - 4.0 * s + 3.0 * s2, e1 = 3.0 * s2 - 2.0 * s;
+    o->f = h0 * a->f + h1 * b->f + k0 * a->fx + k1 * b->fx;
+    o->fx = d0 * a->f + d1 * b->f + e0 * a->fx + e1 * b->fx;
+    o->fy = h0 * a->fy + h1 * b->fy + k0 * a->fxy + k1 * b->fxy;
+    o->fxy = d0 * a->fy + d1 * b->fy + e0 * a->fxy + e1 * b->fxy;
+}
+
+/* The same along y: value and y slope from (f, fy), x slope and twist from
+ * (fx, fxy). */
+static void ct__herm_y(double t, const ct__gnode *a, const ct__gnode *b, ct__gnode *o)
+{
+    ct__gnode sa, sb, r;
+    sa.f = a->f; sa.fx = a->fy; sa.fy = a->fx; sa.fxy = a->fxy;
+    sb.f = b->f; sb.fx = b->fy; sb.fy = b->fx; sb.fxy = b->fxy;
+    ct__herm_x(t, &sa, &sb, &r);
+    o->f = r.f; o->fx = r.fy; o->fy = r.fx; o->fxy = r.fxy;
+}
+
+/* The bicubic Hermite patch over corners c00 c10 c01 c11 at (s, t); a
+ * corner whose weight is exactly 0 (s or t is 0) is not read. */
+static void ct__patch(double s, double t, const ct__gnode *c00, const ct__gnode *c10, const ct__gnode *c01,
+                      const ct__gnode *c11, ct__gnode *o)
+{
+    if (s == 0.0 && t == 0.0) {
+        *o = *c00;
+    } else if (t == 0.0) {
+        ct__herm_x(s, c00, c10, o);
+    } else if (s == 0.0) {
+        ct__herm_y(t, c00, c01, o);
+    } else {
+        ct__gnode r0, r1;
+        ct__herm_x(s, c00, c10, &r0);
+        ct__herm_x(s, c01, c11, &r1);
+        ct__herm_y(t, &r0, &r1, o);
+    }
+}
+
+/* Derivatives per lattice unit of the next finer level (half the unit). */
+static void ct__finer(ct__gnode *n)
+{
+    n->fx *= 0.5;
+    n->fy *= 0.5;
+    n->fxy *= 0.25;
+}
+
+static void ct__gcoarse_lerp(const ct__gcoarse *a, const ct__gcoarse *b, double s, ct__gcoarse *o)
+{
+    int k;
+    for (k = 0; k < 3; k++) o->grad[k] = a->grad[k] + s * (b->grad[k] - a->grad[k]);
+    o->moisture = a->moisture + s * (b->moisture - a->moisture);
+}
+
+void ct__gpyr_init(ct__gpyr *g, const ct__ground_prep *p, int face, int top, int64_t x0, int64_t x1, int64_t y0,
+                   int64_t y1, ct__gcoarse_fn coarse, void *ctx)
+{
+    int e;
+    g->p = p;
+    g->face = face;
+    g->top = top;
+    g->coarse_fn = coarse;
+    g->ctx = ctx;
+    /* Each coarser level's box holds the corners of the cells the finer
+     * box's nodes lie in. */
+    for (e = top - 1; e >= p->base; e--) {
+        ct__gpyr_level *L = &g->level[e - p->base];
+        x0 >>= 1; y0 >>= 1;
+        x1 = (x1 + 1) >> 1; y1 = (y1 + 1) >> 1;
+        L->x0 = x0; L->x1 = x1; L->y0 = y0; L->y1 = y1;
+        L->row_id[0] = L->row_id[1] = -1;
+    }
+}
+
+/* The slot of row y of a level: rows are kept by parity, so the two rows a
+ * finer row needs are both there. */
+static int ct__gpyr_slot(ct__gpyr *g, ct__gpyr_level *L, int64_t y, int is_base)
+{
+    int slot = (int)(y & 1);
+    if (L->row_id[slot] != y) {
+        L->row_id[slot] = y;
+        memset(L->done[slot], 0, sizeof L->done[slot]);
+        if (is_base) memset(g->cdone[slot], 0, sizeof g->cdone[slot]);
+    }
+    return slot;
+}
+
+/* The coarse input at node (x, y) of level base. */
+static const ct__gcoarse *ct__gpyr_base_coarse(ct__gpyr *g, int64_t x, int64_t y)
+{
+    ct__gpyr_level *L = &g->level[0];
+    int slot = ct__gpyr_slot(g, L, y, 1);
+    int64_t col = x - L->x0;
+    if (!g->cdone[slot][col]) {
+        double dir[3];
+        ct__sample_direction(g->face, g->p->base, x, y, dir);
+        ct__canonical_dir(dir, dir);
+        g->coarse_fn(g->ctx, dir, &g->coarse[slot][col]);
+        g->cdone[slot][col] = 1;
+    }
+    return &g->coarse[slot][col];
+}
+
+/* The coarse input at node (x, y) of level e: bilinear between the level
+ * base nodes around it (exactly theirs on their lattice lines). */
+static void ct__gpyr_coarse_at(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gcoarse *out)
+{
+    int d = e - g->p->base;
+    int64_t bx = x >> d, by = y >> d;
+    double scale = 1.0 / (double)((int64_t)1 << d);
+    double s = (double)(x - (bx << d)) * scale, t = (double)(y - (by << d)) * scale;
+    ct__gcoarse a, b;
+    if (t == 0.0) {
+        if (s == 0.0) *out = *ct__gpyr_base_coarse(g, bx, by);
+        else ct__gcoarse_lerp(ct__gpyr_base_coarse(g, bx, by), ct__gpyr_base_coarse(g, bx + 1, by), s, out);
+        return;
+    }
+    if (s == 0.0) {
+        a = *ct__gpyr_base_coarse(g, bx, by);
+        ct__gcoarse_lerp(&a, ct__gpyr_base_coarse(g, bx, by + 1), t, out);
+        return;
+    }
+    ct__gcoarse_lerp(ct__gpyr_base_coarse(g, bx, by), ct__gpyr_base_coarse(g, bx + 1, by), s, &a);
+    ct__gcoarse_lerp(ct__gpyr_base_coarse(g, bx, by + 1), ct__gpyr_base_coarse(g, bx + 1, by + 1), s, &b);
+    ct__gcoarse_lerp(&a, &b, t, out);
+}
+
+static const ct__gnode *ct__gpyr_get(ct__gpyr *g, int e, int64_t x, int64_t y);
+
+/* Node (x, y) of level e: the patch of level e - 1 there (nothing at level
+ * base), plus octave e - base. */
+static void ct__gpyr_node(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *out)
+{
+    const ct__ground_prep *p = g->p;
+    ct__gframe fr;
+    ct__gcoarse c;
+    if (e == p->base) {
+        out->f = out->fx = out->fy = out->fxy = 0.0;
+    } else {
+        int64_t px = x >> 1, py = y >> 1;
+        int sx = (int)(x & 1), sy = (int)(y & 1);
+        const ct__gnode *c00 = ct__gpyr_get(g, e - 1, px, py), *c10 = NULL, *c01 = NULL, *c11 = NULL;
+        ct__gnode n00 = *c00, n10, n01, n11;
+        /* copies: the window's slots may move while the others are fetched */
+        if (sx) { c10 = ct__gpyr_get(g, e - 1, px + 1, py); n10 = *c10; }
+        if (sy) { c01 = ct__gpyr_get(g, e - 1, px, py + 1); n01 = *c01; }
+        if (sx && sy) { c11 = ct__gpyr_get(g, e - 1, px + 1, py + 1); n11 = *c11; }
+        ct__patch(sx ? 0.5 : 0.0, sy ? 0.5 : 0.0, &n00, sx ? &n10 : NULL, sy ? &n01 : NULL, (sx && sy) ? &n11 : NULL, out);
+        ct__finer(out);
+    }
+    ct__ground_frame(p, g->face, e, x, y, &fr);
+    ct__gpyr_coarse_at(g, e, x, y, &c);
+    ct__ground_add_octave(p, e - p->base, &fr, &c, out);
+}
+
+static const ct__gnode *ct__gpyr_get(ct__gpyr *g, int e, int64_t x, int64_t y)
+{
+    ct__gpyr_level *L = &g->level[e - g->p->base];
+    int slot = ct__gpyr_slot(g, L, y, e == g->p->base);
+    int64_t col = x - L->x0;
+    if (!L->done[slot][col]) {
+        ct__gnode n;
+        ct__gpyr_node(g, e, x, y, &n);
+        /* the node's own fetches may have reset this slot's flags, never its row */
+        L->node[slot][col] = n;
+        L->done[slot][col] = 1;
+    }
+    return &L->node[slot][col];
+}
+
+/* Levels from+1 .. the finest at a node that is one on all of them. */
+static void ct__chain_up(const ct__ground_prep *p, int face, int from, int64_t x, int64_t y, const ct__gcoarse *c,
+                         ct__gnode *n)
+{
+    int e, top = p->base + p->octaves - 1;
+    for (e = from + 1; e <= top; e++) {
+        ct__gframe fr;
+        x <<= 1;
+        y <<= 1;
+        ct__finer(n);
+        ct__ground_frame(p, face, e, x, y, &fr);
+        ct__ground_add_octave(p, e - p->base, &fr, c, n);
+    }
+}
+
+/* Node (x, y) of level top with every octave: the node of the coarsest
+ * level (not below base) on whose lattice it lies, then the finer levels'
+ * octaves at it. */
+static void ct__gpyr_full(ct__gpyr *g, int64_t x, int64_t y, ct__gnode *n)
+{
+    const ct__ground_prep *p = g->p;
+    int e = g->top;
+    ct__gcoarse c;
+    while (e > p->base && !(x & 1) && !(y & 1)) {
+        x >>= 1;
+        y >>= 1;
+        e--;
+    }
+    if (e < g->top) *n = *ct__gpyr_get(g, e, x, y);
+    else ct__gpyr_node(g, e, x, y, n);
+    if (e == p->base + p->octaves - 1) return;
+    ct__gpyr_coarse_at(g, e, x, y, &c);
+    ct__chain_up(p, g->face, e, x, y, &c, n);
+}
+
+double ct__gpyr_at(ct__gpyr *g, int64_t x, int64_t y)
+{
+    ct__gnode n;
+    ct__gpyr_full(g, x, y, &n);
+    return n.f;
+}
+
+double ct__ground_chain(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, const ct__gcoarse *c)
+{
+    ct__gframe fr;
+    ct__gnode n;
+    x <<= p->base - level;
+    y <<= p->base - level;
+    n.f = n.fx = n.fy = n.fxy = 0.0;
+    ct__ground_frame(p, face, p->base, x, y, &fr);
+    ct__ground_add_octave(p, 0, &fr, c, &n);
+    ct__chain_up(p, face, p->base, x, y, c, &n);
+    return n.f;
+}
+
+/* A lattice coordinate within 1e-7 of a node is that node: chunk sample
+ * directions come back from ct__cube_from_dir a few ulps off theirs. */
+static double ct__snap(double x)
+{
+    double r = floor(x + 0.5);
+    return fabs(x - r) < 1e-7 ? r : x;
+}
+
+double ct__ground_point(const ct__ground_prep *p, const double dir[3], const ct__gcoarse *own, ct__gcoarse_fn coarse,
+                        void *ctx)
+{
+    int face, top = p->base + p->octaves - 1;
+    double u, v, gx, gy, s, t;
+    int64_t x0, y0, last;
+    ct__gnode c00, c10, c01, c11, out;
+    ct__gpyr pyr;
+    ct__cube_from_dir(dir, &face, &u, &v);
+    last = (int64_t)CT_CHUNK_CORE << top;
+    gx = ct__snap((u + 1.0) * 0.5 * (double)last);
+    gy = ct__snap((v + 1.0) * 0.5 * (double)last);
+    x0 = (int64_t)floor(gx);
+    y0 = (int64_t)floor(gy);
+    if (x0 >= last) x0 = last - 1;
+    if (y0 >= last) y0 = last - 1;
+    s = gx - (double)x0;
+    t = gy - (double)y0;
+    if (s == 0.0 && t == 0.0 && own) {
+        /* a node of level base: its own coarse input is the caller's */
+        int64_t step = (int64_t)1 << (top - p->base);
+        if (x0 % step == 0 && y0 % step == 0) return ct__ground_chain(p, face, p->base, x0 / step, y0 / step, own);
+    }
+    ct__gpyr_init(&pyr, p, face, top, x0, s == 0.0 ? x0 : x0 + 1, y0, t == 0.0 ? y0 : y0 + 1, coarse, ctx);
+    ct__gpyr_full(&pyr, x0, y0, &c00);
+    if (s == 0.0 && t == 0.0) return c00.f;
+    if (s != 0.0) ct__gpyr_full(&pyr, x0 + 1, y0, &c10);
+    if (t != 0.0) ct__gpyr_full(&pyr, x0, y0 + 1, &c01);
+    if (s != 0.0 && t != 0.0) ct__gpyr_full(&pyr, x0 + 1, y0 + 1, &c11);
+    ct__patch(s, t, &c00, &c10, &c01, &c11, &out);
+    return out.f;
+}
