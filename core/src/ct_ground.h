@@ -13,11 +13,14 @@
 /* What is constant per world: the octave count (a function of surface_lod and
  * ground_from_lod only, never of the chunk LOD asked for, so every LOD samples
  * the same field), the octave frequencies and seeds. Octave k lives on the
- * lattice of level base + k (the sample grid of that LOD on each face), four
- * lattice nodes to its noise cell; base + octaves - 1 is surface_lod. */
+ * lattice of level[k] (the sample grid of that LOD on each face), two lattice
+ * nodes to its noise cell, so the finest octave's level is surface_lod - 1
+ * and a chunk of surface_lod runs no octave at its own new samples. */
 typedef struct ct__ground_prep {
     int octaves;                              /* 0: the layer does nothing */
-    int base;                                 /* level of octave 0: ground_from_lod - 1 */
+    int level[CT__GROUND_MAX_OCTAVES];        /* the lattice level each octave lives on */
+    int base, top;                            /* the first and the last octave's levels */
+    int lod;                                  /* surface_lod: the finest samples */
     double freq[CT__GROUND_MAX_OCTAVES];      /* noise cells per unit-sphere radian */
     double amp_m[CT__GROUND_MAX_OCTAVES];     /* nominal amplitude of each octave (m) */
     uint32_t seed[CT__GROUND_MAX_OCTAVES];
@@ -60,6 +63,10 @@ void ct__ground_frame(const ct__ground_prep *p, int face, int level, int64_t x, 
  * ground, dunes where dry. */
 void ct__ground_add_octave(const ct__ground_prep *p, int k, const ct__gframe *fr, const ct__gcoarse *c, ct__gnode *s);
 
+/* Adds the octaves that live on level e (ct__ground_add_octave each). */
+void ct__ground_level_octaves(const ct__ground_prep *p, int e, const ct__gframe *fr, const ct__gcoarse *c,
+                              ct__gnode *s);
+
 /* The relief a sample gets from the pyramid's value: clamped to p->bound_m
  * and faded towards the shore as above / (above + 2 bound), so |result| <
  * above / 2 (land stays land, the shoreline never moves); exactly 0 where
@@ -93,7 +100,7 @@ typedef struct ct__gpyr {
     int face, top;                            /* the box's level */
     ct__gcoarse_fn coarse_fn;
     void *ctx;
-    ct__gpyr_level level[CT__GROUND_MAX_OCTAVES];   /* [e - base] for e in [base, top) */
+    ct__gpyr_level level[CT_MAX_LOD + 1];     /* [e - base] for e in [base, the box's level) */
     ct__gcoarse coarse[2][CT__GPYR_ROW];      /* coarse inputs of level base, rows as level[0]'s */
     uint8_t cdone[2][CT__GPYR_ROW];
 } ct__gpyr;

@@ -78,7 +78,6 @@ void ct__ground_prepare(const ct_config *cfg, ct__ground_prep *p)
     double f, a, sum = 0.0;
     uint32_t base = ct__subseed(cfg->seed, CT_SALT_GROUND);
     p->octaves = 0;
-    p->base = from - 1;
     p->dune_from = p->dune_to = 0;
     p->radius_m = cfg->radius_m;
     p->gully = cfg->ground_gully;
@@ -97,6 +96,9 @@ void ct__ground_prepare(const ct_config *cfg, ct__ground_prep *p)
         p->freq[k] = f;
         p->amp_m[k] = a;
         p->seed[k] = ct__hash2(base, (uint32_t)k);
+        /* two lattice nodes to the octave's noise cell (four samples of LOD
+         * from - 1 + k): level from - 2 + k, none below 0 */
+        p->level[k] = from - 2 + k < 0 ? 0 : from - 2 + k;
         if (wavelength_m <= CT__DUNE_MAX_M && wavelength_m >= CT__DUNE_MIN_M) {
             if (p->dune_from > k) p->dune_from = k;
             p->dune_to = k + 1;
@@ -106,6 +108,9 @@ void ct__ground_prepare(const ct_config *cfg, ct__ground_prep *p)
         a *= cfg->ground_gain;
     }
     if (p->dune_to == 0) p->dune_from = 0;
+    p->base = p->level[0];
+    p->top = p->level[p->octaves - 1];
+    p->lod = lod;
     p->bound_m = sum;
 }
 
@@ -303,19 +308,20 @@ static double ct__ground_octave(const ct__ground_prep *p, int k, const double di
 
 void ct__ground_frame(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, ct__gframe *fr)
 {
-    double n = (double)((int64_t)CT_CHUNK_CORE << level), u = 2.0 * ((double)x / n) - 1.0, v = 2.0 * ((double)y / n) - 1.0;
-    double c[3], au[3], av[3], r, du, dv, s;
-    int k;
     int64_t last = (int64_t)CT_CHUNK_CORE << level;
+    double n = (double)last, u = 2.0 * ((double)x / n) - 1.0, v = 2.0 * ((double)y / n) - 1.0;
+    double c[3], au[3], av[3], inv, du, dv, s;
+    int k;
     ct__face_frame(face, u, v, c, au, av);
-    r = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
-    ct__sample_direction(face, level, x, y, fr->dir);
-    ct__canonical_dir(fr->dir, fr->dir);
+    /* Any fixed rounding will do: a node's direction is computed here only,
+     * for every chunk and point that needs it. */
+    inv = 1.0 / sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    for (k = 0; k < 3; k++) fr->dir[k] = c[k] * inv;
     du = ct__dot3(fr->dir, au);
     dv = ct__dot3(fr->dir, av);
     /* metres per lattice unit of this level: radius x (2 / n) / |c| along the
      * face axes, minus their radial part */
-    s = p->radius_m * (2.0 / n) / r;
+    s = p->radius_m * (2.0 / n) * inv;
     for (k = 0; k < 3; k++) {
         fr->tx[k] = s * (au[k] - fr->dir[k] * du);
         fr->ty[k] = s * (av[k] - fr->dir[k] * dv);
@@ -329,7 +335,7 @@ void ct__ground_frame(const ct__ground_prep *p, int face, int level, int64_t x, 
 static void ct__ground_tangent(const ct__gframe *fr, double fx, double fy, double out[3])
 {
     double e = ct__dot3(fr->tx, fr->tx), f = ct__dot3(fr->tx, fr->ty), g = ct__dot3(fr->ty, fr->ty);
-    double det = e * g - f * f, a = (g * fx - f * fy) / det, b = (e * fy - f * fx) / det;
+    double inv = 1.0 / (e * g - f * f), a = (g * fx - f * fy) * inv, b = (e * fy - f * fx) * inv;
     int k;
     for (k = 0; k < 3; k++) out[k] = a * fr->tx[k] + b * fr->ty[k];
 }
@@ -349,6 +355,14 @@ void ct__ground_add_octave(const ct__ground_prep *p, int k, const ct__gframe *fr
     s->f += h;
     s->fx += ct__dot3(dh, fr->tx);
     s->fy += ct__dot3(dh, fr->ty);
+}
+
+void ct__ground_level_octaves(const ct__ground_prep *p, int e, const ct__gframe *fr, const ct__gcoarse *c,
+                              ct__gnode *s)
+{
+    int k;
+    for (k = 0; k < p->octaves; k++)
+        if (p->level[k] == e) ct__ground_add_octave(p, k, fr, c, s);
 }
 
 double ct__ground_finish(const ct__ground_prep *p, double relief, double above_m)

@@ -178,9 +178,10 @@ static void ct__gpyr_node(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *o
         ct__patch(sx ? 0.5 : 0.0, sy ? 0.5 : 0.0, &n00, sx ? &n10 : NULL, sy ? &n01 : NULL, (sx && sy) ? &n11 : NULL, out);
         ct__finer(out);
     }
+    if (e > p->top) return;   /* surface_lod's own nodes: the patch alone */
     ct__ground_frame(p, g->face, e, x, y, &fr);
     ct__gpyr_coarse_at(g, e, x, y, &c);
-    ct__ground_add_octave(p, e - p->base, &fr, &c, out);
+    ct__ground_level_octaves(p, e, &fr, &c, out);
 }
 
 static const ct__gnode *ct__gpyr_get(ct__gpyr *g, int e, int64_t x, int64_t y)
@@ -198,18 +199,18 @@ static const ct__gnode *ct__gpyr_get(ct__gpyr *g, int e, int64_t x, int64_t y)
     return &L->node[slot][col];
 }
 
-/* Levels from+1 .. the finest at a node that is one on all of them. */
+/* Levels from+1 .. top at a node that is one on all of them. */
 static void ct__chain_up(const ct__ground_prep *p, int face, int from, int64_t x, int64_t y, const ct__gcoarse *c,
                          ct__gnode *n)
 {
-    int e, top = p->base + p->octaves - 1;
-    for (e = from + 1; e <= top; e++) {
+    int e;
+    for (e = from + 1; e <= p->top; e++) {
         ct__gframe fr;
         x <<= 1;
         y <<= 1;
         ct__finer(n);
         ct__ground_frame(p, face, e, x, y, &fr);
-        ct__ground_add_octave(p, e - p->base, &fr, c, n);
+        ct__ground_level_octaves(p, e, &fr, c, n);
     }
 }
 
@@ -228,7 +229,7 @@ static void ct__gpyr_full(ct__gpyr *g, int64_t x, int64_t y, ct__gnode *n)
     }
     if (e < g->top) *n = *ct__gpyr_get(g, e, x, y);
     else ct__gpyr_node(g, e, x, y, n);
-    if (e == p->base + p->octaves - 1) return;
+    if (e >= p->top) return;
     ct__gpyr_coarse_at(g, e, x, y, &c);
     ct__chain_up(p, g->face, e, x, y, &c, n);
 }
@@ -248,7 +249,7 @@ double ct__ground_chain(const ct__ground_prep *p, int face, int level, int64_t x
     y <<= p->base - level;
     n.f = n.fx = n.fy = n.fxy = 0.0;
     ct__ground_frame(p, face, p->base, x, y, &fr);
-    ct__ground_add_octave(p, 0, &fr, c, &n);
+    ct__ground_level_octaves(p, p->base, &fr, c, &n);
     ct__chain_up(p, face, p->base, x, y, c, &n);
     return n.f;
 }
@@ -264,7 +265,7 @@ static double ct__snap(double x)
 double ct__ground_point(const ct__ground_prep *p, const double dir[3], const ct__gcoarse *own, ct__gcoarse_fn coarse,
                         void *ctx)
 {
-    int face, top = p->base + p->octaves - 1;
+    int face, top = p->lod;
     double u, v, gx, gy, s, t;
     int64_t x0, y0, last;
     ct__gnode c00, c10, c01, c11, out;
