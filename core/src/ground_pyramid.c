@@ -157,6 +157,43 @@ static void ct__gpyr_coarse_at(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gco
 
 static const ct__gnode *ct__gpyr_get(ct__gpyr *g, int e, int64_t x, int64_t y);
 
+/* The value of a 1D Hermite at its midpoint: (a + b) / 2 + (da - db) / 8. */
+static double ct__mid(double fa, double da, double fb, double db)
+{
+    return 0.5 * fa + 0.5 * fb + 0.125 * da - 0.125 * db;
+}
+
+/* A new node of level surface_lod (no octave lives there and nothing finer
+ * reads it): the value of the patch of level surface_lod - 1 at the cell's
+ * edge midpoint or centre, its derivatives left 0. */
+static void ct__gpyr_value(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *out)
+{
+    int64_t px = x >> 1, py = y >> 1;
+    int sx = (int)(x & 1), sy = (int)(y & 1);
+    ct__gnode a = *ct__gpyr_get(g, e - 1, px, py), b;
+    out->fx = out->fy = out->fxy = 0.0;
+    if (sx && sy) {
+        ct__gnode c = *ct__gpyr_get(g, e - 1, px + 1, py), d;
+        double f0, f1, d0, d1;
+        b = *ct__gpyr_get(g, e - 1, px, py + 1);
+        d = *ct__gpyr_get(g, e - 1, px + 1, py + 1);
+        /* rows at the midpoint in x (value and y slope), then y */
+        f0 = ct__mid(a.f, a.fx, c.f, c.fx);
+        d0 = ct__mid(a.fy, a.fxy, c.fy, c.fxy);
+        f1 = ct__mid(b.f, b.fx, d.f, d.fx);
+        d1 = ct__mid(b.fy, b.fxy, d.fy, d.fxy);
+        out->f = ct__mid(f0, d0, f1, d1);
+    } else if (sx) {
+        b = *ct__gpyr_get(g, e - 1, px + 1, py);
+        out->f = ct__mid(a.f, a.fx, b.f, b.fx);
+    } else if (sy) {
+        b = *ct__gpyr_get(g, e - 1, px, py + 1);
+        out->f = ct__mid(a.f, a.fy, b.f, b.fy);
+    } else {
+        out->f = a.f;
+    }
+}
+
 /* Node (x, y) of level e: the patch of level e - 1 there (nothing at level
  * base), plus octave e - base. */
 static void ct__gpyr_node(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *out)
@@ -164,6 +201,10 @@ static void ct__gpyr_node(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *o
     const ct__ground_prep *p = g->p;
     ct__gframe fr;
     ct__gcoarse c;
+    if (e == p->lod && e > p->top) {
+        ct__gpyr_value(g, e, x, y, out);
+        return;
+    }
     if (e == p->base) {
         out->f = out->fx = out->fy = out->fxy = 0.0;
     } else {
@@ -214,21 +255,23 @@ static void ct__chain_up(const ct__ground_prep *p, int face, int from, int64_t x
     }
 }
 
-/* Node (x, y) of level top with every octave: the node of the coarsest
- * level (not below base) on whose lattice it lies, then the finer levels'
- * octaves at it. */
+/* Node (x, y) of level top with every octave: a node of level top - 1 too
+ * comes from that level's rows (where the patches of its neighbours found
+ * it), then the finer levels' octaves at it; a new node of level top is
+ * made here. */
 static void ct__gpyr_full(ct__gpyr *g, int64_t x, int64_t y, ct__gnode *n)
 {
     const ct__ground_prep *p = g->p;
     int e = g->top;
     ct__gcoarse c;
-    while (e > p->base && !(x & 1) && !(y & 1)) {
+    if (e > p->base && !(x & 1) && !(y & 1)) {
         x >>= 1;
         y >>= 1;
         e--;
+        *n = *ct__gpyr_get(g, e, x, y);
+    } else {
+        ct__gpyr_node(g, e, x, y, n);
     }
-    if (e < g->top) *n = *ct__gpyr_get(g, e, x, y);
-    else ct__gpyr_node(g, e, x, y, n);
     if (e >= p->top) return;
     ct__gpyr_coarse_at(g, e, x, y, &c);
     ct__chain_up(p, g->face, e, x, y, &c, n);
@@ -265,29 +308,36 @@ static double ct__snap(double x)
 double ct__ground_point(const ct__ground_prep *p, const double dir[3], const ct__gcoarse *own, ct__gcoarse_fn coarse,
                         void *ctx)
 {
-    int face, top = p->lod;
-    double u, v, gx, gy, s, t;
+    int face, top = p->top, shift = p->lod - p->top;
+    double u, v, gx, gy, s, t, scale;
     int64_t x0, y0, last;
     ct__gnode c00, c10, c01, c11, out;
     ct__gpyr pyr;
     ct__cube_from_dir(dir, &face, &u, &v);
-    last = (int64_t)CT_CHUNK_CORE << top;
+    last = (int64_t)CT_CHUNK_CORE << p->lod;
     gx = ct__snap((u + 1.0) * 0.5 * (double)last);
     gy = ct__snap((v + 1.0) * 0.5 * (double)last);
+    if (gx == floor(gx) && gy == floor(gy)) {
+        /* a sample of surface_lod: the node, as its chunks make it */
+        int64_t x = (int64_t)gx, y = (int64_t)gy, step = (int64_t)1 << (p->lod - p->base);
+        if (own && x % step == 0 && y % step == 0) return ct__ground_chain(p, face, p->base, x / step, y / step, own);
+        ct__gpyr_init(&pyr, p, face, p->lod, x, x, y, y, coarse, ctx);
+        ct__gpyr_full(&pyr, x, y, &c00);
+        return c00.f;
+    }
+    /* between samples: the patch of the finest octave's level */
+    scale = 1.0 / (double)((int64_t)1 << shift);
+    gx *= scale;
+    gy *= scale;
+    last >>= shift;
     x0 = (int64_t)floor(gx);
     y0 = (int64_t)floor(gy);
     if (x0 >= last) x0 = last - 1;
     if (y0 >= last) y0 = last - 1;
     s = gx - (double)x0;
     t = gy - (double)y0;
-    if (s == 0.0 && t == 0.0 && own) {
-        /* a node of level base: its own coarse input is the caller's */
-        int64_t step = (int64_t)1 << (top - p->base);
-        if (x0 % step == 0 && y0 % step == 0) return ct__ground_chain(p, face, p->base, x0 / step, y0 / step, own);
-    }
     ct__gpyr_init(&pyr, p, face, top, x0, s == 0.0 ? x0 : x0 + 1, y0, t == 0.0 ? y0 : y0 + 1, coarse, ctx);
     ct__gpyr_full(&pyr, x0, y0, &c00);
-    if (s == 0.0 && t == 0.0) return c00.f;
     if (s != 0.0) ct__gpyr_full(&pyr, x0 + 1, y0, &c10);
     if (t != 0.0) ct__gpyr_full(&pyr, x0, y0 + 1, &c01);
     if (s != 0.0 && t != 0.0) ct__gpyr_full(&pyr, x0 + 1, y0 + 1, &c11);
