@@ -67,6 +67,11 @@ void ct__ground_add_octave(const ct__ground_prep *p, int k, const ct__gframe *fr
 void ct__ground_level_octaves(const ct__ground_prep *p, int e, const ct__gframe *fr, const ct__gcoarse *c,
                               ct__gnode *s);
 
+/* ct__ground_level_octaves at two nodes of level e, bit for bit, the
+ * octaves' arithmetic in vector lanes. */
+void ct__ground_level_octaves_x2(const ct__ground_prep *p, int e, const ct__gframe fr[2], const ct__gcoarse c[2],
+                                 ct__gnode s[2]);
+
 /* The relief a sample gets from the pyramid's value: clamped to p->bound_m
  * and faded towards the shore as above / (above + 2 bound), so |result| <
  * above / 2 (land stays land, the shoreline never moves); exactly 0 where

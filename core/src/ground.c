@@ -340,15 +340,21 @@ static void ct__ground_tangent(const ct__gframe *fr, double fx, double fy, doubl
     for (k = 0; k < 3; k++) out[k] = a * fr->tx[k] + b * fr->ty[k];
 }
 
+/* The gradient a node's next octave follows: the coarse input's plus the
+ * slope of what the node holds so far. On a face's boundary the derivative
+ * across it is one-sided (the next face has its own), so the steering keeps
+ * only the part along it and both faces steer a boundary node alike. */
+static void ct__ground_steer(const ct__gframe *fr, const ct__gcoarse *c, const ct__gnode *s, double G[3])
+{
+    int j;
+    ct__ground_tangent(fr, fr->edge_x ? 0.0 : s->fx, fr->edge_y ? 0.0 : s->fy, G);
+    for (j = 0; j < 3; j++) G[j] += c->grad[j];
+}
+
 void ct__ground_add_octave(const ct__ground_prep *p, int k, const ct__gframe *fr, const ct__gcoarse *c, ct__gnode *s)
 {
     double G[3], dh[3], qw[3] = {0.0, 0.0, 0.0}, dry, dune, h;
-    int j;
-    /* On a face's boundary the derivative across it is one-sided (the next
-     * face has its own), so the steering keeps only the part along it and
-     * both faces steer a boundary node alike. */
-    ct__ground_tangent(fr, fr->edge_x ? 0.0 : s->fx, fr->edge_y ? 0.0 : s->fy, G);
-    for (j = 0; j < 3; j++) G[j] += c->grad[j];
+    ct__ground_steer(fr, c, s, G);
     dry = (k >= p->dune_from && k < p->dune_to) ? ct__dune_frame(p, fr->dir, c->moisture, qw) : 0.0;
     dune = dry;
     h = ct__ground_octave(p, k, fr->dir, dune, qw, G, dh);
@@ -374,4 +380,219 @@ double ct__ground_finish(const ct__ground_prep *p, double relief, double above_m
     if (relief > bound) relief = bound;
     if (relief < -bound) relief = -bound;
     return relief * (above_m / (above_m + 2.0 * bound));
+}
+
+/* ------------------------------------------------------------------ lanes
+ * ct__ground_add_octave for two nodes at once. The arithmetic-heavy parts (the
+ * fade weights, the stripe phases' cis and complex products, the derivative
+ * blend) run as two-lane vectors (ct_v2.h), each lane in the scalar path's
+ * order of operations; floor, hashes, table lookups, sqrt, division and the
+ * branches stay per lane. So each lane's result is ct__ground_add_octave's
+ * bit for bit (tests/c/test_ground.c compares them). The stripes of a pattern
+ * are computed for both lanes when either needs them and kept only where the
+ * scalar path would have computed them. */
+#define CT__B2(x) CT__V2(x, x)
+
+/* ct__cis at t0 and t1. */
+static void ct__cis_x2(double t0, double t1, ct__v2 *c_out, ct__v2 *s_out)
+{
+    double r0 = t0 - floor(t0 + 0.5), r1 = t1 - floor(t1 + 0.5);
+    ct__v2 one = CT__B2(1.0), y = CT__V2_MUL(CT__V2(r0, r1), CT__B2(CT__TWO_PI * 0.25)), y2 = CT__V2_MUL(y, y);
+    ct__v2 sn, c, k;
+    /* the nested Horner forms of ct__cis, innermost first */
+    sn = CT__V2_SUB(one, CT__V2_MUL(y2, CT__B2(1.0 / 110.0)));
+    sn = CT__V2_SUB(one, CT__V2_MUL(CT__V2_MUL(y2, CT__B2(1.0 / 72.0)), sn));
+    sn = CT__V2_SUB(one, CT__V2_MUL(CT__V2_MUL(y2, CT__B2(1.0 / 42.0)), sn));
+    sn = CT__V2_SUB(one, CT__V2_MUL(CT__V2_MUL(y2, CT__B2(1.0 / 20.0)), sn));
+    sn = CT__V2_MUL(y, CT__V2_SUB(one, CT__V2_MUL(CT__V2_MUL(y2, CT__B2(1.0 / 6.0)), sn)));
+    c = CT__V2_SUB(one, CT__V2_MUL(y2, CT__B2(1.0 / 90.0)));
+    c = CT__V2_SUB(one, CT__V2_MUL(CT__V2_MUL(y2, CT__B2(1.0 / 56.0)), c));
+    c = CT__V2_SUB(one, CT__V2_MUL(CT__V2_MUL(y2, CT__B2(1.0 / 30.0)), c));
+    c = CT__V2_SUB(one, CT__V2_MUL(CT__V2_MUL(y2, CT__B2(1.0 / 12.0)), c));
+    c = CT__V2_SUB(one, CT__V2_MUL(CT__V2_MUL(y2, CT__B2(0.5)), c));
+    k = CT__V2_MUL(CT__V2_MUL(CT__B2(2.0), sn), c);
+    c = CT__V2_SUB(CT__V2_MUL(c, c), CT__V2_MUL(sn, sn));
+    sn = k;
+    k = CT__V2_MUL(CT__V2_MUL(CT__B2(2.0), sn), c);
+    c = CT__V2_SUB(CT__V2_MUL(c, c), CT__V2_MUL(sn, sn));
+    *c_out = c;
+    *s_out = k;
+}
+
+/* ct__cmul on two lanes (re, im as separate vectors). */
+static void ct__cmul_x2(ct__v2 ar, ct__v2 ai, ct__v2 br, ct__v2 bi, ct__v2 *re, ct__v2 *im)
+{
+    *re = CT__V2_SUB(CT__V2_MUL(ar, br), CT__V2_MUL(ai, bi));
+    *im = CT__V2_ADD(CT__V2_MUL(ar, bi), CT__V2_MUL(ai, br));
+}
+
+/* ct__stripes for two lanes. */
+typedef struct ct__stripes2 {
+    ct__v2 br, bi;           /* e^(2 pi i f.q) */
+    ct__v2 cr[8], ci[8];     /* e^(-2 pi i b.q) per corner */
+} ct__stripes2;
+
+/* The corner half of ct__stripes_prepare; it depends on q only, so the
+ * dunes' fixed east vector needs it once per sample. */
+static void ct__stripes_corners_x2(const double qa[3], const double qb[3], ct__stripes2 *st)
+{
+    ct__v2 er[3], ei[3];
+    int k;
+    for (k = 0; k < 3; k++) ct__cis_x2(-qa[k] * CT__STRIPES, -qb[k] * CT__STRIPES, &er[k], &ei[k]);
+    st->cr[0] = CT__B2(1.0); st->ci[0] = CT__B2(0.0);
+    st->cr[1] = er[0]; st->ci[1] = ei[0];
+    st->cr[2] = er[1]; st->ci[2] = ei[1];
+    ct__cmul_x2(er[0], ei[0], er[1], ei[1], &st->cr[3], &st->ci[3]);
+    for (k = 0; k < 4; k++) ct__cmul_x2(st->cr[k], st->ci[k], er[2], ei[2], &st->cr[4 + k], &st->ci[4 + k]);
+}
+
+static void ct__stripes_base_x2(const double fa[3], const double fb[3], const double qa[3], const double qb[3],
+                                ct__stripes2 *st)
+{
+    ct__cis_x2((fa[0] * qa[0] + fa[1] * qa[1] + fa[2] * qa[2]) * CT__STRIPES,
+               (fb[0] * qb[0] + fb[1] * qb[1] + fb[2] * qb[2]) * CT__STRIPES, &st->br, &st->bi);
+}
+
+/* The blended stripe phase: base times sum over corners of weight x corner x
+ * the corner's own phase (8 bits of its hash from bit `shift`). */
+static void ct__stripes_blend_x2(const ct__stripes2 *st, const ct__v2 wt[8], const uint32_t ha[8],
+                                 const uint32_t hb[8], int shift, double c_out[2], double s_out[2])
+{
+    ct__v2 ar = CT__B2(0.0), ai = CT__B2(0.0), zr, zi;
+    int k;
+    for (k = 0; k < 8; k++) {
+        const double *pa = ct__ground_phase[(ha[k] >> shift) & 255u], *pb = ct__ground_phase[(hb[k] >> shift) & 255u];
+        ct__cmul_x2(st->cr[k], st->ci[k], CT__V2(pa[0], pb[0]), CT__V2(pa[1], pb[1]), &zr, &zi);
+        ar = CT__V2_ADD(ar, CT__V2_MUL(wt[k], zr));
+        ai = CT__V2_ADD(ai, CT__V2_MUL(wt[k], zi));
+    }
+    ct__cmul_x2(st->br, st->bi, ar, ai, &zr, &zi);
+    c_out[0] = CT__V2_LO(zr); c_out[1] = CT__V2_HI(zr);
+    s_out[0] = CT__V2_LO(zi); s_out[1] = CT__V2_HI(zi);
+}
+
+/* f^3 (f (6 f - 15) + 10), left to right as in ct__ground_lattice. */
+static ct__v2 ct__gfade_x2(ct__v2 f)
+{
+    ct__v2 a = CT__V2_ADD(CT__V2_MUL(f, CT__V2_SUB(CT__V2_MUL(f, CT__B2(6.0)), CT__B2(15.0))), CT__B2(10.0));
+    return CT__V2_MUL(CT__V2_MUL(CT__V2_MUL(f, f), f), a);
+}
+
+/* ct__ground_lattice at P[0] and P[1]; q[l] / qw[l] NULL where no lane needs
+ * that pattern (both or neither); sd holds the dune corners already. */
+static void ct__ground_lattice_x2(uint32_t seed, const double P[2][3], const double *const q[2],
+                                  const double *const qw[2], ct__stripes2 *sd, ct__goct o[2])
+{
+    double f[2][3], n[2], dn[2][3], gc[2] = {0.0, 0.0}, gs[2] = {0.0, 0.0}, dc[2] = {0.0, 0.0}, ds[2] = {0.0, 0.0};
+    uint32_t h[2][8];
+    const double *g[2][8];
+    ct__v2 u, v, w, wt[8];
+    int k, l;
+    for (l = 0; l < 2; l++) {
+        double x0f = floor(P[l][0]), y0f = floor(P[l][1]), z0f = floor(P[l][2]);
+        uint32_t x0 = (uint32_t)(int64_t)x0f * CT__PRIME_X, y0 = (uint32_t)(int64_t)y0f * CT__PRIME_Y;
+        uint32_t z0 = (uint32_t)(int64_t)z0f * CT__PRIME_Z;
+        f[l][0] = P[l][0] - x0f; f[l][1] = P[l][1] - y0f; f[l][2] = P[l][2] - z0f;
+        for (k = 0; k < 8; k++) {
+            h[l][k] = ct__gcorner(seed, (k & 1) ? x0 + CT__PRIME_X : x0, (k & 2) ? y0 + CT__PRIME_Y : y0,
+                                  (k & 4) ? z0 + CT__PRIME_Z : z0);
+            g[l][k] = ct__grad[(uint32_t)(((uint64_t)h[l][k] * 12u) >> 32)];
+        }
+    }
+    if (q[0] || qw[0]) {
+        ct__v2 one = CT__B2(1.0), uu[2], vv[2], ww[2];
+        u = ct__gfade_x2(CT__V2(f[0][0], f[1][0]));
+        v = ct__gfade_x2(CT__V2(f[0][1], f[1][1]));
+        w = ct__gfade_x2(CT__V2(f[0][2], f[1][2]));
+        uu[0] = CT__V2_SUB(one, u); uu[1] = u;
+        vv[0] = CT__V2_SUB(one, v); vv[1] = v;
+        ww[0] = CT__V2_SUB(one, w); ww[1] = w;
+        for (k = 0; k < 8; k++) wt[k] = CT__V2_MUL(CT__V2_MUL(uu[k & 1], vv[(k >> 1) & 1]), ww[k >> 2]);
+        if (q[0]) {
+            ct__stripes2 sg;
+            ct__stripes_base_x2(f[0], f[1], q[0], q[1], &sg);
+            ct__stripes_corners_x2(q[0], q[1], &sg);
+            ct__stripes_blend_x2(&sg, wt, h[0], h[1], 0, gc, gs);
+        }
+        if (qw[0]) {
+            ct__stripes_base_x2(f[0], f[1], qw[0], qw[1], sd);
+            ct__stripes_blend_x2(sd, wt, h[0], h[1], 8, dc, ds);
+        }
+    }
+    ct__deriv_blend_x2(f[0], f[1], g[0], g[1], n, dn);
+    for (l = 0; l < 2; l++) {
+        o[l].n = n[l];
+        for (k = 0; k < 3; k++) o[l].dn[k] = dn[l][k];
+        o[l].gc = gc[l]; o[l].gs = gs[l]; o[l].dc = dc[l]; o[l].ds = ds[l];
+    }
+}
+
+/* ct__ground_octave at two nodes (dir[l], G[l] per lane); the dune corners
+ * for the lanes' east vectors are in sd when any lane is dry. */
+static void ct__ground_octave_x2(const ct__ground_prep *p, int k, const double *const dir[2], const double dune[2],
+                                 const double qw[2][3], ct__stripes2 *sd, const double G[2][3], double dh[2][3],
+                                 double h_out[2])
+{
+    double P[2][3], q[2][3], slope[2], gm[2], rock[2], amp = p->amp_m[k];
+    const double *qs[2] = {NULL, NULL}, *qws[2] = {NULL, NULL};
+    ct__goct o[2];
+    int j, l;
+    for (l = 0; l < 2; l++) {
+        slope[l] = ct__across(dir[l], G[l], q[l]);
+        gm[l] = slope[l] > 0.0 ? p->gully * slope[l] / (slope[l] + CT__GULLY_HALF) : 0.0;
+        rock[l] = ct__smoothstep(CT__ROCK_LO, CT__ROCK_HI, slope[l]);
+        for (j = 0; j < 3; j++) P[l][j] = dir[l][j] * p->freq[k];
+    }
+    if (gm[0] > 0.0 || gm[1] > 0.0) { qs[0] = q[0]; qs[1] = q[1]; }
+    if (dune[0] > 0.0 || dune[1] > 0.0) { qws[0] = qw[0]; qws[1] = qw[1]; }
+    ct__ground_lattice_x2(p->seed[k], (const double(*)[3])P, qs, qws, sd, o);
+    for (l = 0; l < 2; l++) {
+        /* the tail of ct__ground_octave, per lane */
+        double an = o[l].n < 0.0 ? -o[l].n : o[l].n, rib, drib, sh, dsh, gcos = 0.0, gsin = 0.0, keep, h, scale;
+        rib = 2.0 * (1.0 - an) * (1.0 - an) - 0.67;
+        drib = (o[l].n < 0.0 ? 4.0 : -4.0) * (1.0 - an);
+        sh = o[l].n + rock[l] * (rib - o[l].n);
+        dsh = 1.0 + rock[l] * (drib - 1.0);
+        if (gm[l] > 0.0) {
+            double gl = sqrt(o[l].gc * o[l].gc + o[l].gs * o[l].gs + 1e-4);
+            gcos = o[l].gc / gl;
+            gsin = o[l].gs / gl;
+        }
+        keep = 1.0 - CT__DUNE_SWAP * dune[l];
+        h = amp * keep * ((1.0 - gm[l]) * sh + gm[l] * gcos);
+        if (dune[l] > 0.0) {
+            double dl = sqrt(o[l].dc * o[l].dc + o[l].ds * o[l].ds + 1e-4), dc = o[l].dc / dl, ds = o[l].ds / dl;
+            h += amp * CT__DUNE_GAIN * dune[l] * (dc + CT__DUNE_SKEW * 2.0 * ds * dc);
+        }
+        scale = amp * keep * p->freq[k] / p->radius_m;
+        for (j = 0; j < 3; j++) dh[l][j] = scale * (1.0 - gm[l]) * dsh * o[l].dn[j];
+        if (gm[l] > 0.0)
+            for (j = 0; j < 3; j++) dh[l][j] -= scale * gm[l] * gsin * CT__TWO_PI * CT__STRIPES * q[l][j];
+        h_out[l] = h;
+    }
+}
+
+void ct__ground_level_octaves_x2(const ct__ground_prep *p, int e, const ct__gframe fr[2], const ct__gcoarse c[2],
+                                 ct__gnode s[2])
+{
+    int k, l, j;
+    for (k = 0; k < p->octaves; k++) {
+        double G[2][3], dh[2][3], qw[2][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}, dune[2], h[2];
+        const double *dir[2];
+        ct__stripes2 sd;
+        if (p->level[k] != e) continue;
+        for (l = 0; l < 2; l++) {
+            ct__ground_steer(&fr[l], &c[l], &s[l], G[l]);
+            dune[l] = (k >= p->dune_from && k < p->dune_to) ? ct__dune_frame(p, fr[l].dir, c[l].moisture, qw[l]) : 0.0;
+            dir[l] = fr[l].dir;
+        }
+        if (dune[0] > 0.0 || dune[1] > 0.0) ct__stripes_corners_x2(qw[0], qw[1], &sd);
+        ct__ground_octave_x2(p, k, dir, dune, (const double(*)[3])qw, &sd, (const double(*)[3])G, dh, h);
+        for (l = 0; l < 2; l++) {
+            s[l].f += h[l];
+            s[l].fx += ct__dot3(dh[l], fr[l].tx);
+            s[l].fy += ct__dot3(dh[l], fr[l].ty);
+        }
+        (void)j;
+    }
 }

@@ -194,35 +194,40 @@ static void ct__gpyr_value(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *
     }
 }
 
-/* Node (x, y) of level e: the patch of level e - 1 there (nothing at level
- * base), plus octave e - base. */
-static void ct__gpyr_node(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *out)
+/* What node (x, y) of level e holds before its own octaves: the patch of
+ * level e - 1 there (nothing at level base); its frame and coarse input. */
+static void ct__gpyr_pre(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *out, ct__gframe *fr, ct__gcoarse *c)
 {
     const ct__ground_prep *p = g->p;
-    ct__gframe fr;
-    ct__gcoarse c;
-    if (e == p->lod && e > p->top) {
-        ct__gpyr_value(g, e, x, y, out);
-        return;
-    }
     if (e == p->base) {
         out->f = out->fx = out->fy = out->fxy = 0.0;
     } else {
         int64_t px = x >> 1, py = y >> 1;
         int sx = (int)(x & 1), sy = (int)(y & 1);
-        const ct__gnode *c00 = ct__gpyr_get(g, e - 1, px, py), *c10 = NULL, *c01 = NULL, *c11 = NULL;
-        ct__gnode n00 = *c00, n10, n01, n11;
+        ct__gnode n00 = *ct__gpyr_get(g, e - 1, px, py), n10, n01, n11;
         /* copies: the window's slots may move while the others are fetched */
-        if (sx) { c10 = ct__gpyr_get(g, e - 1, px + 1, py); n10 = *c10; }
-        if (sy) { c01 = ct__gpyr_get(g, e - 1, px, py + 1); n01 = *c01; }
-        if (sx && sy) { c11 = ct__gpyr_get(g, e - 1, px + 1, py + 1); n11 = *c11; }
+        if (sx) n10 = *ct__gpyr_get(g, e - 1, px + 1, py);
+        if (sy) n01 = *ct__gpyr_get(g, e - 1, px, py + 1);
+        if (sx && sy) n11 = *ct__gpyr_get(g, e - 1, px + 1, py + 1);
         ct__patch(sx ? 0.5 : 0.0, sy ? 0.5 : 0.0, &n00, sx ? &n10 : NULL, sy ? &n01 : NULL, (sx && sy) ? &n11 : NULL, out);
         ct__finer(out);
     }
-    if (e > p->top) return;   /* surface_lod's own nodes: the patch alone */
-    ct__ground_frame(p, g->face, e, x, y, &fr);
-    ct__gpyr_coarse_at(g, e, x, y, &c);
-    ct__ground_level_octaves(p, e, &fr, &c, out);
+    ct__ground_frame(p, g->face, e, x, y, fr);
+    ct__gpyr_coarse_at(g, e, x, y, c);
+}
+
+/* Node (x, y) of level e: the patch of level e - 1 there plus the octaves
+ * of level e; past the last octave's level, the patch's value alone. */
+static void ct__gpyr_node(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *out)
+{
+    ct__gframe fr;
+    ct__gcoarse c;
+    if (e > g->p->top) {
+        ct__gpyr_value(g, e, x, y, out);
+        return;
+    }
+    ct__gpyr_pre(g, e, x, y, out, &fr, &c);
+    ct__ground_level_octaves(g->p, e, &fr, &c, out);
 }
 
 static const ct__gnode *ct__gpyr_get(ct__gpyr *g, int e, int64_t x, int64_t y)
@@ -231,11 +236,24 @@ static const ct__gnode *ct__gpyr_get(ct__gpyr *g, int e, int64_t x, int64_t y)
     int slot = ct__gpyr_slot(g, L, y, e == g->p->base);
     int64_t col = x - L->x0;
     if (!L->done[slot][col]) {
-        ct__gnode n;
-        ct__gpyr_node(g, e, x, y, &n);
-        /* the node's own fetches may have reset this slot's flags, never its row */
-        L->node[slot][col] = n;
-        L->done[slot][col] = 1;
+        if (e <= g->p->top && x + 1 <= L->x1 && !L->done[slot][col + 1]) {
+            /* this node and the next in its row, two octave lanes at once
+             * (the next is nearly always asked for soon) */
+            ct__gnode n[2];
+            ct__gframe fr[2];
+            ct__gcoarse c[2];
+            ct__gpyr_pre(g, e, x, y, &n[0], &fr[0], &c[0]);
+            ct__gpyr_pre(g, e, x + 1, y, &n[1], &fr[1], &c[1]);
+            ct__ground_level_octaves_x2(g->p, e, fr, c, n);
+            L->node[slot][col] = n[0];
+            L->node[slot][col + 1] = n[1];
+            L->done[slot][col] = L->done[slot][col + 1] = 1;
+        } else {
+            ct__gnode n;
+            ct__gpyr_node(g, e, x, y, &n);
+            L->node[slot][col] = n;
+            L->done[slot][col] = 1;
+        }
     }
     return &L->node[slot][col];
 }
