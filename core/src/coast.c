@@ -43,7 +43,6 @@
  * the shore to the land edge of the triangle: about 6 km on a 156 km cell, so
  * beaches stay narrow. */
 #define CT__COAST_RAMP_K 12.0
-#define CT__COAST_MAX_OCTAVES 12
 /* Wet weight of the unperturbed shore. The reference fills a shore triangle
  * with water up to its land-land edge (its pins stand exactly at the level);
  * 0.3 keeps most of that water, so lakes of one or two vertices stay lakes,
@@ -147,7 +146,7 @@ double ct__coast_shore_at(const ct__coast_prep *p, const double dir[3], double w
     return l.s + l.sum;
 }
 
-void ct__coast_shore_x4(const ct__coast_prep *p, const double dir[12], const double wet[4],
+void ct__coast_shore_x4(const ct__coast_prep *p, ct__lattice_memo *memo, const double dir[12], const double wet[4],
                         const double roughness[4], const int want[4], double out[4])
 {
     const ct_config *cfg = p->cfg;
@@ -165,7 +164,7 @@ void ct__coast_shore_x4(const ct__coast_prep *p, const double dir[12], const dou
              * (or not asked for) are computed and ignored. */
             double q[12];
             for (k = 0; k < 12; k++) q[k] = dir[k] * f;
-            ct__noise3_fast_x4(p->seed + (uint32_t)i, q, n);
+            ct__noise3_fast_x4m(memo ? &memo[i] : NULL, p->seed + (uint32_t)i, q, n);
         } else {
             for (k = 0; k < 4; k++)
                 if (live[k]) n[k] = ct__noise3_fast(p->seed + (uint32_t)i, dir[3 * k] * f, dir[3 * k + 1] * f, dir[3 * k + 2] * f);

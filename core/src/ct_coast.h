@@ -31,8 +31,11 @@ void ct__coast_prepare(const ct_config *cfg, ct__coast_prep *p);
 double ct__coast_shore_at(const ct__coast_prep *p, const double dir[3], double wet, double roughness);
 /* ct__coast_shore_at at four directions (12 doubles) where want[k] is set,
  * out[k] bit for bit the scalar result; the octaves of the lanes still
- * undecided run four at a time (ct__noise3_fast_x4). */
-void ct__coast_shore_x4(const ct__coast_prep *p, const double dir[12], const double wet[4],
+ * undecided run four at a time (ct__noise3_fast_x4), through memo[i] for
+ * octave i when memo is not NULL (CT__COAST_MAX_OCTAVES entries: a chunk's
+ * rows stay in the coarse octaves' cells). */
+#define CT__COAST_MAX_OCTAVES 12
+void ct__coast_shore_x4(const ct__coast_prep *p, ct__lattice_memo *memo, const double dir[12], const double wet[4],
                         const double roughness[4], const int want[4], double out[4]);
 /* Land ramp in [0,1] from S' (0 at the shore, 1 a few km inland). */
 double ct__coast_ramp(double shore);

@@ -105,6 +105,8 @@ double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
  * hold x, y, z of point 0, then of point 1, ... (12 doubles). Vector blend
  * under wasm simd128 or SSE2, scalar elsewhere; coarse may be NULL. */
 void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4]);
+/* ct__noise3_fast_x4 through a lattice memo (NULL: none); same bits. */
+void ct__noise3_fast_x4m(ct__lattice_memo *m, uint32_t seed, const double pt[12], double out[4]);
 void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octaves, double lacunarity,
                       double gain, int coarse_octaves, double out[4], double coarse[4]);
 /* The same with an octave count per point (a row of samples where some are

@@ -61,6 +61,7 @@ typedef struct ct__sampler {
     const ct__rivers *rivers; /* NULL: the rivers layer is off */
     ct__lattice_memo ranges_memo[CT__RANGES_MEMO];   /* ct__ranges_at_x4's lattice memos */
     ct__lattice_memo detail_memo[CT__FAST_MEMO];     /* the detail fBm's */
+    ct__lattice_memo coast_memo[CT__COAST_MAX_OCTAVES];   /* the shore noise's (ct__coast_shore_x4) */
     int skips;                /* 1 (ct__sampler_init's default): bound-proven skips on */
     uint64_t *skip_counts;    /* NULL, or CT__SKIP_COUNT counters of skipped work */
     uint64_t sealed_groups;   /* CT__SKIP_SEALED so far */

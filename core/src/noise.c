@@ -244,6 +244,11 @@ void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4])
     ct__noise3_fast_x4_memo(NULL, seed, pt, out);
 }
 
+void ct__noise3_fast_x4m(ct__lattice_memo *m, uint32_t seed, const double pt[12], double out[4])
+{
+    ct__noise3_fast_x4_memo(m, seed, pt, out);
+}
+
 void ct__fbm3_fast_x4n(uint32_t seed, const double p[12], double freq, const int octaves[4], double lacunarity,
                        double gain, int coarse_octaves, double out[4], double coarse[4])
 {

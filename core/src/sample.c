@@ -502,6 +502,7 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     sp->rivers = w->rivers;
     for (k = 0; k < CT__RANGES_MEMO; k++) sp->ranges_memo[k].valid = 0;
     for (k = 0; k < CT__FAST_MEMO; k++) sp->detail_memo[k].valid = 0;
+    for (k = 0; k < CT__COAST_MAX_OCTAVES; k++) sp->coast_memo[k].valid = 0;
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
     sp->skips = 1;
     sp->skip_counts = NULL;
@@ -665,7 +666,7 @@ void ct__sampler_water4(ct__sampler *sp, const double dir_in[12], double level_m
         rough[k] = mixed[k] ? ct__sample_coast_roughness(sp, &q[k].cell, &q[k].blend) : 0.0;
         any |= mixed[k];
     }
-    if (any) ct__coast_shore_x4(&sp->coast, p, wet, rough, mixed, shore);
+    if (any) ct__coast_shore_x4(&sp->coast, sp->coast_memo, p, wet, rough, mixed, shore);
     for (k = 0; k < 4; k++) {
         if (sp->coast_on) ct__coast_apply(sp, mixed[k] ? shore[k] : 0.0, &q[k].blend);
         level_m[k] = q[k].blend.level;
@@ -707,7 +708,7 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
             rough[k] = mixed[k] ? ct__sample_coast_roughness(sp, &q[k].cell, &q[k].blend) : 0.0;
             any |= mixed[k];
         }
-        if (any) ct__coast_shore_x4(&sp->coast, p, wet, rough, mixed, shore);
+        if (any) ct__coast_shore_x4(&sp->coast, sp->coast_memo, p, wet, rough, mixed, shore);
         for (k = 0; k < 4; k++) ct__coast_apply(sp, mixed[k] ? shore[k] : 0.0, &q[k].blend);
     }
     for (k = 0; k < 4; k++) q[k].amp = ct__detail_amp(sp, &q[k].cell, &q[k].blend, &octaves[k]);

@@ -232,15 +232,18 @@ static void test_contracts(void)
 /* ct__coast_shore_x4 (chunks refine four samples of a row at a time) gives
  * ct__coast_shore_at's bits in every lane it is asked for, with lanes that
  * need no noise, lanes that settle at different octaves and lanes not
- * asked for mixed in one call. */
+ * asked for mixed in one call; through lattice memos (kept from call to
+ * call, as a chunk's sampler keeps them) and without. */
 static void test_x4(void)
 {
     ct_config cfg;
     ct__coast_prep prep;
     uint64_t r = 0x2545f4914f6cdd1dull;
+    ct__lattice_memo memo[CT__COAST_MAX_OCTAVES];
     int i, k, bad = 0, asked = 0;
     ct_config_preset(&cfg, "balanced", NULL, 0);
     ct__coast_prepare(&cfg, &prep);
+    for (k = 0; k < CT__COAST_MAX_OCTAVES; k++) memo[k].valid = 0;
     for (i = 0; i < 20000; i++) {
         double dir[12], wet[4], rough[4], out[4];
         int want[4];
@@ -258,7 +261,7 @@ static void test_x4(void)
             rough[k] = 0.5 + (double)((r >> 20) % 4) * 0.5;
             want[k] = (r >> 30) % 5 != 0;
         }
-        ct__coast_shore_x4(&prep, dir, wet, rough, want, out);
+        ct__coast_shore_x4(&prep, i % 3 ? memo : NULL, dir, wet, rough, want, out);
         for (k = 0; k < 4; k++) {
             double one;
             if (!want[k]) continue;
