@@ -113,6 +113,8 @@ ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *c
         ct__gpyr_init(&pyr, &sp.ground, key.face, key.lod, gx0, gx0 + CT_CHUNK_CORE, gy0, gy0 + CT_CHUNK_CORE,
                       ct__sampler_coarse, &sp);
         sp.pyr = &pyr;
+    } else if (sp.ground.octaves > 0) {
+        sp.chunk_chain = 1;
     }
     for (j = 0; j < CT_CHUNK_EDGE; j++) {
         /* Four samples at a time (the detail, shore and ridge noise run in

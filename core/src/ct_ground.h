@@ -117,9 +117,15 @@ void ct__gpyr_init(ct__gpyr *g, const ct__ground_prep *p, int face, int top, int
 /* The relief (before ct__ground_finish) at node (x, y) of level top, all
  * octaves. */
 double ct__gpyr_at(ct__gpyr *g, int64_t x, int64_t y);
+/* ct__gpyr_at at two nodes of one row, bit for bit, their octaves in
+ * vector lanes. */
+void ct__gpyr_at2(ct__gpyr *g, const int64_t x[2], int64_t y, double out[2]);
 /* The same at a node of level `level` <= base (every octave's node), from
  * its own coarse input: no pyramid needed. */
 double ct__ground_chain(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, const ct__gcoarse *c);
+/* ct__ground_chain at two nodes of one row, bit for bit. */
+void ct__ground_chain2(const ct__ground_prep *p, int face, int level, const int64_t x[2], int64_t y,
+                       const ct__gcoarse c[2], double out[2]);
 /* The relief at any canonical direction: its owner face's pyramid, the node
  * there when the direction is one (to 1e-7 of a node of level
  * base + octaves - 1), else the bicubic patch of the four around it. own is

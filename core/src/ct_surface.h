@@ -69,6 +69,7 @@ typedef struct ct__sampler {
     /* A chunk's fine-relief pyramid (NULL: each sample asks ct__ground_point)
      * and the chunk's face, LOD and the node of each lane. */
     ct__gpyr *pyr;
+    int chunk_chain;          /* 1: a chunk whose samples are nodes of every octave */
     int chunk_face, chunk_lod;
     int64_t lane_gx[CT__SAMPLER_SLOTS], lane_gy;
 } ct__sampler;

@@ -258,41 +258,97 @@ static const ct__gnode *ct__gpyr_get(ct__gpyr *g, int e, int64_t x, int64_t y)
     return &L->node[slot][col];
 }
 
-/* Levels from+1 .. top at a node that is one on all of them. */
-static void ct__chain_up(const ct__ground_prep *p, int face, int from, int64_t x, int64_t y, const ct__gcoarse *c,
-                         ct__gnode *n)
+/* A node on its way up the levels past the one it was made on: its place
+ * at its current level e, its frame there (once known), coarse input and
+ * value. */
+typedef struct ct__gclimb {
+    int e, have_fr;
+    int64_t x, y;
+    ct__gframe fr;
+    ct__gcoarse c;
+    ct__gnode n;
+} ct__gclimb;
+
+/* To level e + 1 (the node's place there, derivatives per its unit, the
+ * frame: halving the axes gives the bits ct__ground_frame would, as
+ * everything in them scales by a power of two). */
+static void ct__climb_to_next(const ct__ground_prep *p, int face, ct__gclimb *a)
 {
-    int e;
-    for (e = from + 1; e <= p->top; e++) {
-        ct__gframe fr;
-        x <<= 1;
-        y <<= 1;
-        ct__finer(n);
-        ct__ground_frame(p, face, e, x, y, &fr);
-        ct__ground_level_octaves(p, e, &fr, c, n);
+    a->e++;
+    a->x <<= 1;
+    a->y <<= 1;
+    ct__finer(&a->n);
+    if (a->have_fr) {
+        int k;
+        for (k = 0; k < 3; k++) {
+            a->fr.tx[k] *= 0.5;
+            a->fr.ty[k] *= 0.5;
+        }
+    } else {
+        ct__ground_frame(p, face, a->e, a->x, a->y, &a->fr);
+        a->have_fr = 1;
     }
 }
 
-/* Node (x, y) of level top with every octave: a node of level top - 1 too
+/* Levels past each node's own up to the last octave's, for count (1 or 2)
+ * nodes that are nodes on all of them; two at the same level run their
+ * octaves in vector lanes. */
+static void ct__climb(const ct__ground_prep *p, int face, ct__gclimb *a, int count)
+{
+    for (;;) {
+        int l = 0;
+        if (count == 2 && a[0].e == a[1].e && a[0].e < p->top) {
+            ct__gframe fr[2];
+            ct__gcoarse c[2];
+            ct__gnode n[2];
+            for (l = 0; l < 2; l++) {
+                ct__climb_to_next(p, face, &a[l]);
+                fr[l] = a[l].fr;
+                c[l] = a[l].c;
+                n[l] = a[l].n;
+            }
+            ct__ground_level_octaves_x2(p, a[0].e, fr, c, n);
+            a[0].n = n[0];
+            a[1].n = n[1];
+            continue;
+        }
+        if (count == 2 && a[1].e < a[0].e) l = 1;
+        if (a[l].e >= p->top) {
+            l = 1 - l;
+            if (count < 2 || a[l].e >= p->top) return;
+        }
+        ct__climb_to_next(p, face, &a[l]);
+        ct__ground_level_octaves(p, a[l].e, &a[l].fr, &a[l].c, &a[l].n);
+    }
+}
+
+/* Node (x, y) of level top to be climbed: a node of level top - 1 too
  * comes from that level's rows (where the patches of its neighbours found
- * it), then the finer levels' octaves at it; a new node of level top is
- * made here. */
-static void ct__gpyr_full(ct__gpyr *g, int64_t x, int64_t y, ct__gnode *n)
+ * it); a new node of level top is made here. */
+static void ct__gpyr_start(ct__gpyr *g, int64_t x, int64_t y, ct__gclimb *a)
 {
     const ct__ground_prep *p = g->p;
-    int e = g->top;
-    ct__gcoarse c;
-    if (e > p->base && !(x & 1) && !(y & 1)) {
+    a->e = g->top;
+    a->have_fr = 0;
+    if (a->e > p->base && !(x & 1) && !(y & 1)) {
         x >>= 1;
         y >>= 1;
-        e--;
-        *n = *ct__gpyr_get(g, e, x, y);
+        a->e--;
+        a->n = *ct__gpyr_get(g, a->e, x, y);
     } else {
-        ct__gpyr_node(g, e, x, y, n);
+        ct__gpyr_node(g, a->e, x, y, &a->n);
     }
-    if (e >= p->top) return;
-    ct__gpyr_coarse_at(g, e, x, y, &c);
-    ct__chain_up(p, g->face, e, x, y, &c, n);
+    a->x = x;
+    a->y = y;
+    if (a->e < p->top) ct__gpyr_coarse_at(g, a->e, x, y, &a->c);
+}
+
+static void ct__gpyr_full(ct__gpyr *g, int64_t x, int64_t y, ct__gnode *n)
+{
+    ct__gclimb a;
+    ct__gpyr_start(g, x, y, &a);
+    ct__climb(g->p, g->face, &a, 1);
+    *n = a.n;
 }
 
 double ct__gpyr_at(ct__gpyr *g, int64_t x, int64_t y)
@@ -302,17 +358,59 @@ double ct__gpyr_at(ct__gpyr *g, int64_t x, int64_t y)
     return n.f;
 }
 
+void ct__gpyr_at2(ct__gpyr *g, const int64_t x[2], int64_t y, double out[2])
+{
+    ct__gclimb a[2];
+    ct__gpyr_start(g, x[0], y, &a[0]);
+    ct__gpyr_start(g, x[1], y, &a[1]);
+    ct__climb(g->p, g->face, a, 2);
+    out[0] = a[0].n.f;
+    out[1] = a[1].n.f;
+}
+
+/* A node of level base that is one of every finer level too: octaves of
+ * level base, then the climb. */
+static void ct__chain_start(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, const ct__gcoarse *c,
+                            ct__gclimb *a)
+{
+    a->e = p->base;
+    a->x = x << (p->base - level);
+    a->y = y << (p->base - level);
+    a->c = *c;
+    a->n.f = a->n.fx = a->n.fy = a->n.fxy = 0.0;
+    ct__ground_frame(p, face, p->base, a->x, a->y, &a->fr);
+    a->have_fr = 1;
+}
+
 double ct__ground_chain(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, const ct__gcoarse *c)
 {
-    ct__gframe fr;
-    ct__gnode n;
-    x <<= p->base - level;
-    y <<= p->base - level;
-    n.f = n.fx = n.fy = n.fxy = 0.0;
-    ct__ground_frame(p, face, p->base, x, y, &fr);
-    ct__ground_level_octaves(p, p->base, &fr, c, &n);
-    ct__chain_up(p, face, p->base, x, y, c, &n);
-    return n.f;
+    ct__gclimb a;
+    ct__chain_start(p, face, level, x, y, c, &a);
+    ct__ground_level_octaves(p, p->base, &a.fr, &a.c, &a.n);
+    ct__climb(p, face, &a, 1);
+    return a.n.f;
+}
+
+void ct__ground_chain2(const ct__ground_prep *p, int face, int level, const int64_t x[2], int64_t y,
+                       const ct__gcoarse c[2], double out[2])
+{
+    ct__gclimb a[2];
+    ct__gframe fr[2];
+    ct__gcoarse cc[2];
+    ct__gnode n[2];
+    int l;
+    for (l = 0; l < 2; l++) {
+        ct__chain_start(p, face, level, x[l], y, &c[l], &a[l]);
+        fr[l] = a[l].fr;
+        cc[l] = a[l].c;
+        n[l] = a[l].n;
+    }
+    ct__ground_level_octaves_x2(p, p->base, fr, cc, n);
+    a[0].n = n[0];
+    a[1].n = n[1];
+    ct__climb(p, face, a, 2);
+    out[0] = a[0].n.f;
+    out[1] = a[1].n.f;
 }
 
 /* A lattice coordinate within 1e-7 of a node is that node: chunk sample

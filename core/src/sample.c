@@ -352,16 +352,34 @@ static int ct__foreign_edge(const ct__sampler *sp, int lane, const double dir[3]
     return face != sp->chunk_face;
 }
 
+/* How a sample's relief is found: from the chunk's pyramid, from a chain of
+ * every octave at the sample (a chunk at or above the first octave's
+ * level, whose samples are nodes of all of them), or as any direction. */
+enum { CT__RELIEF_POINT = 0, CT__RELIEF_PYRAMID, CT__RELIEF_CHAIN };
+static int ct__relief_way(const ct__sampler *sp, int lane, const double dir[3])
+{
+    if (!sp->pyr && !sp->chunk_chain) return CT__RELIEF_POINT;
+    if (ct__foreign_edge(sp, lane, dir)) return CT__RELIEF_POINT;
+    return sp->pyr ? CT__RELIEF_PYRAMID : CT__RELIEF_CHAIN;
+}
+
+/* The relief (before ct__ground_finish) of one lane found its way. */
+static double ct__relief_one(ct__sampler *sp, int lane, int way, const double dir[3], const ct__gcoarse *gc)
+{
+    if (way == CT__RELIEF_PYRAMID) return ct__gpyr_at(sp->pyr, sp->lane_gx[lane], sp->lane_gy);
+    if (way == CT__RELIEF_CHAIN)
+        return ct__ground_chain(&sp->ground, sp->chunk_face, sp->chunk_lod, sp->lane_gx[lane], sp->lane_gy, gc);
+    return ct__ground_point(&sp->ground, dir, gc, ct__sampler_coarse, sp);
+}
+
 static double ct__sample_ground(ct__sampler *sp, int lane, const ct__cell *c, const ct__blend *b, const double dir[3],
                                 double detail, const double g[3])
 {
-    double above = b->above + detail, relief;
+    double above = b->above + detail;
     ct__gcoarse gc;
     if (!(above > 0.0)) return 0.0;   /* sea and lake beds keep their field */
     ct__ground_coarse_of(sp, c, b, g, &gc);
-    if (sp->pyr && !ct__foreign_edge(sp, lane, dir)) relief = ct__gpyr_at(sp->pyr, sp->lane_gx[lane], sp->lane_gy);
-    else relief = ct__ground_point(&sp->ground, dir, &gc, ct__sampler_coarse, sp);
-    return ct__ground_finish(&sp->ground, relief, above);
+    return ct__ground_finish(&sp->ground, ct__relief_one(sp, lane, ct__relief_way(sp, lane, dir), dir, &gc), above);
 }
 
 /* The slope (m per m) of macro + ranges: the ranges' gradient g plus the
@@ -509,6 +527,7 @@ void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
     sp->sealed_groups = 0;
     for (k = 0; k < CT__SAMPLER_SLOTS; k++) ct__river_memo_reset(&sp->river_memo[k]);
     sp->pyr = NULL;
+    sp->chunk_chain = 0;
     sp->chunk_face = sp->chunk_lod = 0;
     for (k = 0; k < CT__SAMPLER_SLOTS; k++) sp->lane_gx[k] = 0;
     sp->lane_gy = 0;
@@ -530,6 +549,50 @@ typedef struct ct__pending {
     double amp;
     int octaves;
 } ct__pending;
+
+/* ct__sample_ground for four lanes: land lanes that go the same way in
+ * pairs (their octaves in vector lanes), the rest one by one; the same bits
+ * per lane. */
+static void ct__sample_ground4(ct__sampler *sp, const ct__pending q[4], const double g[12], double detail[4])
+{
+    ct__gcoarse gc[4];
+    double relief[4];
+    int way[4], land[4], k, w;
+    for (k = 0; k < 4; k++) {
+        land[k] = q[k].blend.above + detail[k] > 0.0;
+        if (!land[k]) continue;
+        ct__ground_coarse_of(sp, &q[k].cell, &q[k].blend, g + 3 * k, &gc[k]);
+        way[k] = ct__relief_way(sp, k, q[k].dir);
+    }
+    for (w = CT__RELIEF_PYRAMID; w <= CT__RELIEF_CHAIN; w++) {
+        int pick[4], n = 0, i;
+        for (k = 0; k < 4; k++)
+            if (land[k] && way[k] == w) pick[n++] = k;
+        for (i = 0; i + 1 < n; i += 2) {
+            int a = pick[i], b = pick[i + 1];
+            int64_t x[2];
+            double r[2];
+            ct__gcoarse c2[2];
+            x[0] = sp->lane_gx[a];
+            x[1] = sp->lane_gx[b];
+            if (w == CT__RELIEF_PYRAMID) {
+                ct__gpyr_at2(sp->pyr, x, sp->lane_gy, r);
+            } else {
+                c2[0] = gc[a];
+                c2[1] = gc[b];
+                ct__ground_chain2(&sp->ground, sp->chunk_face, sp->chunk_lod, x, sp->lane_gy, c2, r);
+            }
+            relief[a] = r[0];
+            relief[b] = r[1];
+        }
+        if (i < n) relief[pick[i]] = ct__relief_one(sp, pick[i], w, q[pick[i]].dir, &gc[pick[i]]);
+    }
+    for (k = 0; k < 4; k++) {
+        if (!land[k]) continue;
+        if (way[k] == CT__RELIEF_POINT) relief[k] = ct__relief_one(sp, k, CT__RELIEF_POINT, q[k].dir, &gc[k]);
+        detail[k] += ct__ground_finish(&sp->ground, relief[k], q[k].blend.above + detail[k]);
+    }
+}
 
 /* Up to the fBm: canonical direction, cell (cached in slot), blend, coast,
  * detail amplitude. */
@@ -724,8 +787,7 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     if (sp->ranges_on) ct__ranges_at_x4(cfg, sp->ranges_memo, p, belt, above, ranges, sp->want_grad ? g : NULL);
     if (sp->ranges_on)
         for (k = 0; k < 4; k++) detail[k] += ranges[k];
-    if (sp->ground.octaves > 0)
-        for (k = 0; k < 4; k++) detail[k] += ct__sample_ground(sp, k, &q[k].cell, &q[k].blend, q[k].dir, detail[k], g + 3 * k);
+    if (sp->ground.octaves > 0) ct__sample_ground4(sp, q, g, detail);
     for (k = 0; k < 4; k++) {
         ct__river_hit rh;
         detail[k] += ct__sample_river(sp, k, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);
