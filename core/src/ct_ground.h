@@ -82,11 +82,11 @@ double ct__ground_finish(const ct__ground_prep *p, double relief, double above_m
  * The field: at the nodes of level base (octave 0's lattice) the relief is
  * octave 0, steered by the coarse input there. At each finer level e a node
  * takes the bicubic Hermite patch of level e - 1 around it (its own value
- * where it is a coarser node too) and adds octave e - base, steered by the
- * coarse input (bilinear between level-base nodes) plus the patch's slope.
- * So a sample of LOD L runs octave k only at the nodes of level base + k it
- * needs, not at every sample: a fine chunk runs about 4/3 octaves per sample
- * instead of all of them. Every value is a function of (face, level, node)
+ * where it is a coarser node too) and adds the octaves of level e, steered by
+ * the coarse input (bilinear between level-base nodes) plus the patch's
+ * slope. So a sample runs octave k only at the nodes of level[k] it needs,
+ * not at every sample: a chunk of surface_lod runs about 1/3 octave
+ * evaluation per sample instead of all of them. Every value is a function of (face, level, node)
  * alone, so chunks, their borders and ct_world_sample agree bit for bit. */
 
 /* Gives the coarse input at a canonical direction. */

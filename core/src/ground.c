@@ -1,5 +1,6 @@
 /* ground.c - fine relief: the ground below the ranges' smallest ridges (about
- * 4 km) down to about four samples of the world's surface_lod.
+ * 4 km) down to about four samples of the world's surface_lod: the octaves
+ * at a lattice node (ground_pyramid.c places them and interpolates).
  *
  * The ranges layer ends at ridges about 4 km apart and the detail noise at
  * 12.5 km waves, so a finer surface_lod only samples a smooth field more
@@ -8,8 +9,10 @@
  * octave a world carries is resolved by its finest chunks and none is wasted
  * below them. The octave count depends on the config only (surface_lod), never
  * on the LOD a chunk asks for, so coarse chunks sample the same field as fine
- * ones and stay exact subsets; everything is evaluated on the 3D unit
- * direction, so cube edges are seamless.
+ * ones and stay exact subsets. Each octave is evaluated at the nodes of its
+ * own lattice level (two nodes to its noise cell) on the 3D unit direction of
+ * the node; its slope goes into the node's lattice derivatives, which the
+ * patches between nodes carry.
  *
  * Each octave is one pass over the 8 corners of a lattice cell of a 3D
  * gradient noise with analytic derivative. The same corners also pivot two
@@ -25,10 +28,11 @@
  *     (the moisture field below the desert threshold), in the octaves whose
  *     wavelength is a dune's (about 50 to 700 m).
  * On steep ground the noise turns into ridged ribs (rock outcrops with scree
- * slopes between); low flat ground keeps a share of the amplitude
- * (CT__GROUND_PLAIN, all of it by default: rolling plains). The sum fades towards the shore, as |a| / (|a| + 2
- * bound) of the land height a above its shore reference, so beaches and lake
- * shores are smooth and the coastline never moves.
+ * slopes between); flat ground keeps the whole amplitude (rolling plains;
+ * version 5 took 0.3 of it there, and the eroded lowlands came out too flat).
+ * The sum fades towards the shore, as |a| / (|a| + 2 bound) of the land height
+ * a above its shore reference (ct__ground_finish), so beaches and lake shores
+ * are smooth and the coastline never moves.
  *
  * NOTE: a plain fBm of the same octaves (no gullies) costs about 70% of this
  * and reads as noise from the ground; a 3x3 neighbourhood of pivots (the
