@@ -34,13 +34,16 @@ typedef struct ct__gnode {
     double f, fx, fy, fxy;
 } ct__gnode;
 
-/* A node's place: its canonical direction, the lattice axes in metres per
- * lattice unit of its level (tangent), and whether it lies on its face's
- * boundary in x or y. */
+/* A node's place: its direction, the lattice axes in metres per lattice
+ * unit of its level (tangent), and the share of its slope along x and along
+ * y that steers its octaves (ct__ground_keep: 0 on its face's boundary). */
 typedef struct ct__gframe {
     double dir[3], tx[3], ty[3];
-    int edge_x, edge_y;
+    double keep_x, keep_y;
 } ct__gframe;
+
+/* The steering share of a node at lattice coordinate x of level `level`. */
+double ct__ground_keep(int64_t x, int level);
 
 /* What the coarser field gives a node: the tangent gradient of macro +
  * ranges (m per m) the gullies follow, and the moisture the dunes read. */

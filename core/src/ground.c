@@ -330,8 +330,18 @@ void ct__ground_frame(const ct__ground_prep *p, int face, int level, int64_t x, 
         fr->tx[k] = s * (au[k] - fr->dir[k] * du);
         fr->ty[k] = s * (av[k] - fr->dir[k] * dv);
     }
-    fr->edge_x = x == 0 || x == last;
-    fr->edge_y = y == 0 || y == last;
+    fr->keep_x = ct__ground_keep(x, level);
+    fr->keep_y = ct__ground_keep(y, level);
+}
+
+/* How far a node is from its face's boundary, as the share of its whole
+ * slope that steers it (ct__ground_steer): 0 on the boundary, 1 from
+ * CT__KEEP_NODES nodes in. */
+#define CT__KEEP_NODES 4
+double ct__ground_keep(int64_t x, int level)
+{
+    int64_t last = (int64_t)CT_CHUNK_CORE << level, d = x < last - x ? x : last - x;
+    return d >= CT__KEEP_NODES ? 1.0 : (double)d / (double)CT__KEEP_NODES;
 }
 
 /* The tangent vector (m per m) whose lattice derivatives are fx, fy: the
@@ -345,14 +355,20 @@ static void ct__ground_tangent(const ct__gframe *fr, double fx, double fy, doubl
 }
 
 /* The gradient a node's next octave follows: the coarse input's plus the
- * slope of what the node holds so far. On a face's boundary the derivative
- * across it is one-sided (the next face has its own), so the steering keeps
- * only the part along it and both faces steer a boundary node alike. */
+ * slope of what the node holds so far. On a face's boundary only the part of
+ * that slope along the boundary (its lattice derivative along it over the
+ * axis' length squared, along the axis) steers: the slope across is
+ * one-sided (the next face has its own) and the lattice axes are skewed
+ * differently in each face, so this is the one gradient both faces agree on.
+ * It blends into the whole slope over the first CT__KEEP_NODES nodes. */
 static void ct__ground_steer(const ct__gframe *fr, const ct__gcoarse *c, const ct__gnode *s, double G[3])
 {
+    double kx = fr->keep_x, ky = fr->keep_y, full[3], ax, ay;
     int j;
-    ct__ground_tangent(fr, fr->edge_x ? 0.0 : s->fx, fr->edge_y ? 0.0 : s->fy, G);
-    for (j = 0; j < 3; j++) G[j] += c->grad[j];
+    ct__ground_tangent(fr, s->fx, s->fy, full);
+    ax = (1.0 - ky) * kx * s->fx / ct__dot3(fr->tx, fr->tx);
+    ay = (1.0 - kx) * ky * s->fy / ct__dot3(fr->ty, fr->ty);
+    for (j = 0; j < 3; j++) G[j] = kx * ky * full[j] + ax * fr->tx[j] + ay * fr->ty[j] + c->grad[j];
 }
 
 void ct__ground_add_octave(const ct__ground_prep *p, int k, const ct__gframe *fr, const ct__gcoarse *c, ct__gnode *s)

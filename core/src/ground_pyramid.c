@@ -285,6 +285,8 @@ static void ct__climb_to_next(const ct__ground_prep *p, int face, ct__gclimb *a)
             a->fr.tx[k] *= 0.5;
             a->fr.ty[k] *= 0.5;
         }
+        a->fr.keep_x = ct__ground_keep(a->x, a->e);
+        a->fr.keep_y = ct__ground_keep(a->y, a->e);
     } else {
         ct__ground_frame(p, face, a->e, a->x, a->y, &a->fr);
         a->have_fr = 1;

@@ -384,6 +384,58 @@ static void test_deriv(void)
     CHECK(bad_grad == 0, "%d gradients differ from central differences", bad_grad);
 }
 
+/* ct__ground_level_octaves_x2 against two scalar ct__ground_level_octaves
+ * calls, bit for bit: nodes of random faces and levels (face boundaries
+ * among them), coarse gradients flat to steep, moisture dry enough for
+ * dunes, nodes already holding coarser octaves' slopes, for several octave
+ * sets. */
+static void test_ground_lanes(void)
+{
+    const char *cfgs[4] = {"surface_lod=10\nseed=7\n", "surface_lod=14\nseed=3\n",
+                           "surface_lod=16\nseed=9\nground_dunes=1\nground_gully=1\n",
+                           "surface_lod=12\nseed=5\nground_from_lod=1\n"};
+    int c, t, l, j, bad = 0, dry = 0, edges = 0;
+    for (c = 0; c < 4; c++) {
+        ct_config cfg;
+        ct__ground_prep p;
+        ct_config_preset(&cfg, "balanced", NULL, 0);
+        ct_config_parse(&cfg, cfgs[c], NULL, 0);
+        ct__ground_prepare(&cfg, &p);
+        CHECK(p.octaves > 0 && p.dune_to > p.dune_from, "config %d runs the layer with dune octaves", c);
+        for (t = 0; t < 3000; t++) {
+            int e = p.base + (int)rnd(0.0, (double)(p.top - p.base + 1) - 1e-9), face = (int)rnd(0.0, 6.0 - 1e-9);
+            int64_t n = (int64_t)CT_CHUNK_CORE << e;
+            ct__gframe fr[2];
+            ct__gcoarse co[2];
+            ct__gnode two[2], one[2];
+            for (l = 0; l < 2; l++) {
+                double steep = rnd(0.0, 1.0) < 0.1 ? 0.0 : rnd(0.0, 1.5);
+                int64_t x = (int64_t)rnd(0.0, (double)n), y = (int64_t)rnd(0.0, (double)n);
+                if (t % 7 == 0) x = l ? n : 0;   /* on the face's boundary */
+                ct__ground_frame(&p, face, e, x, y, &fr[l]);
+                edges += fr[l].keep_x < 1.0 || fr[l].keep_y < 1.0;
+                for (j = 0; j < 3; j++) co[l].grad[j] = steep * rnd(-1.0, 1.0);
+                co[l].moisture = rnd(0.0, 0.5);
+                dry += co[l].moisture < 0.3;
+                two[l].f = rnd(-50.0, 50.0);
+                two[l].fx = rnd(-5.0, 5.0);
+                two[l].fy = rnd(-5.0, 5.0);
+                two[l].fxy = rnd(-1.0, 1.0);
+                one[l] = two[l];
+            }
+            ct__ground_level_octaves_x2(&p, e, fr, co, two);
+            for (l = 0; l < 2; l++) {
+                ct__ground_level_octaves(&p, e, &fr[l], &co[l], &one[l]);
+                if (!same(one[l].f, two[l].f) || !same(one[l].fx, two[l].fx) || !same(one[l].fy, two[l].fy) ||
+                    !same(one[l].fxy, two[l].fxy))
+                    bad++;
+            }
+        }
+    }
+    CHECK(bad == 0, "%d fine-relief node lanes differ from the scalar call", bad);
+    CHECK(dry > 10000 && edges > 1000, "the inputs cover dry lanes (%d) and face-boundary nodes (%d)", dry, edges);
+}
+
 int main(void)
 {
     test_x4();
@@ -392,6 +444,7 @@ int main(void)
     test_noise_reference();
     test_fbm_multi();
     test_fbm_memo();
+    test_ground_lanes();
     test_asin();
     return test_summary("noise_exact");
 }
