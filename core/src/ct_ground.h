@@ -39,8 +39,12 @@ typedef struct ct__gnode {
  * y that steers its octaves (ct__ground_keep: 0 on its face's boundary). */
 typedef struct ct__gframe {
     double dir[3], tx[3], ty[3];
+    double ig[3];             /* the axes' inverse Gram matrix: xx, xy, yy */
     double keep_x, keep_y;
 } ct__gframe;
+
+/* Fills fr->ig from fr->tx and fr->ty. */
+void ct__ground_frame_gram(ct__gframe *fr);
 
 /* The steering share of a node at lattice coordinate x of level `level`. */
 double ct__ground_keep(int64_t x, int level);

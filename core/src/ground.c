@@ -332,6 +332,16 @@ void ct__ground_frame(const ct__ground_prep *p, int face, int level, int64_t x, 
     }
     fr->keep_x = ct__ground_keep(x, level);
     fr->keep_y = ct__ground_keep(y, level);
+    ct__ground_frame_gram(fr);
+}
+
+void ct__ground_frame_gram(ct__gframe *fr)
+{
+    double e = ct__dot3(fr->tx, fr->tx), f = ct__dot3(fr->tx, fr->ty), g = ct__dot3(fr->ty, fr->ty);
+    double inv = 1.0 / (e * g - f * f);
+    fr->ig[0] = g * inv;
+    fr->ig[1] = -f * inv;
+    fr->ig[2] = e * inv;
 }
 
 /* How far a node is from its face's boundary, as the share of its whole
@@ -345,11 +355,10 @@ double ct__ground_keep(int64_t x, int level)
 }
 
 /* The tangent vector (m per m) whose lattice derivatives are fx, fy: the
- * Gram system of the two lattice axes. */
+ * inverse Gram matrix of the two lattice axes (kept in the frame). */
 static void ct__ground_tangent(const ct__gframe *fr, double fx, double fy, double out[3])
 {
-    double e = ct__dot3(fr->tx, fr->tx), f = ct__dot3(fr->tx, fr->ty), g = ct__dot3(fr->ty, fr->ty);
-    double inv = 1.0 / (e * g - f * f), a = (g * fx - f * fy) * inv, b = (e * fy - f * fx) * inv;
+    double a = fr->ig[0] * fx + fr->ig[1] * fy, b = fr->ig[1] * fx + fr->ig[2] * fy;
     int k;
     for (k = 0; k < 3; k++) out[k] = a * fr->tx[k] + b * fr->ty[k];
 }
@@ -366,6 +375,10 @@ static void ct__ground_steer(const ct__gframe *fr, const ct__gcoarse *c, const c
     double kx = fr->keep_x, ky = fr->keep_y, full[3], ax, ay;
     int j;
     ct__ground_tangent(fr, s->fx, s->fy, full);
+    if (kx == 1.0 && ky == 1.0) {
+        for (j = 0; j < 3; j++) G[j] = full[j] + c->grad[j];
+        return;
+    }
     ax = (1.0 - ky) * kx * s->fx / ct__dot3(fr->tx, fr->tx);
     ay = (1.0 - kx) * ky * s->fy / ct__dot3(fr->ty, fr->ty);
     for (j = 0; j < 3; j++) G[j] = kx * ky * full[j] + ax * fr->tx[j] + ay * fr->ty[j] + c->grad[j];

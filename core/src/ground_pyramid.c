@@ -281,9 +281,11 @@ static void ct__climb_to_next(const ct__ground_prep *p, int face, ct__gclimb *a)
     ct__finer(&a->n);
     if (a->have_fr) {
         int k;
+        /* halved axes: the inverse Gram matrix is four times theirs, exactly */
         for (k = 0; k < 3; k++) {
             a->fr.tx[k] *= 0.5;
             a->fr.ty[k] *= 0.5;
+            a->fr.ig[k] *= 4.0;
         }
         a->fr.keep_x = ct__ground_keep(a->x, a->e);
         a->fr.keep_y = ct__ground_keep(a->y, a->e);
