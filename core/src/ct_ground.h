@@ -99,12 +99,18 @@ double ct__ground_finish(const ct__ground_prep *p, double relief, double above_m
 /* Gives the coarse input at a canonical direction. */
 typedef void (*ct__gcoarse_fn)(void *ctx, const double dir[3], ct__gcoarse *out);
 
-#define CT__GPYR_ROW 132   /* nodes per stored row: 129 at a chunk's finest stored level */
+/* Rows of all levels share one pool: a chunk's finest stored level has 129
+ * nodes a row, each coarser about half as many (at least 2), so two rows of
+ * every level of a surface_lod 16 world fit in 2 x 330 nodes (about 22 KB
+ * with the flags; the coarse inputs add 8 KB). */
+#define CT__GPYR_ROW 132    /* most nodes in a row of one level */
+#define CT__GPYR_POOL 330   /* nodes in one row of every level together */
 typedef struct ct__gpyr_level {
     int64_t x0, x1, y0, y1;                   /* the level's box of nodes */
     int64_t row_id[2];                        /* which row each slot holds (by parity), -1 none */
-    ct__gnode node[2][CT__GPYR_ROW];
-    uint8_t done[2][CT__GPYR_ROW];
+    ct__gnode *node[2];                       /* the slots' rows, in the pool */
+    uint8_t *done[2];
+    int width;                                /* x1 - x0 + 1 */
 } ct__gpyr_level;
 
 typedef struct ct__gpyr {
@@ -113,6 +119,8 @@ typedef struct ct__gpyr {
     ct__gcoarse_fn coarse_fn;
     void *ctx;
     ct__gpyr_level level[CT_MAX_LOD + 1];     /* [e - base] for e in [base, the box's level) */
+    ct__gnode pool[2][CT__GPYR_POOL];
+    uint8_t pool_done[2][CT__GPYR_POOL];
     ct__gcoarse coarse[2][CT__GPYR_ROW];      /* coarse inputs of level base, rows as level[0]'s */
     uint8_t cdone[2][CT__GPYR_ROW];
 } ct__gpyr;

@@ -86,7 +86,7 @@ static void ct__gcoarse_lerp(const ct__gcoarse *a, const ct__gcoarse *b, double 
 void ct__gpyr_init(ct__gpyr *g, const ct__ground_prep *p, int face, int top, int64_t x0, int64_t x1, int64_t y0,
                    int64_t y1, ct__gcoarse_fn coarse, void *ctx)
 {
-    int e;
+    int e, used = 0;
     g->p = p;
     g->face = face;
     g->top = top;
@@ -99,7 +99,13 @@ void ct__gpyr_init(ct__gpyr *g, const ct__ground_prep *p, int face, int top, int
         x0 >>= 1; y0 >>= 1;
         x1 = (x1 + 1) >> 1; y1 = (y1 + 1) >> 1;
         L->x0 = x0; L->x1 = x1; L->y0 = y0; L->y1 = y1;
+        L->width = (int)(x1 - x0 + 1);
         L->row_id[0] = L->row_id[1] = -1;
+        L->node[0] = g->pool[0] + used;
+        L->node[1] = g->pool[1] + used;
+        L->done[0] = g->pool_done[0] + used;
+        L->done[1] = g->pool_done[1] + used;
+        used += L->width;
     }
 }
 
@@ -110,7 +116,7 @@ static int ct__gpyr_slot(ct__gpyr *g, ct__gpyr_level *L, int64_t y, int is_base)
     int slot = (int)(y & 1);
     if (L->row_id[slot] != y) {
         L->row_id[slot] = y;
-        memset(L->done[slot], 0, sizeof L->done[slot]);
+        memset(L->done[slot], 0, (size_t)L->width);
         if (is_base) memset(g->cdone[slot], 0, sizeof g->cdone[slot]);
     }
     return slot;

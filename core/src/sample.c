@@ -588,7 +588,10 @@ static void ct__sample_ground4(ct__sampler *sp, const ct__pending q[4], const do
         if (i < n) relief[pick[i]] = ct__relief_one(sp, pick[i], w, q[pick[i]].dir, &gc[pick[i]]);
     }
     for (k = 0; k < 4; k++) {
-        if (!land[k]) continue;
+        if (!land[k]) {
+            detail[k] += 0.0;   /* what ct__sample_ground returns there (a -0.0 detail becomes +0.0) */
+            continue;
+        }
         if (way[k] == CT__RELIEF_POINT) relief[k] = ct__relief_one(sp, k, CT__RELIEF_POINT, q[k].dir, &gc[k]);
         detail[k] += ct__ground_finish(&sp->ground, relief[k], q[k].blend.above + detail[k]);
     }
