@@ -21,6 +21,7 @@ typedef struct ct__ground_prep {
     int level[CT__GROUND_MAX_OCTAVES];        /* the lattice level each octave lives on */
     int base, top;                            /* the first and the last octave's levels */
     int lod;                                  /* surface_lod: the finest samples */
+    double inv_n[CT_MAX_LOD + 1];             /* 1 / (256 x 2^level): a level's lattice units per face side */
     double freq[CT__GROUND_MAX_OCTAVES];      /* noise cells per unit-sphere radian */
     double amp_m[CT__GROUND_MAX_OCTAVES];     /* nominal amplitude of each octave (m) */
     uint32_t seed[CT__GROUND_MAX_OCTAVES];

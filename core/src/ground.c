@@ -115,6 +115,7 @@ void ct__ground_prepare(const ct_config *cfg, ct__ground_prep *p)
     p->base = p->level[0];
     p->top = p->level[p->octaves - 1];
     p->lod = lod;
+    for (k = 0; k <= CT_MAX_LOD; k++) p->inv_n[k] = 1.0 / (double)((int64_t)CT_CHUNK_CORE << k);
     p->bound_m = sum;
 }
 
@@ -312,8 +313,9 @@ static double ct__ground_octave(const ct__ground_prep *p, int k, const double di
 
 void ct__ground_frame(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, ct__gframe *fr)
 {
-    int64_t last = (int64_t)CT_CHUNK_CORE << level;
-    double n = (double)last, u = 2.0 * ((double)x / n) - 1.0, v = 2.0 * ((double)y / n) - 1.0;
+    /* 1 / n is exact (n a power of two), so x / n and 2 / n are too: the
+     * same bits as dividing, without a division */
+    double inv_n = p->inv_n[level], u = 2.0 * ((double)x * inv_n) - 1.0, v = 2.0 * ((double)y * inv_n) - 1.0;
     double c[3], au[3], av[3], inv, du, dv, s;
     int k;
     ct__face_frame(face, u, v, c, au, av);
@@ -325,7 +327,7 @@ void ct__ground_frame(const ct__ground_prep *p, int face, int level, int64_t x, 
     dv = ct__dot3(fr->dir, av);
     /* metres per lattice unit of this level: radius x (2 / n) / |c| along the
      * face axes, minus their radial part */
-    s = p->radius_m * (2.0 / n) * inv;
+    s = p->radius_m * (2.0 * inv_n) * inv;
     for (k = 0; k < 3; k++) {
         fr->tx[k] = s * (au[k] - fr->dir[k] * du);
         fr->ty[k] = s * (av[k] - fr->dir[k] * dv);
