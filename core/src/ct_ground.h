@@ -124,6 +124,9 @@ typedef struct ct__gpyr {
     uint8_t pool_done[2][CT__GPYR_POOL];
     ct__gcoarse coarse[2][CT__GPYR_ROW];      /* coarse inputs of level base, rows as level[0]'s */
     uint8_t cdone[2][CT__GPYR_ROW];
+    ct__gcoarse cell[4];                      /* the corners of base cell (cell_x, cell_y) */
+    int64_t cell_x, cell_y;
+    int cell_valid;
 } ct__gpyr;
 
 /* A pyramid over the nodes [x0, x1] x [y0, y1] of level top (> p->base) on

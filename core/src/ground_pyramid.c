@@ -92,6 +92,7 @@ void ct__gpyr_init(ct__gpyr *g, const ct__ground_prep *p, int face, int top, int
     g->top = top;
     g->coarse_fn = coarse;
     g->ctx = ctx;
+    g->cell_valid = 0;
     /* Each coarser level's box holds the corners of the cells the finer
      * box's nodes lie in. */
     for (e = top - 1; e >= p->base; e--) {
@@ -157,8 +158,19 @@ static void ct__gpyr_coarse_at(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gco
         ct__gcoarse_lerp(&a, ct__gpyr_base_coarse(g, bx, by + 1), t, out);
         return;
     }
-    ct__gcoarse_lerp(ct__gpyr_base_coarse(g, bx, by), ct__gpyr_base_coarse(g, bx + 1, by), s, &a);
-    ct__gcoarse_lerp(ct__gpyr_base_coarse(g, bx, by + 1), ct__gpyr_base_coarse(g, bx + 1, by + 1), s, &b);
+    /* a chunk's nodes mostly lie in one or two cells of level base: their
+     * corners by value, a pure function of the cell */
+    if (!g->cell_valid || g->cell_x != bx || g->cell_y != by) {
+        g->cell[0] = *ct__gpyr_base_coarse(g, bx, by);
+        g->cell[1] = *ct__gpyr_base_coarse(g, bx + 1, by);
+        g->cell[2] = *ct__gpyr_base_coarse(g, bx, by + 1);
+        g->cell[3] = *ct__gpyr_base_coarse(g, bx + 1, by + 1);
+        g->cell_x = bx;
+        g->cell_y = by;
+        g->cell_valid = 1;
+    }
+    ct__gcoarse_lerp(&g->cell[0], &g->cell[1], s, &a);
+    ct__gcoarse_lerp(&g->cell[2], &g->cell[3], s, &b);
     ct__gcoarse_lerp(&a, &b, t, out);
 }
 

@@ -377,9 +377,11 @@ static double ct__sample_ground(ct__sampler *sp, int lane, const ct__cell *c, co
 {
     double above = b->above + detail;
     ct__gcoarse gc;
+    int way;
     if (!(above > 0.0)) return 0.0;   /* sea and lake beds keep their field */
-    ct__ground_coarse_of(sp, c, b, g, &gc);
-    return ct__ground_finish(&sp->ground, ct__relief_one(sp, lane, ct__relief_way(sp, lane, dir), dir, &gc), above);
+    way = ct__relief_way(sp, lane, dir);
+    if (way != CT__RELIEF_PYRAMID) ct__ground_coarse_of(sp, c, b, g, &gc);
+    return ct__ground_finish(&sp->ground, ct__relief_one(sp, lane, way, dir, &gc), above);
 }
 
 /* The slope (m per m) of macro + ranges: the ranges' gradient g plus the
@@ -561,8 +563,9 @@ static void ct__sample_ground4(ct__sampler *sp, const ct__pending q[4], const do
     for (k = 0; k < 4; k++) {
         land[k] = q[k].blend.above + detail[k] > 0.0;
         if (!land[k]) continue;
-        ct__ground_coarse_of(sp, &q[k].cell, &q[k].blend, g + 3 * k, &gc[k]);
         way[k] = ct__relief_way(sp, k, q[k].dir);
+        /* the pyramid's nodes have their own coarse inputs */
+        if (way[k] != CT__RELIEF_PYRAMID) ct__ground_coarse_of(sp, &q[k].cell, &q[k].blend, g + 3 * k, &gc[k]);
     }
     for (w = CT__RELIEF_PYRAMID; w <= CT__RELIEF_CHAIN; w++) {
         int pick[4], n = 0, i;
