@@ -3,13 +3,14 @@
  * to its noise cell), bicubic Hermite patches between them (ct_ground.h).
  *
  * Why: evaluated at every sample, as before algorithm version 7, the nine
- * octaves of a surface_lod 14 world cost 4.5-5x a whole default chunk; each
- * octave is smooth at its own lattice, so a patch of its nodes (value and
- * slope exact there, about 2% off between them) carries it to the finer
- * samples for a few multiply-adds (bench/ground_cost.c: a surface_lod 14
- * chunk 1.4-1.55x a default one, against 4.2-5.5x). Patches carry value, slope and twist, so
- * a patch restricted to a finer cell is again such a patch and the levels
- * nest exactly.
+ * octaves of a surface_lod 14 world cost 4.5-5x a whole default chunk. A
+ * patch of an octave's nodes (its value there, and its slope as the gullies
+ * steer by it) carries it to the finer samples for a few multiply-adds
+ * (bench/ground_cost.c: a surface_lod 14 chunk 1.35-1.55x a default one);
+ * what is lost is the octave's detail finer than its lattice (two nodes to a
+ * noise cell), which the knobs' gain makes up (docs/generation.md). Patches
+ * carry value, slope and twist, so a patch restricted to a finer cell is
+ * again such a patch and the levels nest exactly.
  *
  * A node's value is a function of (face, level, node) only: the same code
  * computes it whether a chunk's rows ask for it or ct_world_sample's four
