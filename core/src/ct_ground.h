@@ -94,8 +94,9 @@ double ct__ground_finish(const ct__ground_prep *p, double relief, double above_m
  * the coarse input (bilinear between level-base nodes) plus the patch's
  * slope. So a sample runs octave k only at the nodes of level[k] it needs,
  * not at every sample: a chunk of surface_lod runs about 1/3 octave
- * evaluation per sample instead of all of them. Every value is a function of (face, level, node)
- * alone, so chunks, their borders and ct_world_sample agree bit for bit. */
+ * evaluation per sample instead of all of them. Every value is a function
+ * of (face, level, node) alone, so chunks, their borders and
+ * ct_world_sample agree bit for bit. */
 
 /* Gives the coarse input at a canonical direction. */
 typedef void (*ct__gcoarse_fn)(void *ctx, const double dir[3], ct__gcoarse *out);
@@ -139,16 +140,16 @@ double ct__gpyr_at(ct__gpyr *g, int64_t x, int64_t y);
 /* ct__gpyr_at at two nodes of one row, bit for bit, their octaves in
  * vector lanes. */
 void ct__gpyr_at2(ct__gpyr *g, const int64_t x[2], int64_t y, double out[2]);
-/* The same at a node of level `level` <= base (every octave's node), from
+/* The relief at node (x, y) of level `level` <= base (a node of every octave), from
  * its own coarse input: no pyramid needed. */
 double ct__ground_chain(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, const ct__gcoarse *c);
 /* ct__ground_chain at two nodes of one row, bit for bit. */
 void ct__ground_chain2(const ct__ground_prep *p, int face, int level, const int64_t x[2], int64_t y,
                        const ct__gcoarse c[2], double out[2]);
-/* The relief at any canonical direction: its owner face's pyramid, the node
- * there when the direction is one (to 1e-7 of a node of level
- * base + octaves - 1), else the bicubic patch of the four around it. own is
- * the coarse input at dir itself when the caller has it (else NULL). */
+/* The relief at any canonical direction, on its owner face: the node there
+ * when the direction is a sample of surface_lod (to 1e-7 of one, as a chunk
+ * makes it), else the bicubic patch of the finest octave's level around it.
+ * own is the coarse input at dir itself when the caller has it (else NULL). */
 double ct__ground_point(const ct__ground_prep *p, const double dir[3], const ct__gcoarse *own, ct__gcoarse_fn coarse,
                         void *ctx);
 

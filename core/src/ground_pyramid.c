@@ -237,12 +237,14 @@ static void ct__gpyr_pre(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *ou
 }
 
 /* Node (x, y) of level e: the patch of level e - 1 there plus the octaves
- * of level e; past the last octave's level, the patch's value alone. */
+ * of level e; at surface_lod, past the last octave's level, the patch's
+ * value alone (between them, where the octave count is capped, the patch
+ * with its slopes, which finer levels read). */
 static void ct__gpyr_node(ct__gpyr *g, int e, int64_t x, int64_t y, ct__gnode *out)
 {
     ct__gframe fr;
     ct__gcoarse c;
-    if (e > g->p->top) {
+    if (e > g->p->top && e >= g->p->lod) {
         ct__gpyr_value(g, e, x, y, out);
         return;
     }

@@ -258,6 +258,17 @@ static void test_lod16(void)
           (double)(hi - lo));
     check_sample_is_vertex(w, key);
     ct_world_free(w);
+    /* More octaves than the layer runs (from LOD 3: 15, capped at 12): the
+     * levels between the last octave's and surface_lod are patches that
+     * finer levels read, slopes and all. */
+    w = build("macro_resolution=32\nsurface_lod=16\nseed=7\nground_from_lod=3\n");
+    if (!w) return;
+    ct__ground_prepare(ct_world_config(w), &p);
+    CHECK(p.octaves == CT__GROUND_MAX_OCTAVES && p.top < p.lod - 1, "capped: %d octaves, last on LOD %d of %d",
+          p.octaves, p.top, p.lod);
+    check_subset(w, ct_key_make(CT_FACE_PZ, 15, 10u << 9, 20u << 9));
+    check_sample_is_vertex(w, key);
+    ct_world_free(w);
 }
 
 /* No crease along a cube edge: on lines of samples that cross the +Z/+X edge
