@@ -386,9 +386,30 @@ double ct__gpyr_at(ct__gpyr *g, int64_t x, int64_t y)
 
 void ct__gpyr_at2(ct__gpyr *g, const int64_t x[2], int64_t y, double out[2])
 {
+    const ct__ground_prep *p = g->p;
     ct__gclimb a[2];
-    ct__gpyr_start(g, x[0], y, &a[0]);
-    ct__gpyr_start(g, x[1], y, &a[1]);
+    int l;
+    if (g->top <= p->top && ((x[0] | y) & 1) && ((x[1] | y) & 1)) {
+        /* two new nodes of level top with octaves of their own: those in
+         * vector lanes too, and their frames go on up with them */
+        ct__gframe fr[2];
+        ct__gcoarse c[2];
+        ct__gnode n[2];
+        for (l = 0; l < 2; l++) ct__gpyr_pre(g, g->top, x[l], y, &n[l], &fr[l], &c[l]);
+        ct__ground_level_octaves_x2(p, g->top, fr, c, n);
+        for (l = 0; l < 2; l++) {
+            a[l].e = g->top;
+            a[l].x = x[l];
+            a[l].y = y;
+            a[l].fr = fr[l];
+            a[l].have_fr = 1;
+            a[l].c = c[l];
+            a[l].n = n[l];
+        }
+    } else {
+        ct__gpyr_start(g, x[0], y, &a[0]);
+        ct__gpyr_start(g, x[1], y, &a[1]);
+    }
     ct__climb(g->p, g->face, a, 2);
     out[0] = a[0].n.f;
     out[1] = a[1].n.f;
