@@ -388,10 +388,9 @@ static void ct__ground_steer(const ct__gframe *fr, const ct__gcoarse *c, const c
 
 void ct__ground_add_octave(const ct__ground_prep *p, int k, const ct__gframe *fr, const ct__gcoarse *c, ct__gnode *s)
 {
-    double G[3], dh[3], qw[3] = {0.0, 0.0, 0.0}, dry, dune, h;
+    double G[3], dh[3], qw[3] = {0.0, 0.0, 0.0}, dune, h;
     ct__ground_steer(fr, c, s, G);
-    dry = (k >= p->dune_from && k < p->dune_to) ? ct__dune_frame(p, fr->dir, c->moisture, qw) : 0.0;
-    dune = dry;
+    dune = (k >= p->dune_from && k < p->dune_to) ? ct__dune_frame(p, fr->dir, c->moisture, qw) : 0.0;
     h = ct__ground_octave(p, k, fr->dir, dune, qw, G, dh);
     s->f += h;
     s->fx += ct__dot3(dh, fr->tx);
@@ -423,7 +422,7 @@ double ct__ground_finish(const ct__ground_prep *p, double relief, double above_m
  * blend) run as two-lane vectors (ct_v2.h), each lane in the scalar path's
  * order of operations; floor, hashes, table lookups, sqrt, division and the
  * branches stay per lane. So each lane's result is ct__ground_add_octave's
- * bit for bit (tests/c/test_ground.c compares them). The stripes of a pattern
+ * bit for bit (tests/c/test_noise_exact.c compares them). The stripes of a pattern
  * are computed for both lanes when either needs them and kept only where the
  * scalar path would have computed them. */
 #define CT__B2(x) CT__V2(x, x)
@@ -610,7 +609,7 @@ static void ct__ground_octave_x2(const ct__ground_prep *p, int k, const double *
 void ct__ground_level_octaves_x2(const ct__ground_prep *p, int e, const ct__gframe fr[2], const ct__gcoarse c[2],
                                  ct__gnode s[2])
 {
-    int k, l, j;
+    int k, l;
     for (k = 0; k < p->octaves; k++) {
         double G[2][3], dh[2][3], qw[2][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}, dune[2], h[2];
         const double *dir[2];
@@ -628,6 +627,5 @@ void ct__ground_level_octaves_x2(const ct__ground_prep *p, int e, const ct__gfra
             s[l].fx += ct__dot3(dh[l], fr[l].tx);
             s[l].fy += ct__dot3(dh[l], fr[l].ty);
         }
-        (void)j;
     }
 }
