@@ -164,7 +164,7 @@ void ct__coast_shore_x4(const ct__coast_prep *p, ct__lattice_memo *memo, const d
              * (or not asked for) are computed and ignored. */
             double q[12];
             for (k = 0; k < 12; k++) q[k] = dir[k] * f;
-            ct__noise3_fast_x4m(memo ? &memo[i] : NULL, p->seed + (uint32_t)i, q, n);
+            ct__noise3_fast_x4_memo(memo ? &memo[i] : NULL, p->seed + (uint32_t)i, q, n);
         } else {
             for (k = 0; k < 4; k++)
                 if (live[k]) n[k] = ct__noise3_fast(p->seed + (uint32_t)i, dir[3 * k] * f, dir[3 * k + 1] * f, dir[3 * k + 2] * f);

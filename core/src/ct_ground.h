@@ -22,6 +22,7 @@ typedef struct ct__ground_prep {
     int base, top;                            /* the first and the last octave's levels */
     int lod;                                  /* surface_lod: the finest samples */
     double inv_n[CT_MAX_LOD + 1];             /* 1 / (256 x 2^level): a level's lattice units per face side */
+    double axes[6][2][3];                     /* each face's u and v axes (ct__face_axes) */
     double freq[CT__GROUND_MAX_OCTAVES];      /* noise cells per unit-sphere radian */
     double amp_m[CT__GROUND_MAX_OCTAVES];     /* nominal amplitude of each octave (m) */
     uint32_t seed[CT__GROUND_MAX_OCTAVES];

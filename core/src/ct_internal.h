@@ -106,7 +106,7 @@ double ct__fbm3_fast(uint32_t seed, const double p[3], double freq, int octaves,
  * under wasm simd128 or SSE2, scalar elsewhere; coarse may be NULL. */
 void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4]);
 /* ct__noise3_fast_x4 through a lattice memo (NULL: none); same bits. */
-void ct__noise3_fast_x4m(ct__lattice_memo *m, uint32_t seed, const double pt[12], double out[4]);
+void ct__noise3_fast_x4_memo(ct__lattice_memo *m, uint32_t seed, const double pt[12], double out[4]);
 void ct__fbm3_fast_x4(uint32_t seed, const double p[12], double freq, int octaves, double lacunarity,
                       double gain, int coarse_octaves, double out[4], double coarse[4]);
 /* The same with an octave count per point (a row of samples where some are
@@ -174,9 +174,8 @@ void ct__cube_from_dir(const double d[3], int *face, double *u, double *v);
 /* Exact direction of global sample (gx, gy) on face at lod: coordinates
  * gx/(256*2^lod) exactly, then the face transform and canonical norm. */
 void ct__sample_direction(int face, int lod, int64_t gx, int64_t gy, double out[3]);
-/* The cube point of face coordinates (u, v) and the face's axes (the
- * transform's derivatives along u and v). */
-void ct__face_frame(int face, double u, double v, double c[3], double au[3], double av[3]);
+/* The face transform's derivatives along u and v (its axes). */
+void ct__face_axes(int face, double du[3], double dv[3]);
 /* One canonical unit vector whatever the caller's scale: divided by its
  * largest component, then ct__normalize_canonical (out may be dir_in). */
 void ct__canonical_dir(const double dir_in[3], double dir[3]);

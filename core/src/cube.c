@@ -64,7 +64,7 @@ void ct__face_uv_to_cube(int face, double u, double v, double out[3])
 }
 
 /* Partial derivative of the face transform with respect to u (and v). */
-static void ct__face_axes(int face, double du[3], double dv[3])
+void ct__face_axes(int face, double du[3], double dv[3])
 {
     double o[3], a[3], b[3];
     int k;
@@ -72,20 +72,6 @@ static void ct__face_axes(int face, double du[3], double dv[3])
     ct__face_uv_to_cube(face, 1.0, 0.0, a);
     ct__face_uv_to_cube(face, 0.0, 1.0, b);
     for (k = 0; k < 3; k++) { du[k] = a[k] - o[k]; dv[k] = b[k] - o[k]; }
-}
-
-void ct__face_frame(int face, double u, double v, double c[3], double au[3], double av[3])
-{
-    /* the transform is linear in u and v: its axes are the unit steps */
-    static const double axes[6][2][3] = {
-        {{0, 0, -1}, {0, -1, 0}}, {{0, 0, 1}, {0, -1, 0}}, {{1, 0, 0}, {0, 0, 1}},
-        {{1, 0, 0}, {0, 0, -1}}, {{1, 0, 0}, {0, -1, 0}}, {{-1, 0, 0}, {0, -1, 0}}};
-    int k;
-    ct__face_uv_to_cube(face, u, v, c);
-    for (k = 0; k < 3; k++) {
-        au[k] = axes[face][0][k];
-        av[k] = axes[face][1][k];
-    }
 }
 
 void ct__canonical_dir(const double dir_in[3], double dir[3])

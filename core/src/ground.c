@@ -116,6 +116,7 @@ void ct__ground_prepare(const ct_config *cfg, ct__ground_prep *p)
     p->top = p->level[p->octaves - 1];
     p->lod = lod;
     for (k = 0; k <= CT_MAX_LOD; k++) p->inv_n[k] = 1.0 / (double)((int64_t)CT_CHUNK_CORE << k);
+    for (k = 0; k < 6; k++) ct__face_axes(k, p->axes[k][0], p->axes[k][1]);
     p->bound_m = sum;
 }
 
@@ -316,9 +317,10 @@ void ct__ground_frame(const ct__ground_prep *p, int face, int level, int64_t x, 
     /* 1 / n is exact (n a power of two), so x / n and 2 / n are too: the
      * same bits as dividing, without a division */
     double inv_n = p->inv_n[level], u = 2.0 * ((double)x * inv_n) - 1.0, v = 2.0 * ((double)y * inv_n) - 1.0;
-    double c[3], au[3], av[3], inv, du, dv, s;
+    const double *au = p->axes[face][0], *av = p->axes[face][1];
+    double c[3], inv, du, dv, s;
     int k;
-    ct__face_frame(face, u, v, c, au, av);
+    ct__face_uv_to_cube(face, u, v, c);
     /* Any fixed rounding will do: a node's direction is computed here only,
      * for every chunk and point that needs it. */
     inv = 1.0 / sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);

@@ -348,25 +348,39 @@ static void ct__climb(const ct__ground_prep *p, int face, ct__gclimb *a, int cou
     }
 }
 
+/* A climb starting at level e (frame NULL: made at the first step; coarse
+ * NULL: not needed, the node is at the last octave's level or past it). */
+static void ct__climb_begin(ct__gclimb *a, int e, int64_t x, int64_t y, const ct__gnode *n, const ct__gframe *fr,
+                            const ct__gcoarse *c)
+{
+    a->e = e;
+    a->x = x;
+    a->y = y;
+    a->n = *n;
+    a->have_fr = fr != NULL;
+    if (fr) a->fr = *fr;
+    if (c) a->c = *c;
+}
+
 /* Node (x, y) of level top to be climbed: a node of level top - 1 too
  * comes from that level's rows (where the patches of its neighbours found
  * it); a new node of level top is made here. */
 static void ct__gpyr_start(ct__gpyr *g, int64_t x, int64_t y, ct__gclimb *a)
 {
     const ct__ground_prep *p = g->p;
-    a->e = g->top;
-    a->have_fr = 0;
-    if (a->e > p->base && !(x & 1) && !(y & 1)) {
+    int e = g->top;
+    ct__gnode n;
+    ct__gcoarse c;
+    if (e > p->base && !(x & 1) && !(y & 1)) {
         x >>= 1;
         y >>= 1;
-        a->e--;
-        a->n = *ct__gpyr_get(g, a->e, x, y);
+        e--;
+        n = *ct__gpyr_get(g, e, x, y);
     } else {
-        ct__gpyr_node(g, a->e, x, y, &a->n);
+        ct__gpyr_node(g, e, x, y, &n);
     }
-    a->x = x;
-    a->y = y;
-    if (a->e < p->top) ct__gpyr_coarse_at(g, a->e, x, y, &a->c);
+    if (e < p->top) ct__gpyr_coarse_at(g, e, x, y, &c);
+    ct__climb_begin(a, e, x, y, &n, NULL, e < p->top ? &c : NULL);
 }
 
 static void ct__gpyr_full(ct__gpyr *g, int64_t x, int64_t y, ct__gnode *n)
@@ -397,15 +411,7 @@ void ct__gpyr_at2(ct__gpyr *g, const int64_t x[2], int64_t y, double out[2])
         ct__gnode n[2];
         for (l = 0; l < 2; l++) ct__gpyr_pre(g, g->top, x[l], y, &n[l], &fr[l], &c[l]);
         ct__ground_level_octaves_x2(p, g->top, fr, c, n);
-        for (l = 0; l < 2; l++) {
-            a[l].e = g->top;
-            a[l].x = x[l];
-            a[l].y = y;
-            a[l].fr = fr[l];
-            a[l].have_fr = 1;
-            a[l].c = c[l];
-            a[l].n = n[l];
-        }
+        for (l = 0; l < 2; l++) ct__climb_begin(&a[l], g->top, x[l], y, &n[l], &fr[l], &c[l]);
     } else {
         ct__gpyr_start(g, x[0], y, &a[0]);
         ct__gpyr_start(g, x[1], y, &a[1]);
@@ -420,13 +426,12 @@ void ct__gpyr_at2(ct__gpyr *g, const int64_t x[2], int64_t y, double out[2])
 static void ct__chain_start(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, const ct__gcoarse *c,
                             ct__gclimb *a)
 {
-    a->e = p->base;
-    a->x = x << (p->base - level);
-    a->y = y << (p->base - level);
-    a->c = *c;
-    a->n.f = a->n.fx = a->n.fy = a->n.fxy = 0.0;
-    ct__ground_frame(p, face, p->base, a->x, a->y, &a->fr);
-    a->have_fr = 1;
+    ct__gnode zero = {0.0, 0.0, 0.0, 0.0};
+    ct__gframe fr;
+    x <<= p->base - level;
+    y <<= p->base - level;
+    ct__ground_frame(p, face, p->base, x, y, &fr);
+    ct__climb_begin(a, p->base, x, y, &zero, &fr, c);
 }
 
 double ct__ground_chain(const ct__ground_prep *p, int face, int level, int64_t x, int64_t y, const ct__gcoarse *c)

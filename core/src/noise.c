@@ -218,7 +218,7 @@ static void ct__fast_lane_memo(ct__lattice_memo *m, uint32_t seed, const double 
                                const double *g[8]);
 
 /* memo NULL: none. */
-static void ct__noise3_fast_x4_memo(ct__lattice_memo *m, uint32_t seed, const double pt[12], double out[4])
+void ct__noise3_fast_x4_memo(ct__lattice_memo *m, uint32_t seed, const double pt[12], double out[4])
 {
     int pair;
     for (pair = 0; pair < 2; pair++) {
@@ -242,11 +242,6 @@ static void ct__noise3_fast_x4_memo(ct__lattice_memo *m, uint32_t seed, const do
 void ct__noise3_fast_x4(uint32_t seed, const double pt[12], double out[4])
 {
     ct__noise3_fast_x4_memo(NULL, seed, pt, out);
-}
-
-void ct__noise3_fast_x4m(ct__lattice_memo *m, uint32_t seed, const double pt[12], double out[4])
-{
-    ct__noise3_fast_x4_memo(m, seed, pt, out);
 }
 
 void ct__fbm3_fast_x4n(uint32_t seed, const double p[12], double freq, const int octaves[4], double lacunarity,
