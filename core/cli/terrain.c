@@ -39,8 +39,7 @@ static uint64_t heights_m_digest(const ct_chunk *chunk)
 
 static const char usage_text[] =
     "usage: terrain [options]\n"
-    "  --preset NAME         reset every knob to a preset (walk noise balanced archipelago\n"
-    "                        alpine dry regional reference); default balanced\n"
+    "  --preset NAME         reset every knob to a preset (listed below); default balanced\n"
     "  --set NAME=VALUE      override one knob (repeatable; applied in order)\n"
     "  --config FILE         apply name=value lines from FILE ('#' comments)\n"
     "  --load FILE           load a CTWORLD2 snapshot instead of building\n"
@@ -72,11 +71,21 @@ typedef struct options {
     int echo_count, config_given;
 } options;
 
+/* The options, then every preset with its line from the core's table. */
+static void print_usage(FILE *f)
+{
+    size_t i;
+    fputs(usage_text, f);
+    fputs("presets:\n", f);
+    for (i = 0; i < ct_preset_count(); i++) fprintf(f, "  %-21s %s\n", ct_preset_name(i), ct_preset_doc(i));
+}
+
 static int usage(const char *fmt, const char *arg)
 {
     fprintf(stderr, "terrain: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", usage_text);
+    fputc('\n', stderr);
+    print_usage(stderr);
     return 2;
 }
 
@@ -589,7 +598,7 @@ int main(int argc, char **argv)
     }
     rc = parse_args(argc, argv, &o);
     if (rc) return rc;
-    if (o.help) { fputs(usage_text, stdout); return 0; }
+    if (o.help) { print_usage(stdout); return 0; }
     if (o.knobs) { print_knobs(); return 0; }
     if (o.palette_bmp || o.palette_out) {
         if (!o.palette_bmp || !o.palette_out)

@@ -154,12 +154,13 @@ double ct_config_get(const ct_config *cfg, const ct_knob_info *knob);
 
 /* Every knob at its default (the "balanced" preset). */
 void ct_config_default(ct_config *cfg);
-/* Presets reset every knob, then override some: walk, noise, balanced,
- * archipelago, alpine, dry, regional, reference (balanced with every layer
- * added after the reference model turned off). */
+/* Presets reset every knob to its default, then apply a few name=value
+ * lines; ct_preset_name lists them (`terrain --help` prints each with its
+ * ct_preset_doc line). An unknown name is CT_ERR_PRESET. */
 ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t errlen);
 size_t ct_preset_count(void);
 const char *ct_preset_name(size_t index);             /* NULL past the end */
+const char *ct_preset_doc(size_t index);              /* one line; NULL past the end */
 /* The off values of every post-reference generation layer, as "name=value"
  * lines (docs/generation.md lists them). ct_config_reference_layers applies
  * them to cfg: any preset then generates the reference model's payloads. */

@@ -69,11 +69,6 @@ void ct_config_default(ct_config *cfg)
 }
 
 /* ----------------------------------------------------------------- presets */
-static const char *const ct__preset_names[] = {
-    "walk", "noise", "balanced", "archipelago", "alpine", "dry", "regional", "reference"
-};
-#define CT__PRESET_COUNT (sizeof ct__preset_names / sizeof ct__preset_names[0])
-
 /* The off values of every generation layer added after the reference model,
  * in one place. Applied on top of any preset they give back the reference
  * behaviour: chunk payloads (heights, water, biomes, palette) equal
@@ -105,82 +100,109 @@ ct_result ct_config_reference_layers(ct_config *cfg, char *err, size_t errlen)
     return ct_config_parse(cfg, ct__reference_layers_text, err, errlen);
 }
 
+/* Every preset, once: name, one line for --help, and the name=value text
+ * that ct_config_preset parses over the defaults. Presets reset every knob,
+ * so this text is the only place a preset's values live. The CLIs' usage,
+ * the unknown-preset message and wasm/ct_constants.mjs (PRESET_NAMES,
+ * PRESET_DOCS) all list the presets from here, in this order. */
+typedef struct ct__preset {
+    const char *name, *doc, *text;
+} ct__preset;
+
+static const ct__preset ct__presets[] = {
+    {"walk", "the contour process alone: walk mode, no relief, no fine detail",
+     "mode=1\n" /* CT_MODE_WALK */
+     "relief_amplitude_m=0\n"
+     "detail_amplitude_m=0\n"
+     "detail_height_gain=0\n"},
+    {"noise", "noise mode: no walks and no elevated lakes, with taller relief",
+     "mode=2\n" /* CT_MODE_NOISE */
+     "relief_amplitude_m=2600\n"},
+    {"balanced", "every knob at its default", ""},
+    {"archipelago", "more sea in smaller pieces: islands, rougher coasts, lower land, fewer lakes",
+     "land_bias=-0.13\n"
+     "continent_frequency=3.2\n"
+     "coast_noise=0.25\n"
+     "land_step_m=220\n"
+     "land_jitter_m=220\n"
+     "lake_max_vertices=200\n"},
+    {"alpine", "tall folded mountain ranges, high tree and snow lines",
+     /* Tall but still inside the +-32 km of the default 1 m quantum. */
+     "land_bias=-0.03\n"
+     "land_step_m=520\n"
+     "land_jitter_m=480\n"
+     "relief_amplitude_m=2200\n"
+     "ridge_scale=1.3\n"
+     "max_macro_slope=0.0045\n"
+     "tree_line_m=2600\n"
+     "snow_line_m=3800\n"
+     /* Higher highlands than the default under its ranges, with lower
+      * hills and one erosion step instead of two: the median land stays
+      * near 1 km and peaks at about 9 km (docs/generation.md). */
+     "range_height_m=7000\n"
+     "macro_ceiling_m=5000\n"
+     "hill_height_m=2000\n"
+     "erosion_iterations=1\n"
+     /* Folded chains: the mountain preset pays for them (three more
+      * noises per belt sample); the default world keeps its shore
+      * chunks cheaper without them. */
+     "range_folds=0.85\n"},
+    {"dry", "a drier climate over more land: deserts, fewer lakes",
+     "land_bias=0\n"
+     "moisture_bias=-0.45\n"
+     "lake_max_vertices=150\n"
+     "land_step_m=260\n"},
+    {"regional", "the four terrain profiles at full strength on a finer macro graph",
+     "region_strength=1\n"
+     "coast_noise=0.25\n"
+     "macro_resolution=128\n"
+     /* Twice the hops per distance: halve the per-hop steps to keep relief. */
+     "land_step_m=175\n"
+     "land_jitter_m=175\n"
+     "sea_step_m=-60\n"
+     "sea_jitter_m=80\n"},
+    {"reference", "balanced with every layer added after the reference model off", ct__reference_layers_text},
+};
+#define CT__PRESET_COUNT (sizeof ct__presets / sizeof ct__presets[0])
+
 size_t ct_preset_count(void) { return CT__PRESET_COUNT; }
 
 const char *ct_preset_name(size_t index)
 {
-    return index < CT__PRESET_COUNT ? ct__preset_names[index] : NULL;
+    return index < CT__PRESET_COUNT ? ct__presets[index].name : NULL;
 }
 
-/* Each preset starts from the defaults: presets reset every setting, and the
- * overrides below are the only places their values live. */
+const char *ct_preset_doc(size_t index)
+{
+    return index < CT__PRESET_COUNT ? ct__presets[index].doc : NULL;
+}
+
+/* "unknown preset 'x' (walk, noise, ...)": the names from the table. */
+static ct_result ct__unknown_preset(const char *preset, char *err, size_t errlen)
+{
+    char names[256];
+    size_t i, used = 0;
+    names[0] = '\0';
+    for (i = 0; i < CT__PRESET_COUNT; i++) {
+        int n = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", ct__presets[i].name);
+        if (n < 0 || (size_t)n >= sizeof names - used) break;
+        used += (size_t)n;
+    }
+    return ct__fail(err, errlen, CT_ERR_PRESET, "unknown preset '%s' (%s)", preset, names);
+}
+
 ct_result ct_config_preset(ct_config *cfg, const char *preset, char *err, size_t errlen)
 {
     ct_config c;
+    ct_result r;
+    size_t i;
     if (!cfg || !preset) return ct__fail(err, errlen, CT_ERR_NULL, "config or preset name is NULL");
+    for (i = 0; i < CT__PRESET_COUNT; i++)
+        if (strcmp(ct__presets[i].name, preset) == 0) break;
+    if (i == CT__PRESET_COUNT) return ct__unknown_preset(preset, err, errlen);
     ct_config_default(&c);
-    if (strcmp(preset, "balanced") == 0) {
-        /* the defaults */
-    } else if (strcmp(preset, "walk") == 0) {
-        /* Expose the contour process: no relief, no fine detail. */
-        c.mode = CT_MODE_WALK;
-        c.relief_amplitude_m = 0.0;
-        c.detail_amplitude_m = 0.0;
-        c.detail_height_gain = 0.0;
-    } else if (strcmp(preset, "noise") == 0) {
-        c.mode = CT_MODE_NOISE;
-        c.relief_amplitude_m = 2600.0;
-    } else if (strcmp(preset, "archipelago") == 0) {
-        c.land_bias = -0.13;
-        c.continent_frequency = 3.2;
-        c.coast_noise = 0.25;
-        c.land_step_m = 220.0;
-        c.land_jitter_m = 220.0;
-        c.lake_max_vertices = 200;
-    } else if (strcmp(preset, "alpine") == 0) {
-        /* Tall but still inside the +-32 km of the default 1 m quantum. */
-        c.land_bias = -0.03;
-        c.land_step_m = 520.0;
-        c.land_jitter_m = 480.0;
-        c.relief_amplitude_m = 2200.0;
-        c.ridge_scale = 1.3;
-        c.max_macro_slope = 0.0045;
-        c.tree_line_m = 2600.0;
-        c.snow_line_m = 3800.0;
-        /* Higher highlands than the default under its ranges, with lower
-         * hills and one erosion step instead of two: the median land stays
-         * near 1 km and peaks at about 9 km (docs/generation.md). */
-        c.range_height_m = 7000.0;
-        c.macro_ceiling_m = 5000.0;
-        c.hill_height_m = 2000.0;
-        c.erosion_iterations = 1;
-        /* Folded chains: the mountain preset pays for them (three more
-         * noises per belt sample); the default world keeps its shore
-         * chunks cheaper without them. */
-        c.range_folds = 0.85;
-    } else if (strcmp(preset, "dry") == 0) {
-        c.land_bias = 0.0;
-        c.moisture_bias = -0.45;
-        c.lake_max_vertices = 150;
-        c.land_step_m = 260.0;
-    } else if (strcmp(preset, "regional") == 0) {
-        c.region_strength = 1.0;
-        c.coast_noise = 0.25;
-        c.macro_resolution = 128;
-        /* Twice the hops per distance: halve the per-hop steps to keep relief. */
-        c.land_step_m = 175.0;
-        c.land_jitter_m = 175.0;
-        c.sea_step_m = -60.0;
-        c.sea_jitter_m = 80.0;
-    } else if (strcmp(preset, "reference") == 0) {
-        /* balanced with every post-reference layer off */
-        ct_result r = ct_config_reference_layers(&c, err, errlen);
-        if (r) return r;
-    } else {
-        return ct__fail(err, errlen, CT_ERR_PRESET,
-                        "unknown preset '%s' (walk, noise, balanced, archipelago, alpine, dry, regional, reference)",
-                        preset);
-    }
+    r = ct_config_parse(&c, ct__presets[i].text, err, errlen);
+    if (r) return r;
     *cfg = c;
     return CT_OK;
 }

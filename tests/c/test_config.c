@@ -51,6 +51,96 @@ static void test_presets(void)
     CHECK(ct_config_preset(NULL, "walk", err, sizeof err) == CT_ERR_NULL, "NULL cfg");
 }
 
+/* Each preset as the strcmp chain in config.c set it before the presets
+ * became name=value text in one table, copied here unchanged: the table must
+ * give the same config, knob by knob and bit for bit. */
+static int old_preset(ct_config *c, const char *preset)
+{
+    ct_config_default(c);
+    if (strcmp(preset, "balanced") == 0) {
+        /* the defaults */
+    } else if (strcmp(preset, "walk") == 0) {
+        c->mode = CT_MODE_WALK;
+        c->relief_amplitude_m = 0.0;
+        c->detail_amplitude_m = 0.0;
+        c->detail_height_gain = 0.0;
+    } else if (strcmp(preset, "noise") == 0) {
+        c->mode = CT_MODE_NOISE;
+        c->relief_amplitude_m = 2600.0;
+    } else if (strcmp(preset, "archipelago") == 0) {
+        c->land_bias = -0.13;
+        c->continent_frequency = 3.2;
+        c->coast_noise = 0.25;
+        c->land_step_m = 220.0;
+        c->land_jitter_m = 220.0;
+        c->lake_max_vertices = 200;
+    } else if (strcmp(preset, "alpine") == 0) {
+        c->land_bias = -0.03;
+        c->land_step_m = 520.0;
+        c->land_jitter_m = 480.0;
+        c->relief_amplitude_m = 2200.0;
+        c->ridge_scale = 1.3;
+        c->max_macro_slope = 0.0045;
+        c->tree_line_m = 2600.0;
+        c->snow_line_m = 3800.0;
+        c->range_height_m = 7000.0;
+        c->macro_ceiling_m = 5000.0;
+        c->hill_height_m = 2000.0;
+        c->erosion_iterations = 1;
+        c->range_folds = 0.85;
+    } else if (strcmp(preset, "dry") == 0) {
+        c->land_bias = 0.0;
+        c->moisture_bias = -0.45;
+        c->lake_max_vertices = 150;
+        c->land_step_m = 260.0;
+    } else if (strcmp(preset, "regional") == 0) {
+        c->region_strength = 1.0;
+        c->coast_noise = 0.25;
+        c->macro_resolution = 128;
+        c->land_step_m = 175.0;
+        c->land_jitter_m = 175.0;
+        c->sea_step_m = -60.0;
+        c->sea_jitter_m = 80.0;
+    } else if (strcmp(preset, "reference") == 0) {
+        return ct_config_reference_layers(c, NULL, 0) == CT_OK;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static void test_presets_as_before(void)
+{
+    static const char *const before[] = {"walk", "noise", "balanced", "archipelago", "alpine", "dry", "regional",
+                                         "reference"};
+    static const char unknown[] =
+        "unknown preset 'lunar' (walk, noise, balanced, archipelago, alpine, dry, regional, reference)";
+    size_t i, k;
+    char err[256];
+    ct_config c;
+    for (i = 0; i < sizeof before / sizeof before[0]; i++) {
+        const char *name = before[i];
+        ct_config now, then;
+        size_t differ = 0;
+        CHECK(ct_preset_name(i) && strcmp(ct_preset_name(i), name) == 0, "preset %d is %s, as before", (int)i, name);
+        CHECK(ct_preset_doc(i) && ct_preset_doc(i)[0], "preset %s documented", name);
+        CHECK(ct_config_preset(&now, name, err, sizeof err) == CT_OK, "preset %s: %s", name, err);
+        CHECK(old_preset(&then, name), "old values of %s", name);
+        for (k = 0; k < ct_knob_count(); k++) {
+            const ct_knob_info *knob = ct_knob_get(k);
+            double a = ct_config_get(&now, knob), b = ct_config_get(&then, knob);
+            if (memcmp(&a, &b, sizeof a) != 0) {
+                differ++;
+                CHECK(0, "preset %s knob %s: %.17g, before %.17g", name, knob->name, a, b);
+            }
+        }
+        CHECK(differ == 0, "preset %s equals its old values in all %d knobs", name, (int)ct_knob_count());
+    }
+    CHECK(ct_preset_name(ct_preset_count()) == NULL && ct_preset_doc(ct_preset_count()) == NULL, "past the end");
+    CHECK(ct_config_preset(&c, "lunar", err, sizeof err) == CT_ERR_PRESET, "unknown preset");
+    CHECK(strcmp(err, unknown) == 0, "the message lists the table's names: %s", err);
+}
+
 static void test_set(void)
 {
     ct_config c, before;
@@ -129,6 +219,7 @@ int main(void)
 {
     test_table();
     test_presets();
+    test_presets_as_before();
     test_set();
     test_parse_and_format();
     test_validate();
