@@ -4,8 +4,8 @@
  *   gen_constants > wasm/ct_constants.mjs     (make constants; make wasm runs it)
  *
  * The JS layers (wasm/, worker/, stream/, web/) need the chunk sizes, the
- * water codes, the LOD limit, the file sizes and the face, biome and region
- * names before any WebAssembly is loaded (a page draws its legend, a worker
+ * water codes, the LOD limit, the file sizes and the face, biome, region and
+ * preset names before any WebAssembly is loaded (a page draws its legend, a worker
  * checks a key). Compiling this program against core/include/ct.h and the
  * native library turns the header and the core's own name functions into an
  * ES module, so no JS file types a number or a name a second time. The
@@ -17,13 +17,30 @@
 
 typedef const char *(*ct__name_fn)(int index);
 
+/* A JS string literal: quotes and backslashes escaped (preset lines are prose). */
+static void gen_string(const char *s)
+{
+    putchar('\'');
+    for (; *s; s++) {
+        if (*s == '\'' || *s == '\\') putchar('\\');
+        putchar(*s);
+    }
+    putchar('\'');
+}
+
 static void gen_names(const char *js_name, const char *doc, ct__name_fn name, int count)
 {
     int i;
     printf("/** %s */\nexport const %s = Object.freeze([", doc, js_name);
-    for (i = 0; i < count; i++) printf("%s'%s'", i ? ", " : "", name(i));
+    for (i = 0; i < count; i++) {
+        if (i) printf(", ");
+        gen_string(name(i));
+    }
     printf("]);\n");
 }
+
+static const char *preset_name(int index) { return ct_preset_name((size_t)index); }
+static const char *preset_doc(int index) { return ct_preset_doc((size_t)index); }
 
 static void gen_number(const char *js_name, const char *doc, unsigned long value)
 {
@@ -59,5 +76,9 @@ int main(void)
               ct_face_file_name, 6);
     gen_names("BIOME_NAMES", "Biome names in core order (ct_biome_name).", ct_biome_name, CT_BIOME_COUNT);
     gen_names("REGION_NAMES", "Terrain region names in core order (ct_region_name).", ct_region_name, CT_REGION_COUNT);
+    gen_names("PRESET_NAMES", "Preset names in core order (ct_preset_name): what --preset and {preset} take.",
+              preset_name, (int)ct_preset_count());
+    gen_names("PRESET_DOCS", "One line about each preset, in PRESET_NAMES order (ct_preset_doc).", preset_doc,
+              (int)ct_preset_count());
     return ferror(stdout) ? 1 : 0;
 }

@@ -17,8 +17,11 @@ import { fileURLToPath } from 'node:url';
 import { measureCoast, FIT_MIN, FIT_MAX } from './coast_measure.mjs';
 import { earthRaster } from './earth_raster.mjs';
 import { formatWorld, formatSweep, formatMarkdown } from './terrain_stats_report.mjs';
+import { PRESET_NAMES } from '../wasm/ct_constants.mjs';
 
-export const PRESETS = ['walk', 'noise', 'balanced', 'archipelago', 'alpine', 'dry', 'regional'];
+/** `--presets all`: the core's presets (wasm/ct_constants.mjs) but `reference`,
+ * the frozen model the golden tests pin, which no one plays. */
+export const PRESETS = PRESET_NAMES.filter((name) => name !== 'reference');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = path.join(root, 'build', 'terrain_stats');
 const binary = path.join(root, 'build', 'native', 'terrain_stats');

@@ -11,10 +11,10 @@ import { pathToFileURL } from 'node:url';
 import { loadCore } from './ct.mjs';
 import { fmtF, fmtG } from './cfmt.mjs';
 import { paletteFromBmp, paletteText, BmpError } from './palette_bmp.mjs';
+import { PRESET_NAMES, PRESET_DOCS } from './ct_constants.mjs';
 
 const USAGE = `usage: node wasm/cli.mjs [options]   (the Node twin of ./terrain)
-  --preset NAME         reset every knob to a preset (walk noise balanced archipelago
-                        alpine dry regional reference); default balanced
+  --preset NAME         reset every knob to a preset (listed below); default balanced
   --set NAME=VALUE      override one knob (repeatable; applied in order)
   --config FILE         apply name=value lines from FILE ('#' comments)
   --load FILE           load a CTWORLD2 snapshot instead of building
@@ -27,7 +27,8 @@ const USAGE = `usage: node wasm/cli.mjs [options]   (the Node twin of ./terrain)
   --locate X Y Z [LOD]  chunk key, local position and address of a direction
   --sample X Y Z        every sample field at a direction
   --help                this text
-`;
+presets:
+${PRESET_NAMES.map((name, i) => `  ${name.padEnd(21)} ${PRESET_DOCS[i]}\n`).join('')}`;
 
 class Exit extends Error {
   constructor(status, message) { super(message); this.status = status; }

@@ -29,7 +29,7 @@ export interface KnobInfo {
 export type Config = Record<string, number>;
 
 export interface ConfigOptions {
-  /** walk, noise, balanced (default), archipelago, alpine, dry, regional, reference */
+  /** A name from presets(), the core's table (PRESET_NAMES in wasm/ct_constants.mjs); default balanced. */
   preset?: string;
   /** Overrides applied last: {seed: 7} or ['seed=7'] or [['seed', 7]]. */
   set?: Record<string, number | string> | Map<string, number | string>

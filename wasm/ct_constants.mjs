@@ -32,3 +32,7 @@ export const FACE_FILE_NAMES = Object.freeze(['px', 'nx', 'py', 'ny', 'pz', 'nz'
 export const BIOME_NAMES = Object.freeze(['water', 'sand', 'grass', 'forest', 'rock', 'snow', 'desert', 'tundra']);
 /** Terrain region names in core order (ct_region_name). */
 export const REGION_NAMES = Object.freeze(['plains', 'ridges', 'broken', 'basins']);
+/** Preset names in core order (ct_preset_name): what --preset and {preset} take. */
+export const PRESET_NAMES = Object.freeze(['walk', 'noise', 'balanced', 'archipelago', 'alpine', 'dry', 'regional', 'reference']);
+/** One line about each preset, in PRESET_NAMES order (ct_preset_doc). */
+export const PRESET_DOCS = Object.freeze(['the contour process alone: walk mode, no relief, no fine detail', 'noise mode: no walks and no elevated lakes, with taller relief', 'every knob at its default', 'more sea in smaller pieces: islands, rougher coasts, lower land, fewer lakes', 'tall folded mountain ranges, high tree and snow lines', 'a drier climate over more land: deserts, fewer lakes', 'the four terrain profiles at full strength on a finer macro graph', 'balanced with every layer added after the reference model off']);

@@ -1,7 +1,8 @@
 // Tests of wasm/ct_constants.mjs, the header's constants generated for the JS
 // side by tools/gen_constants.c: every value agrees with what the WebAssembly
-// core itself answers (names, buffer and file sizes, the sea's water code, the
-// LOD limit), and the committed file is what a fresh generation writes now.
+// core itself answers (names, presets, buffer and file sizes, the sea's water
+// code, the LOD limit), and the committed file is what a fresh generation
+// writes now.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -29,6 +30,16 @@ test('face, biome and region names are the core\'s own', () => {
   C.REGION_NAMES.forEach((name, i) => assert.is(str(x.ctw_region_name(i)), name));
   assert.is(str(x.ctw_region_name(C.REGION_NAMES.length)), '?', 'no region past the list');
   assert.is(world.region([0, 0, 1]).name, C.REGION_NAMES[world.region([0, 0, 1]).dominant]);
+});
+
+test('preset names are the core\'s table, each with its line, and each one builds a config', () => {
+  assert.equal([...C.PRESET_NAMES], core.presets());
+  assert.ok(C.PRESET_NAMES.includes('balanced'), 'the default preset is listed');
+  assert.is(C.PRESET_DOCS.length, C.PRESET_NAMES.length);
+  for (const [i, name] of C.PRESET_NAMES.entries()) {
+    assert.ok(C.PRESET_DOCS[i].length > 0, `${name} has a line`);
+    assert.type(core.config({ preset: name }).seed, 'number');
+  }
 });
 
 test('chunk and file sizes match what the core hands out', () => {

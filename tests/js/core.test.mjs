@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, SMALL, freshCore, thrown } from './ct_fixture.mjs';
+import { PRESET_NAMES } from '../../wasm/ct_constants.mjs';
 
 const core = await freshCore();
 const world = core.buildWorld(SMALL);
@@ -30,7 +31,7 @@ test('knobs() is the C table: same names, kinds, defaults, ranges and docs as ct
 });
 
 test('presets and the balanced defaults', () => {
-  assert.equal(core.presets(), ['walk', 'noise', 'balanced', 'archipelago', 'alpine', 'dry', 'regional', 'reference']);
+  assert.equal(core.presets(), [...PRESET_NAMES]);
   const defaults = Object.fromEntries(core.knobs().map((k) => [k.name, k.def]));
   assert.equal(core.config({}), defaults);
   assert.equal(core.config({ preset: 'balanced' }), defaults);
