@@ -95,7 +95,7 @@ WASM_SRC := $(sort $(wildcard wasm/*.c))
 # so one small loader instantiates it in Node, pages and workers alike.
 # -msimd128 (the 4-lane noise in noise.c, and autovectorised integer loops)
 # and -flto: together about 15% off a chunk and a stride-1 mesh, interleaved
-# A/B in one process (docs/benchmarks.md); generation IDs and digests equal.
+# A/B in one process (docs/history/benchmarks.md); generation IDs and digests equal.
 # Natively -flto measured no gain, so the native build keeps plain -O2.
 WASM_CODEGEN := -msimd128
 WASM_FLAGS := -std=c99 -O3 $(WASM_CODEGEN) -flto -Wall -Wextra -Werror -ffp-contract=off -Icore/include -Icore/src \

@@ -213,7 +213,7 @@ static void ct__fast_lane(uint32_t seed, double x, double y, double z, double f[
  * 0.98-1.02x of the scalar fBm, against 0.83-0.86x for this scalar-lattice
  * version; with the vector hashes but the gradient table per lane, 0.83-0.86x
  * too. V8's lowering of the lattice ops cost what they saved, so the lattice
- * stays scalar (docs/benchmarks.md). */
+ * stays scalar (docs/history/benchmarks.md). */
 static void ct__fast_lane_memo(ct__lattice_memo *m, uint32_t seed, const double p[3], double f[3],
                                const double *g[8]);
 
