@@ -11,11 +11,11 @@
 import {
   MSG, ERR, CHUNK_FORMATS, SEA_LEVEL_CODE, protocolError, errorToWire, parseKey, transferablesOf,
 } from './protocol.js';
-import { reliefMap, paletteMap } from './relief.js';
-import { lakeLevelMap } from './lake_map.js';
-import { thinWater, withoutThinWater, recolourMesh, liftHidden } from './thin_water.js';
-import { loneBiomes } from './lone_biomes.js';
-import { strideErrorsM, drawnHeightRangeM } from './stride_errors.js';
+import { reliefMap, paletteMap } from './maps/relief.js';
+import { lakeLevelMap } from './maps/lake_map.js';
+import { thinWater, withoutThinWater, recolourMesh, liftHidden } from './maps/thin_water.js';
+import { loneBiomes } from './maps/lone_biomes.js';
+import { strideErrorsM, drawnHeightRangeM } from './maps/stride_errors.js';
 
 /** Runs fn in a later macrotask, letting incoming messages in between. */
 function defaultDefer() {
