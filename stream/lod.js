@@ -1,5 +1,5 @@
 // This module chooses which chunk meshes to draw and which to request: a quadtree per cube face refined by screen-space error, with frustum and horizon culling, drawing only ready tiles and never leaving holes (no DOM, no GL).
-import { keyBounds, keyId, childKeys, parentKey, sampleSpacingM, angleBetween, sub, length, normalize } from './geo.js';
+import { keyBounds, keyId, childKeys, parentKey, sampleSpacingM, angleBetween, sub, length, normalize, CHUNK_CORE } from './geo.js';
 import { frustumPlanes, sphereInFrustum } from './camera.js';
 
 /** Text id of a tile: key plus mesh stride. */
@@ -160,7 +160,7 @@ const MAX_BUDGET_FACTOR = 64;
 
 /** Triangles of a chunk mesh at a stride (grid and skirts). */
 export function meshTriangles(stride) {
-  const n = 256 / stride;
+  const n = CHUNK_CORE / stride;
   return 2 * n * n + 8 * n;
 }
 

@@ -9,7 +9,9 @@
 // key generated last (a water mesh after the terrain, another stride) reuses
 // it instead of generating the same 257x257 samples again.
 import { ctError } from './ct_heap.mjs';
-import { CHUNK_SAMPLES as SAMPLES, CTC_FILE_BYTES as CTC_BYTES, U16LE_FILE_BYTES as U16LE_BYTES, REGION_NAMES } from './ct_constants.mjs';
+import {
+  CHUNK_CORE, CHUNK_SAMPLES as SAMPLES, CTC_FILE_BYTES as CTC_BYTES, U16LE_FILE_BYTES as U16LE_BYTES, REGION_NAMES,
+} from './ct_constants.mjs';
 import { parseKey } from './ct_key.mjs';
 import { copyParts, meshBuffers, viewGetters } from './ct_mesh.mjs';
 
@@ -362,8 +364,8 @@ export class World {
     const vex = opts.verticalExaggeration ?? 1, water = opts.water ? 1 : 0;
     const digest = opts.digest ?? false, copy = opts.copy ?? false;
     // Range-check before the C call narrows it to 32 bits (2**32 + 4 would be 4).
-    if (!Number.isInteger(stride) || stride < 1 || stride > 256) {
-      throw ctError('CT_ERR_MESH', `mesh stride ${String(stride)} is not 1, 2, 4 ... 256`);
+    if (!Number.isInteger(stride) || stride < 1 || stride > CHUNK_CORE) {
+      throw ctError('CT_ERR_MESH', `mesh stride ${String(stride)} is not 1, 2, 4 ... ${CHUNK_CORE}`);
     }
     for (const [n, v] of [['stride', stride], ['skirtDepthM', skirt], ['verticalExaggeration', vex]]) {
       if (typeof v !== 'number') throw ctError('CT_ERR_MESH', `mesh option ${n} must be a number`);

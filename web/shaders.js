@@ -1,5 +1,6 @@
 // This module holds the page's GLSL: the shared atmosphere model (a cheap single-scattering approximation), the terrain shader with per-pixel relief, colours from the palette map, sea, lakes and shorelines, surface detail close up (stream/surface_glsl.js), and the full-screen sky.
 import { SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL, LOG_DEPTH_VS, LOG_DEPTH_FS } from '../stream/surface_glsl.js';
+import { CHUNK_CORE, CHUNK_EDGE } from '../stream/geo.js';
 
 /**
  * Atmosphere, in the units of one vertical air column (optical depth 1 straight
@@ -91,7 +92,7 @@ void main() {
     i = e == 0 ? k : e == 1 ? k : e == 2 ? 0 : n;
     j = e == 0 ? 0 : e == 1 ? n : k;
   }
-  vUv = (vec2(float(i), float(j)) * uStride + 0.5) / 257.0;
+  vUv = (vec2(float(i), float(j)) * uStride + 0.5) / ${CHUNK_EDGE}.0;
   // Under the sea, and under a lake, the terrain is drawn at the water's
   // level: one surface, so water and bed never fight for a pixel; the
   // fragment shader puts the water on it where the relief map says the
@@ -133,7 +134,7 @@ vec3 sfSky(vec3 dir, vec3 up) {
 }
 ${SURFACE_WATER_GLSL}
 out vec4 outColor;
-int mapIndex(ivec2 p) { return int(texelFetch(uPalMap, clamp(p, ivec2(0), ivec2(256)), 0).r); }
+int mapIndex(ivec2 p) { return int(texelFetch(uPalMap, clamp(p, ivec2(0), ivec2(${CHUNK_CORE})), 0).r); }
 // One sample of the palette map: its colour (sea-bed samples in sand, as in
 // the vertex shader: the water is laid over them per pixel) in rgb, and in a
 // whether the core calls it wet (palette entries below 5 are water).
@@ -220,7 +221,7 @@ void main() {
   // there is a few pixels at most. The narrower axis decides: at grazing
   // angles the ground is squeezed only in depth, and switching there brought
   // back the triangles' teeth.
-  vec2 tx = vUv * 257.0 - 0.5;
+  vec2 tx = vUv * ${CHUNK_EDGE}.0 - 0.5;
   float texelsPerPx = min(length(dFdx(tx)), length(dFdy(tx)));
   // The pixel's footprint on the ground (metres, its longer axis) and how
   // much surface detail it shows: none while the world's finest samples are
@@ -252,7 +253,7 @@ void main() {
     // noises, as a vector), fading to none at the tile's edge so neighbours
     // still agree there.
     vec2 warp = vec2(b1 * bw1, b2 * bw2);
-    vec2 edge = min(tx, 256.0 - tx);
+    vec2 edge = min(tx, ${CHUNK_CORE}.0 - tx);
     warp *= 0.6 * smoothstep(0.0, 1.5, min(edge.x, edge.y));
     vec4 g = groundAt(tx + warp, d, blot, vRel, fpM);
     base = mix(base, g.rgb, detail);
