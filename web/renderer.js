@@ -2,7 +2,8 @@
 import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture, createPaletteMapTexture } from './gl.js';
 import { sub, length, normalize, sampleSpacingM, CHUNK_CORE, CHUNK_EDGE } from '../stream/geo.js';
 import { surfaceAnchors, logDepthFactor } from '../stream/surface_glsl.js';
-import { TERRAIN_VS, TERRAIN_FS, TERRAIN_FS_PLAIN, SCREEN_VS, SKY_FS } from './shaders.js';
+import { TERRAIN_VS, TERRAIN_FS, TERRAIN_FS_PLAIN } from './terrain_shaders.js';
+import { SCREEN_VS, SKY_FS } from './sky_shaders.js';
 import { GpuTimer } from './gputimer.js';
 import { RiversLayer } from './rivers_layer.js';
 
