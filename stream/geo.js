@@ -1,10 +1,13 @@
 // This module holds the streaming library's pure geometry: vectors, the cube-face transforms of the core's addressing contract, latitude/longitude and chunk-key bounds (no DOM, no GL).
 
-import { FACE_NAMES, FACE_FILE_NAMES, CHUNK_CORE } from '../wasm/ct_constants.mjs';
+import { FACE_NAMES, FACE_FILE_NAMES, CHUNK_CORE, CHUNK_EDGE } from '../wasm/ct_constants.mjs';
 import { parseKey, keyId } from '../wasm/ct_key.mjs';
 
-/** Faces in core order: "+X" style names, "px" style as addresses spell them (the core's lists). */
-export { FACE_NAMES, FACE_FILE_NAMES, CHUNK_CORE };
+/**
+ * Faces in core order: "+X" style names, "px" style as addresses spell them (the core's lists);
+ * samples per chunk edge, owned (256) and with the positive border (257), for web/ too.
+ */
+export { FACE_NAMES, FACE_FILE_NAMES, CHUNK_CORE, CHUNK_EDGE };
 /** The one key check and the one key id (wasm/ct_key.mjs). */
 export { parseKey, keyId };
 

@@ -1,5 +1,5 @@
 // This module chooses which chunk meshes to draw and which to request: a quadtree per cube face refined by screen-space error, with frustum and horizon culling, drawing only ready tiles and never leaving holes (no DOM, no GL).
-import { keyBounds, keyId, childKeys, parentKey, sampleSpacingM, angleBetween, sub, length, normalize } from './geo.js';
+import { keyBounds, keyId, childKeys, parentKey, sampleSpacingM, angleBetween, sub, length, normalize, CHUNK_CORE } from './geo.js';
 import { frustumPlanes, sphereInFrustum } from './camera.js';
 
 /** Text id of a tile: key plus mesh stride. */
@@ -160,7 +160,7 @@ const MAX_BUDGET_FACTOR = 64;
 
 /** Triangles of a chunk mesh at a stride (grid and skirts). */
 export function meshTriangles(stride) {
-  const n = 256 / stride;
+  const n = CHUNK_CORE / stride;
   return 2 * n * n + 8 * n;
 }
 
@@ -170,143 +170,176 @@ export function meshTriangles(stride) {
  * happens to be ready, so the factor does not swing as tiles arrive.
  */
 function selectOnce(p, f, budget) {
-  const R = p.radiusM;
-  const tau = (p.tau ?? 6) * f;
-  const tauGeo = (p.tauGeo ?? 4) * f;
-  const tauTexel = (p.tauTexel ?? 6) * f;
-  const info = p.tileInfo ?? (() => undefined);
-  const baseStride = p.baseStride ?? 4;
-  const minStride = Math.min(baseStride, p.minStride ?? 1);
-  const hMin = p.hMinM ?? -11000, hMax = p.hMaxM ?? 9000;
-  const rMin = R + hMin, rMax = R + hMax;
-  // Refinement measures distance to the tile's own height range; culling keeps the planet's (never a hole).
-  const spacingPx = (bounds, key, spacingM) => {
-    const [lo, hi] = heightRangeOf(key, info, hMin, hMax);
-    return vertexSpacingPx(view, bounds, spacingM, R + lo, R + hi);
-  };
-  const cache = p.boundsCache ?? new Map();
-  const maxVisits = p.maxVisits ?? 6000;
-  const view = p.view;
-  const planes = frustumPlanes(view.viewProj);
-  const out = { draw: [], want: [], keep: [], maxLodDrawn: -1, visits: 0, culled: 0, complete: true, plannedTriangles: 0, extraTriangles: 0 };
-  const wanted = new Set();
+  return new Selection(p, f, budget).run();
+}
 
-  const boundsOf = (key) => {
+/** One pass over the six face quadtrees: the frame's settings and what it has chosen so far. */
+class Selection {
+  constructor(p, f, budget) {
+    this.p = p;
+    this.budget = budget;
+    this.R = p.radiusM;
+    this.tau = (p.tau ?? 6) * f;
+    this.tauGeo = (p.tauGeo ?? 4) * f;
+    this.tauTexel = (p.tauTexel ?? 6) * f;
+    this.info = p.tileInfo ?? (() => undefined);
+    this.baseStride = p.baseStride ?? 4;
+    this.minStride = Math.min(this.baseStride, p.minStride ?? 1);
+    this.hMin = p.hMinM ?? -11000;
+    this.hMax = p.hMaxM ?? 9000;
+    this.rMin = this.R + this.hMin;
+    this.rMax = this.R + this.hMax;
+    this.cache = p.boundsCache ?? new Map();
+    this.maxVisits = p.maxVisits ?? 6000;
+    this.view = p.view;
+    this.planes = frustumPlanes(this.view.viewProj);
+    this.out = { draw: [], want: [], keep: [], maxLodDrawn: -1, visits: 0, culled: 0, complete: true, plannedTriangles: 0, extraTriangles: 0 };
+    this.wanted = new Set();
+  }
+
+  run() {
+    const out = this.out;
+    for (let face = 0; face < 6; face++) {
+      const root = { key: { face, lod: 0, x: 0, y: 0 }, stride: this.baseStride };
+      const r = this.visit(root, -1);
+      if (r) out.draw.push(...r);
+      else out.complete = false;
+    }
+    for (const t of out.draw) out.maxLodDrawn = Math.max(out.maxLodDrawn, t.key.lod);
+    out.want.sort((a, b) => a.priority - b.priority);
+    return out;
+  }
+
+  boundsOf(key) {
     const k = keyId(key);
-    let b = cache.get(k);
+    let b = this.cache.get(k);
     if (!b) {
-      b = keyBounds(key, rMin, rMax);
-      cache.set(k, b);
+      b = keyBounds(key, this.rMin, this.rMax);
+      this.cache.set(k, b);
     }
     return b;
-  };
-  const want = (tile, bounds) => {
-    if (wanted.has(tile.id)) return;
-    wanted.add(tile.id);
-    const dist = Math.max(1, length(sub(bounds.center, view.eye)) - bounds.radius);
+  }
+
+  /** Refinement measures distance to the tile's own height range; culling keeps the planet's (never a hole). */
+  spacingPx(bounds, key, spacingM) {
+    const [lo, hi] = heightRangeOf(key, this.info, this.hMin, this.hMax);
+    return vertexSpacingPx(this.view, bounds, spacingM, this.R + lo, this.R + hi);
+  }
+
+  want(tile, bounds) {
+    if (this.wanted.has(tile.id)) return;
+    this.wanted.add(tile.id);
+    const dist = Math.max(1, length(sub(bounds.center, this.view.eye)) - bounds.radius);
     // Nearest first and largest on screen first: distance over size. Finer
     // strides of one chunk come after coarser ones.
-    const priority = dist / bounds.radius + (baseStride / tile.stride - 1) * 0.25;
-    out.want.push({ id: tile.id, key: tile.key, stride: tile.stride, priority });
-  };
+    const priority = dist / bounds.radius + (this.baseStride / tile.stride - 1) * 0.25;
+    this.out.want.push({ id: tile.id, key: tile.key, stride: tile.stride, priority });
+  }
 
-  // Below surface_lod a tile refines while a mesh cell covers more than tau
-  // pixels and either its relief-map texels (the samples) cover more than
-  // tauTexel pixels or its geometric error (roughness x cell, measured or
-  // inherited) more than tauGeo. Flat ground and sea stop at the texel rule,
-  // rough ground at the error rule; with nothing known, the cell rule alone.
-  const needsFiner = (tile, cellPx) => {
-    if (cellPx <= tau) return false;
-    if (cellPx / tile.stride > tauTexel) return true;
-    const k = roughnessOf(tile.key, info);
-    return k === undefined || k * cellPx > tauGeo;
-  };
+  /**
+   * Below surface_lod a tile refines while a mesh cell covers more than tau
+   * pixels and either its relief-map texels (the samples) cover more than
+   * tauTexel pixels or its geometric error (roughness x cell, measured or
+   * inherited) more than tauGeo. Flat ground and sea stop at the texel rule,
+   * rough ground at the error rule; with nothing known, the cell rule alone.
+   */
+  needsFiner(tile, cellPx) {
+    if (cellPx <= this.tau) return false;
+    if (cellPx / tile.stride > this.tauTexel) return true;
+    const k = roughnessOf(tile.key, this.info);
+    return k === undefined || k * cellPx > this.tauGeo;
+  }
 
-  // A chunk at surface_lod: drawn at the stride its error asks for, or at any
-  // finer stride already here (it covers the same ground at least as well,
-  // and asking for a coarser copy would only cost a request).
-  const surfaceTile = (tile, bounds) => {
-    const distPx = spacingPx(bounds, tile.key, 1);
-    const spacingM = sampleSpacingM(R, tile.key.lod);
-    const need = surfaceStride({ key: tile.key, distPx, spacingM, baseStride, minStride, tau, tauGeo, info });
+  /** The ready tile of this chunk at stride s, kept and drawn; null when it is not here. */
+  use(tile, bounds, s) {
+    const id = tileId(tile.key, s);
+    if (!this.p.isReady(id)) return null;
+    this.out.keep.push(id);
+    return [{ key: tile.key, stride: s, id, bounds }];
+  }
+
+  /**
+   * A chunk at surface_lod: drawn at the stride its error asks for, or at any
+   * finer stride already here (it covers the same ground at least as well,
+   * and asking for a coarser copy would only cost a request).
+   */
+  surfaceTile(tile, bounds) {
+    const { out, baseStride, minStride } = this;
+    const distPx = this.spacingPx(bounds, tile.key, 1);
+    const spacingM = sampleSpacingM(this.R, tile.key.lod);
+    const need = surfaceStride({ key: tile.key, distPx, spacingM, baseStride, minStride, tau: this.tau, tauGeo: this.tauGeo, info: this.info });
     out.plannedTriangles += meshTriangles(need);
-    const use = (s) => {
-      const id = tileId(tile.key, s);
-      if (!p.isReady(id)) return null;
-      out.keep.push(id);
-      return [{ key: tile.key, stride: s, id, bounds }];
-    };
-    const here = use(need);
+    const here = this.use(tile, bounds, need);
     if (here) return here;
     // A finer copy already here covers the same ground at least as well and
     // saves a request, while the triangles it adds leave room in the budget
     // (so what is drawn stays under twice the budget).
     for (let s = need >> 1; s >= minStride; s >>= 1) {
       const more = meshTriangles(s) - meshTriangles(need);
-      if (p.isReady(tileId(tile.key, s)) && out.plannedTriangles + out.extraTriangles + more <= budget) {
+      if (this.p.isReady(tileId(tile.key, s)) && out.plannedTriangles + out.extraTriangles + more <= this.budget) {
         out.extraTriangles += more;
-        return use(s);
+        return this.use(tile, bounds, s);
       }
     }
-    want({ key: tile.key, stride: need, id: tileId(tile.key, need), bounds }, bounds);
+    this.want({ key: tile.key, stride: need, id: tileId(tile.key, need), bounds }, bounds);
     // Until it arrives, a coarser copy of the same chunk covers it, or a finer one.
-    for (let s = need * 2; s <= baseStride; s *= 2) { const r = use(s); if (r) return r; }
-    for (let s = need >> 1; s >= minStride; s >>= 1) { const r = use(s); if (r) return r; }
+    for (let s = need * 2; s <= baseStride; s *= 2) { const r = this.use(tile, bounds, s); if (r) return r; }
+    for (let s = need >> 1; s >= minStride; s >>= 1) { const r = this.use(tile, bounds, s); if (r) return r; }
     return null;
-  };
+  }
 
-  // Returns the tiles that cover this node's visible area, or null if it
-  // cannot be covered yet. readyDepth: LOD of the nearest ready ancestor (-1 none).
-  const visit = (tile, readyDepth) => {
+  /**
+   * Returns the tiles that cover this node's visible area, or null if it
+   * cannot be covered yet. readyDepth: LOD of the nearest ready ancestor (-1 none).
+   */
+  visit(tile, readyDepth) {
+    const out = this.out, p = this.p;
     out.visits++;
-    const bounds = boundsOf(tile.key);
-    const rel = sub(bounds.center, view.eye);
-    if (beyondHorizon(view.eye, bounds.centerDir, bounds.angle, rMin, rMax) ||
-        !sphereInFrustum(planes, rel, bounds.radius)) {
+    const bounds = this.boundsOf(tile.key);
+    const rel = sub(bounds.center, this.view.eye);
+    if (beyondHorizon(this.view.eye, bounds.centerDir, bounds.angle, this.rMin, this.rMax) ||
+        !sphereInFrustum(this.planes, rel, bounds.radius)) {
       out.culled++;
       return [];
     }
-    if (tile.key.lod >= p.surfaceLod) return surfaceTile(tile, bounds);
+    if (tile.key.lod >= p.surfaceLod) return this.surfaceTile(tile, bounds);
     tile.id = tile.id ?? tileId(tile.key, tile.stride);
     tile.bounds = bounds;
     const ready = p.isReady(tile.id);
-    const spacing = sampleSpacingM(R, tile.key.lod) * tile.stride;
-    const kids = out.visits < maxVisits && needsFiner(tile, spacingPx(bounds, tile.key, spacing))
-      ? tileChildren(tile, p.surfaceLod, baseStride) : [];
+    const spacing = sampleSpacingM(this.R, tile.key.lod) * tile.stride;
+    const kids = out.visits < this.maxVisits && this.needsFiner(tile, this.spacingPx(bounds, tile.key, spacing))
+      ? tileChildren(tile, p.surfaceLod, this.baseStride) : [];
     if (kids.length === 0) {
       out.plannedTriangles += meshTriangles(tile.stride);
       if (ready) {
         out.keep.push(tile.id);
         return [tile];
       }
-      want(tile, bounds);
+      this.want(tile, bounds);
       return null;
     }
-    // Refining. Ask for this level too when the nearest ready cover is two or
-    // more levels up, so detail arrives level by level instead of all at once.
+    return this.refine(tile, bounds, ready, readyDepth, kids);
+  }
+
+  /**
+   * A tile drawn through its children. It is asked for too when the nearest
+   * ready cover is two or more levels up, so detail arrives level by level
+   * instead of all at once; it covers its area itself while a child cannot.
+   */
+  refine(tile, bounds, ready, readyDepth, kids) {
     const level = tile.key.lod;
-    if (!ready && (readyDepth < 0 || level - readyDepth >= 2)) want(tile, bounds);
-    if (ready) out.keep.push(tile.id);
+    if (!ready && (readyDepth < 0 || level - readyDepth >= 2)) this.want(tile, bounds);
+    if (ready) this.out.keep.push(tile.id);
     const depth = ready ? level : readyDepth;
     const covered = [];
     let complete = true;
     for (const kid of kids) {
-      const r = visit({ key: kid.key, stride: kid.stride }, depth);
+      const r = this.visit({ key: kid.key, stride: kid.stride }, depth);
       if (r === null) complete = false;
       else if (complete) covered.push(...r);
     }
     if (complete) return covered;
     if (ready) return [tile];
     return null;
-  };
-
-  for (let face = 0; face < 6; face++) {
-    const root = { key: { face, lod: 0, x: 0, y: 0 }, stride: baseStride };
-    const r = visit(root, -1);
-    if (r) out.draw.push(...r);
-    else out.complete = false;
   }
-  for (const t of out.draw) out.maxLodDrawn = Math.max(out.maxLodDrawn, t.key.lod);
-  out.want.sort((a, b) => a.priority - b.priority);
-  return out;
 }

@@ -3,7 +3,7 @@ import { selectTiles, tileId } from './lod.js';
 import { TileRequestQueue } from './tile_requests.js';
 import { TileCache } from './cache.js';
 import { prepareTerrain, prepareWater } from './tiledata.js';
-import { sampleSpacingM, parentKey, keyId } from './geo.js';
+import { sampleSpacingM, parentKey, keyId, CHUNK_CORE } from './geo.js';
 import { roughness, heightRangeM } from './tile_error.js';
 
 /** Terrain height range in metres (before exaggeration) that bounds and culling allow for. */
@@ -24,7 +24,7 @@ function coarserIds(tile, baseStride) {
 
 /** Drawn height (metres) of each grid vertex of a prepared tile, row-major, without the skirts. */
 function gridHeights(prep) {
-  const row = 256 / prep.stride + 1, n = Math.min(row * row, prep.vertexCount);
+  const row = CHUNK_CORE / prep.stride + 1, n = Math.min(row * row, prep.vertexCount);
   const h = new Float32Array(n);
   for (let v = 0; v < n; v++) h[v] = prep.posH[4 * v + 3];
   return h;

@@ -1,5 +1,5 @@
-// This module turns the stride errors every mesh reply carries (worker/stride_errors.js: how far a chunk's coarser meshes lie from its full-resolution surface) into the roughness LOD selection extrapolates from, so flat tiles stay coarse and rough ones refine (no DOM, no GL).
-import { ERROR_STRIDES } from '../worker/stride_errors.js';
+// This module turns the stride errors every mesh reply carries (worker/maps/stride_errors.js: how far a chunk's coarser meshes lie from its full-resolution surface) into the roughness LOD selection extrapolates from, so flat tiles stay coarse and rough ones refine (no DOM, no GL).
+import { ERROR_STRIDES } from '../worker/maps/stride_errors.js';
 
 export { ERROR_STRIDES };
 

@@ -12,16 +12,7 @@ export function createApi(o) {
     ready: o.ready,
     /** Frame and streaming numbers. */
     stats() {
-      const st = app.world.streamer;
-      const s = st ? st.stats() : { tilesDrawn: 0, inFlight: 0, cached: 0, cachedBytes: 0, maxLodDrawn: -1 };
-      const f = app.frame.clock.stats();
-      return {
-        generation: app.world.generation, ...s, exaggeration: app.display.exaggeration,
-        frameMs: f.intervalMs, drawMs: f.drawMs, gpuMs: f.gpuMs, framesDrawn: f.count, triangles: app.frame.triangles,
-        surfaceLod: app.world.config?.surface_lod, building: app.world.building, sun: { ...app.display.sun },
-        requested: st ? st.requested : 0, pose: app.camera.pose && o.effectivePose(),
-        walking: !!app.services.walk?.active(),
-      };
+      return pageStats(o);
     },
     /** Moves the camera (jump) and resolves with stats once nothing it wants is missing. */
     goTo(latDeg, lonDeg, altitudeM, { heading, tilt } = {}) {
@@ -94,22 +85,41 @@ export function createApi(o) {
      * automated checks: {width, height, step, rgb: number[]}.
      */
     pixels(step = 4) {
-      const gl = app.services.renderer.gl;
       o.step(performance.now(), true);
-      const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
-      const all = new Uint8Array(w * h * 4);
-      gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, all);
-      const rgb = [];
-      for (let y = h - 1; y >= 0; y -= step) {
-        for (let x = 0; x < w; x += step) {
-          const i = 4 * (y * w + x);
-          rgb.push(all[i], all[i + 1], all[i + 2]);
-        }
-      }
-      return { width: Math.ceil(w / step), height: Math.ceil(h / step), step, rgb };
+      return readPixels(app.services.renderer.gl, step);
     },
     setPalette: (name) => o.setPalette(name),
     paletteNames,
   };
   return api;
+}
+
+/** What ctDemo.stats() reports: the streamer's numbers, the frame clock's, and the page's state. */
+function pageStats(o) {
+  const { app } = o;
+  const st = app.world.streamer;
+  const s = st ? st.stats() : { tilesDrawn: 0, inFlight: 0, cached: 0, cachedBytes: 0, maxLodDrawn: -1 };
+  const f = app.frame.clock.stats();
+  return {
+    generation: app.world.generation, ...s, exaggeration: app.display.exaggeration,
+    frameMs: f.intervalMs, drawMs: f.drawMs, gpuMs: f.gpuMs, framesDrawn: f.count, triangles: app.frame.triangles,
+    surfaceLod: app.world.config?.surface_lod, building: app.world.building, sun: { ...app.display.sun },
+    requested: st ? st.requested : 0, pose: app.camera.pose && o.effectivePose(),
+    walking: !!app.services.walk?.active(),
+  };
+}
+
+/** Every step-th pixel of the drawing buffer, top row first, as RGB. */
+function readPixels(gl, step) {
+  const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+  const all = new Uint8Array(w * h * 4);
+  gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, all);
+  const rgb = [];
+  for (let y = h - 1; y >= 0; y -= step) {
+    for (let x = 0; x < w; x += step) {
+      const i = 4 * (y * w + x);
+      rgb.push(all[i], all[i + 1], all[i + 2]);
+    }
+  }
+  return { width: Math.ceil(w / step), height: Math.ceil(h / step), step, rgb };
 }

@@ -30,124 +30,147 @@ export function moveOnGround(pose, aheadM, rightM, radiusM) {
  * @returns {{tick(dtMs:number): boolean, detach(): void}} tick applies held keys; true if it moved.
  */
 export function attachControls(el, o) {
-  const pointers = new Map();
-  const keys = new Set();
-  const paused = () => !!o.paused?.();
-  let pinch = null;
-  const above = () => Math.max(1, o.pose().alt - o.groundM());
-  const zoom = (factor) => {
-    const p = o.pose();
-    const g = o.groundM();
-    p.alt = g + Math.max(EYE_HEIGHT_M, above() * factor);
-    o.changed();
+  const c = new CameraControls(el, o);
+  return {
+    tick(dtMs) { return c.tick(dtMs); },
+    detach() { c.detach(); },
   };
+}
 
-  const onDown = (e) => {
-    el.setPointerCapture?.(e.pointerId);
-    if (paused()) { e.preventDefault(); return; }
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, button: e.button, shift: e.shiftKey });
-    if (pointers.size === 2) {
-      const [a, b] = [...pointers.values()];
-      pinch = { dist: Math.hypot(a.x - b.x, a.y - b.y), alt: above() };
+/** The input state (pointers down, keys held, a pinch) and one handler per kind of event. */
+class CameraControls {
+  constructor(el, o) {
+    this.el = el;
+    this.o = o;
+    this.pointers = new Map();
+    this.keys = new Set();
+    this.pinch = null;
+    const onKey = (e) => this.onKey(e);
+    const onUp = (e) => this.onUp(e);
+    /** [target, event type, listener, options] in the order they are added */
+    this.listeners = [
+      [el, 'pointerdown', (e) => this.onDown(e)],
+      [el, 'pointermove', (e) => this.onMove(e)],
+      [el, 'pointerup', onUp],
+      [el, 'pointercancel', onUp],
+      [el, 'wheel', (e) => this.onWheel(e), { passive: false }],
+      [el, 'contextmenu', (e) => e.preventDefault()],
+      [window, 'keydown', onKey],
+      [window, 'keyup', onKey],
+      [window, 'blur', () => this.keys.clear()],
+    ];
+    for (const [target, type, fn, options] of this.listeners) target.addEventListener(type, fn, options);
+  }
+
+  detach() {
+    for (const [target, type, fn] of this.listeners) target.removeEventListener(type, fn);
+  }
+
+  paused() { return !!this.o.paused?.(); }
+
+  /** Height of the eye above the ground, at least 1 m. */
+  above() { return Math.max(1, this.o.pose().alt - this.o.groundM()); }
+
+  zoom(factor) {
+    const p = this.o.pose();
+    const g = this.o.groundM();
+    p.alt = g + Math.max(EYE_HEIGHT_M, this.above() * factor);
+    this.o.changed();
+  }
+
+  onDown(e) {
+    this.el.setPointerCapture?.(e.pointerId);
+    if (this.paused()) { e.preventDefault(); return; }
+    this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, button: e.button, shift: e.shiftKey });
+    if (this.pointers.size === 2) {
+      const [a, b] = [...this.pointers.values()];
+      this.pinch = { dist: Math.hypot(a.x - b.x, a.y - b.y), alt: this.above() };
     }
     e.preventDefault();
-  };
-  const onMove = (e) => {
-    const rect = el.getBoundingClientRect();
-    o.hover?.(e.clientX - rect.left, e.clientY - rect.top);
-    const prev = pointers.get(e.pointerId);
-    if (!prev || paused()) return;
+  }
+
+  onMove(e) {
+    const rect = this.el.getBoundingClientRect();
+    this.o.hover?.(e.clientX - rect.left, e.clientY - rect.top);
+    const prev = this.pointers.get(e.pointerId);
+    if (!prev || this.paused()) return;
     const dx = e.clientX - prev.x, dy = e.clientY - prev.y;
     prev.x = e.clientX;
     prev.y = e.clientY;
-    const p = o.pose();
-    if (pointers.size >= 2 && pinch) {
-      const [a, b] = [...pointers.values()];
-      const d = Math.hypot(a.x - b.x, a.y - b.y);
-      if (d > 0) {
-        p.alt = o.groundM() + Math.max(EYE_HEIGHT_M, pinch.alt * (pinch.dist / d));
-        o.changed();
-      }
-      return;
+    if (this.pointers.size >= 2 && this.pinch) this.pinchZoom();
+    else this.drag(prev, dx, dy);
+  }
+
+  /** Two pointers: the altitude above the ground scales with their distance. */
+  pinchZoom() {
+    const [a, b] = [...this.pointers.values()];
+    const d = Math.hypot(a.x - b.x, a.y - b.y);
+    if (d > 0) {
+      this.o.pose().alt = this.o.groundM() + Math.max(EYE_HEIGHT_M, this.pinch.alt * (this.pinch.dist / d));
+      this.o.changed();
     }
+  }
+
+  /** One pointer: right button or shift turns and tilts, otherwise the ground follows it. */
+  drag(prev, dx, dy) {
+    const p = this.o.pose();
     if (prev.button === 2 || prev.shift) {
       p.heading -= dx * 0.25;
       p.tiltBias = (p.tiltBias || 0) - dy * 0.2;
     } else {
       // Grab the ground: one pixel moves by the ground distance it covers.
-      const mpp = above() / o.pixelScale();
-      moveOnGround(p, dy * mpp, -dx * mpp, o.radiusM());
+      const mpp = this.above() / this.o.pixelScale();
+      moveOnGround(p, dy * mpp, -dx * mpp, this.o.radiusM());
     }
-    o.changed();
-  };
-  const onUp = (e) => {
-    pointers.delete(e.pointerId);
-    if (pointers.size < 2) pinch = null;
-  };
-  const onWheel = (e) => {
+    this.o.changed();
+  }
+
+  onUp(e) {
+    this.pointers.delete(e.pointerId);
+    if (this.pointers.size < 2) this.pinch = null;
+  }
+
+  onWheel(e) {
     e.preventDefault();
-    if (paused()) return;
+    if (this.paused()) return;
     const dy = e.deltaMode === 1 ? e.deltaY * 33 : e.deltaY;
-    zoom(Math.exp(Math.max(-300, Math.min(300, dy)) * 0.0015));
-  };
-  const onKey = (e) => {
+    this.zoom(Math.exp(Math.max(-300, Math.min(300, dy)) * 0.0015));
+  }
+
+  onKey(e) {
     if (e.target && /INPUT|SELECT|TEXTAREA/.test(e.target.tagName)) return;
     const k = e.key.toLowerCase();
-    if (paused()) { keys.clear(); return; }
+    if (this.paused()) { this.keys.clear(); return; }
     if (e.type === 'keydown') {
-      if (k === 'home' || k === '0') { o.reset(); return; }
-      if (k === '+' || k === '=') { zoom(0.7); return; }
-      if (k === '-' || k === '_') { zoom(1 / 0.7); return; }
-      if ('wasdqerfzx'.includes(k) || k.startsWith('arrow')) { keys.add(k); e.preventDefault(); }
+      if (k === 'home' || k === '0') { this.o.reset(); return; }
+      if (k === '+' || k === '=') { this.zoom(0.7); return; }
+      if (k === '-' || k === '_') { this.zoom(1 / 0.7); return; }
+      if ('wasdqerfzx'.includes(k) || k.startsWith('arrow')) { this.keys.add(k); e.preventDefault(); }
     } else {
-      keys.delete(k);
+      this.keys.delete(k);
     }
-  };
-  const onContext = (e) => e.preventDefault();
-  const onBlur = () => keys.clear();
+  }
 
-  el.addEventListener('pointerdown', onDown);
-  el.addEventListener('pointermove', onMove);
-  el.addEventListener('pointerup', onUp);
-  el.addEventListener('pointercancel', onUp);
-  el.addEventListener('wheel', onWheel, { passive: false });
-  el.addEventListener('contextmenu', onContext);
-  window.addEventListener('keydown', onKey);
-  window.addEventListener('keyup', onKey);
-  window.addEventListener('blur', onBlur);
-
-  return {
-    tick(dtMs) {
-      if (!keys.size || paused()) return false;
-      const p = o.pose();
-      const s = dtMs / 1000;
-      const speed = above() * 0.8 * s; // metres per frame: cross the view in about a second
-      const has = (...ks) => ks.some((k) => keys.has(k));
-      let ahead = 0, right = 0;
-      if (has('w', 'arrowup')) ahead += speed;
-      if (has('s', 'arrowdown')) ahead -= speed;
-      if (has('d', 'arrowright')) right += speed;
-      if (has('a', 'arrowleft')) right -= speed;
-      if (ahead || right) moveOnGround(p, ahead, right, o.radiusM());
-      if (has('q')) p.heading -= 60 * s;
-      if (has('e')) p.heading += 60 * s;
-      if (has('r')) p.alt = o.groundM() + above() * Math.exp(1.2 * s);
-      if (has('f')) p.alt = o.groundM() + Math.max(EYE_HEIGHT_M, above() * Math.exp(-1.2 * s));
-      if (has('z')) p.tiltBias = (p.tiltBias || 0) + 30 * s;
-      if (has('x')) p.tiltBias = (p.tiltBias || 0) - 30 * s;
-      o.changed();
-      return true;
-    },
-    detach() {
-      el.removeEventListener('pointerdown', onDown);
-      el.removeEventListener('pointermove', onMove);
-      el.removeEventListener('pointerup', onUp);
-      el.removeEventListener('pointercancel', onUp);
-      el.removeEventListener('wheel', onWheel);
-      el.removeEventListener('contextmenu', onContext);
-      window.removeEventListener('keydown', onKey);
-      window.removeEventListener('keyup', onKey);
-      window.removeEventListener('blur', onBlur);
-    },
-  };
+  /** Applies the held keys for dtMs of flight; true if the pose moved. */
+  tick(dtMs) {
+    if (!this.keys.size || this.paused()) return false;
+    const o = this.o, p = o.pose();
+    const s = dtMs / 1000;
+    const speed = this.above() * 0.8 * s; // metres per frame: cross the view in about a second
+    const has = (...ks) => ks.some((k) => this.keys.has(k));
+    let ahead = 0, right = 0;
+    if (has('w', 'arrowup')) ahead += speed;
+    if (has('s', 'arrowdown')) ahead -= speed;
+    if (has('d', 'arrowright')) right += speed;
+    if (has('a', 'arrowleft')) right -= speed;
+    if (ahead || right) moveOnGround(p, ahead, right, o.radiusM());
+    if (has('q')) p.heading -= 60 * s;
+    if (has('e')) p.heading += 60 * s;
+    if (has('r')) p.alt = o.groundM() + this.above() * Math.exp(1.2 * s);
+    if (has('f')) p.alt = o.groundM() + Math.max(EYE_HEIGHT_M, this.above() * Math.exp(-1.2 * s));
+    if (has('z')) p.tiltBias = (p.tiltBias || 0) + 30 * s;
+    if (has('x')) p.tiltBias = (p.tiltBias || 0) - 30 * s;
+    o.changed();
+    return true;
+  }
 }

@@ -146,7 +146,7 @@ export function createReliefTexture(gl, data, size) {
 }
 
 /**
- * A size x size R16F texture of lake levels in metres (worker/lake_map.js),
+ * A size x size R16F texture of lake levels in metres (worker/maps/lake_map.js),
  * bilinear: the shader compares the filtered level with the filtered relief
  * height, so shores follow the full-resolution contour. No mipmaps: a level
  * averaged with the "no lake" value far below would drown the shore.
@@ -156,7 +156,7 @@ export function createLakeTexture(gl, data, size) {
 }
 
 /**
- * A size x size R8UI texture of palette indices (worker/relief.js paletteMap), read
+ * A size x size R8UI texture of palette indices (worker/maps/relief.js paletteMap), read
  * with texelFetch: the shader looks up each of the four nearest samples in the
  * palette and blends the colours itself (integer textures do not filter, and
  * filtered indices would be meaningless).

@@ -1,5 +1,5 @@
 // This module answers "how high is the ground here" for the camera: the core's authoritative height from a WebAssembly world on the page (loaded from the pool's snapshot, so it is the same frozen field the chunks come from), and the height of the mesh actually drawn, so the eye never dips under terrain that is still coarse while finer tiles load.
-import { keyAt } from '../stream/geo.js';
+import { keyAt, CHUNK_CORE } from '../stream/geo.js';
 
 /**
  * Height of the drawn mesh under a direction, in drawn metres (the mesh's own
@@ -17,7 +17,7 @@ export function meshHeightAt(tiles, dir) {
     if (at.key.face !== t.key.face || at.key.x !== t.key.x || at.key.y !== t.key.y) continue;
     // The finest drawn tile wins (a fallback ancestor may be drawn beside it).
     if (best && best.lod >= t.key.lod) continue;
-    best = { lod: t.key.lod, h: cellHeight(t.heights, 256 / t.stride, at.localX / t.stride, at.localY / t.stride) };
+    best = { lod: t.key.lod, h: cellHeight(t.heights, CHUNK_CORE / t.stride, at.localX / t.stride, at.localY / t.stride) };
   }
   return best ? best.h : null;
 }

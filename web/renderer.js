@@ -1,8 +1,9 @@
 // This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, colours (palette maps), sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
 import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture, createPaletteMapTexture } from './gl.js';
-import { sub, length, normalize, sampleSpacingM } from '../stream/geo.js';
+import { sub, length, normalize, sampleSpacingM, CHUNK_CORE, CHUNK_EDGE } from '../stream/geo.js';
 import { surfaceAnchors, logDepthFactor } from '../stream/surface_glsl.js';
-import { TERRAIN_VS, TERRAIN_FS, TERRAIN_FS_PLAIN, SCREEN_VS, SKY_FS } from './shaders.js';
+import { TERRAIN_VS, TERRAIN_FS, TERRAIN_FS_PLAIN } from './terrain_shaders.js';
+import { SCREEN_VS, SKY_FS } from './sky_shaders.js';
 import { GpuTimer } from './gputimer.js';
 import { RiversLayer } from './rivers_layer.js';
 
@@ -73,19 +74,19 @@ export class Renderer {
     else attrs.push({ loc: 4, data: t.colors, size: 4, type: gl.UNSIGNED_BYTE, normalized: true });
     const m = createMesh(gl, attrs, t.indices);
     m.usePalette = !!t.pal;
-    m.row = 256 / t.stride + 1;
+    m.row = CHUNK_CORE / t.stride + 1;
     m.stride = t.stride;
     if (t.relief) {
-      m.relief = createReliefTexture(gl, t.relief, 257);
-      m.bytes += 257 * 257 * 8;
+      m.relief = createReliefTexture(gl, t.relief, CHUNK_EDGE);
+      m.bytes += CHUNK_EDGE * CHUNK_EDGE * 8;
     }
     if (t.paletteMap && m.usePalette) {
-      m.palMap = createPaletteMapTexture(gl, t.paletteMap, 257);
-      m.bytes += 257 * 257;
+      m.palMap = createPaletteMapTexture(gl, t.paletteMap, CHUNK_EDGE);
+      m.bytes += CHUNK_EDGE * CHUNK_EDGE;
     }
     if (t.lakeLevels) {
-      m.lakes = createLakeTexture(gl, t.lakeLevels, 257);
-      m.bytes += 257 * 257 * 2;
+      m.lakes = createLakeTexture(gl, t.lakeLevels, CHUNK_EDGE);
+      m.bytes += CHUNK_EDGE * CHUNK_EDGE * 2;
     }
     return m;
   }

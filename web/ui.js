@@ -134,21 +134,7 @@ export function buildPanel(o) {
   const rebuild = el('button', { id: 'rebuild', type: 'button', class: 'primary', onclick: () => o.onRebuild({ preset: preset.value, set: { ...set } }) }, 'Rebuild');
   const progress = el('progress', { id: 'progress', max: '1', value: '0' });
   const stage = el('span', { id: 'stage' }, '');
-  const palette = el('select', { id: 'palette' }, ...o.palettes.map((p) => el('option', { value: p }, p)));
-  palette.value = o.palette;
-  palette.addEventListener('change', () => o.onPalette(palette.value));
-  // Vertical exaggeration: a display option (new meshes, same world), asked
-  // for when the slider is let go or the field is changed.
-  const [xLo, xHi] = o.exaggerationRange ?? [1, 10];
-  const vex = numberControl({ name: 'exaggeration', kind: 'real', min: xLo, max: xHi, def: 1,
-    doc: 'vertical exaggeration of the terrain meshes (display only: the world does not change)' },
-  { value: o.exaggeration ?? 1, id: 'exaggeration', onInput: () => {}, onChange: (v) => o.onExaggeration?.(v) });
-  // The sun: the sub-solar point, fixed in the world.
-  const sun = { ...(o.sun ?? { lat: 0, lon: 0 }) };
-  const sunLat = numberControl({ name: 'sun latitude', kind: 'real', min: -90, max: 90, def: sun.lat, doc: 'latitude of the sub-solar point (degrees)' },
-    { value: sun.lat, id: 'sun-lat', onInput: (v) => { sun.lat = v; o.onSun?.({ ...sun }); } });
-  const sunLon = numberControl({ name: 'sun longitude', kind: 'real', min: -180, max: 180, def: sun.lon, doc: 'longitude of the sub-solar point (degrees): the time of day' },
-    { value: sun.lon, id: 'sun-lon', onInput: (v) => { sun.lon = v; o.onSun?.({ ...sun }); } });
+  const { palette, vex, sun, sunLat, sunLon } = displayControls(o);
 
   panel.replaceChildren(
     el('h1', {}, 'Cube-sphere planet'),
@@ -188,6 +174,29 @@ export function buildPanel(o) {
       rebuild.textContent = busy ? 'Building…' : 'Rebuild';
     },
   };
+}
+
+/**
+ * The panel's display controls (buildPanel's options): the palette, the
+ * vertical exaggeration and the sun, with the sub-solar point they share.
+ */
+function displayControls(o) {
+  const palette = el('select', { id: 'palette' }, ...o.palettes.map((p) => el('option', { value: p }, p)));
+  palette.value = o.palette;
+  palette.addEventListener('change', () => o.onPalette(palette.value));
+  // Vertical exaggeration: a display option (new meshes, same world), asked
+  // for when the slider is let go or the field is changed.
+  const [xLo, xHi] = o.exaggerationRange ?? [1, 10];
+  const vex = numberControl({ name: 'exaggeration', kind: 'real', min: xLo, max: xHi, def: 1,
+    doc: 'vertical exaggeration of the terrain meshes (display only: the world does not change)' },
+  { value: o.exaggeration ?? 1, id: 'exaggeration', onInput: () => {}, onChange: (v) => o.onExaggeration?.(v) });
+  // The sun: the sub-solar point, fixed in the world.
+  const sun = { ...(o.sun ?? { lat: 0, lon: 0 }) };
+  const sunLat = numberControl({ name: 'sun latitude', kind: 'real', min: -90, max: 90, def: sun.lat, doc: 'latitude of the sub-solar point (degrees)' },
+    { value: sun.lat, id: 'sun-lat', onInput: (v) => { sun.lat = v; o.onSun?.({ ...sun }); } });
+  const sunLon = numberControl({ name: 'sun longitude', kind: 'real', min: -180, max: 180, def: sun.lon, doc: 'longitude of the sub-solar point (degrees): the time of day' },
+    { value: sun.lon, id: 'sun-lon', onInput: (v) => { sun.lon = v; o.onSun?.({ ...sun }); } });
+  return { palette, vex, sun, sunLat, sunLon };
 }
 
 /** Writes HUD lines: frame stats and what is under the cursor. */

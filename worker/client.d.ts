@@ -73,7 +73,7 @@ export interface PoolMeshOptions extends MeshOptions {
   /**
    * With a terrain mesh: also send `relief`, 257 x 257 x 4 floats per chunk
    * sample (the core's normal minus the sphere's up, then the real height in
-   * metres), from the same chunk meshed at stride 1 (worker/relief.js).
+   * metres), from the same chunk meshed at stride 1 (worker/maps/relief.js).
    */
   relief?: boolean;
   /**
@@ -86,7 +86,7 @@ export interface PoolMeshOptions extends MeshOptions {
   /**
    * With a terrain mesh: also send `lakeLevels`, 257 x 257 floats, the level
    * in metres of the lake over each sample, spread two samples onto the dry
-   * shore, -30000 elsewhere (worker/lake_map.js); null when the chunk has no
+   * shore, -30000 elsewhere (worker/maps/lake_map.js); null when the chunk has no
    * lake. The page decides lake shores per pixel from it.
    */
   lakeLevels?: boolean;
@@ -94,7 +94,7 @@ export interface PoolMeshOptions extends MeshOptions {
    * With a terrain mesh: inland water in no 2 x 2 block of wet samples (a
    * river narrower than the samples), and sea-level water with no wet neighbour (a river
    * node carved below 0 m), comes back as land, coloured like a dry
-   * neighbour, in the mesh, `paletteMap` and `lakeLevels` (worker/thin_water.js).
+   * neighbour, in the mesh, `paletteMap` and `lakeLevels` (worker/maps/thin_water.js).
    * For tiles coarser than the finest level, where river lines draw such rivers.
    */
   thinWater?: boolean;
@@ -102,13 +102,13 @@ export interface PoolMeshOptions extends MeshOptions {
    * With a terrain mesh: a land sample whose biome none of its dry
    * neighbours has (and that has at least five) takes the colour of the
    * most common biome among them, in the mesh and `paletteMap`
-   * (worker/lone_biomes.js); tile border samples stay. For tiles far coarser
+   * (worker/maps/lone_biomes.js); tile border samples stay. For tiles far coarser
    * than the ridges they sample, where lone crest samples speckle the ranges.
    */
   loneBiomes?: boolean;
 }
 
-/** Geometric error in drawn metres of each mesh stride of a chunk (worker/stride_errors.js); stride 1 is 0. */
+/** Geometric error in drawn metres of each mesh stride of a chunk (worker/maps/stride_errors.js); stride 1 is 0. */
 export interface StrideErrorsM { 1: number; 2: number; 4: number; 8: number; }
 /**
  * A mesh from the pool: `paletteIndex` (one byte per vertex) and the arrays

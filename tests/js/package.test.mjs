@@ -8,10 +8,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packAndInstall, pkg } from '../pack_fixture.mjs';
+import { packAndInstall, pkg, root } from '../pack_fixture.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
 
 const SMALL = { preset: 'balanced', set: { macro_resolution: 16, surface_lod: 2, seed: 5 } };
@@ -36,6 +36,20 @@ try {
 console.log(JSON.stringify(out));
 `;
 
+/** Repository-relative JS modules (.js, .mjs) in these folders and their subfolders. */
+function modulesUnder(dirs) {
+  const out = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(rel);
+      else if (/\.m?js$/.test(e.name)) out.push(rel);
+    }
+  };
+  dirs.forEach(walk);
+  return out;
+}
+
 let fx;
 let reference;
 
@@ -59,6 +73,8 @@ test('the package is publishable, the tarball carries ct.wasm, the browser bundl
     'core/include/ct_legacy.h']) {
     assert.ok(fx.files.includes(f), `tarball holds ${f}`);
   }
+  // Every module of the public entries' folders, subfolders included (worker/maps/), ships.
+  for (const f of modulesUnder(['wasm', 'worker', 'stream'])) assert.ok(fx.files.includes(f), `tarball holds ${f}`);
   assert.not.ok(fx.files.some((f) => f.startsWith('tests/') || f.startsWith('core/src/')), 'no tests or C sources');
   // The demo page is not the library: no web/ file ships, and every public entry has types.
   assert.equal(fx.files.filter((f) => f.startsWith('web/')), [], 'no web/ file in the tarball');

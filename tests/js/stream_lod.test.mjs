@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { heightRangeM } from '../../stream/tile_error.js';
-import { drawnHeightRangeM } from '../../worker/stride_errors.js';
+import { drawnHeightRangeM } from '../../worker/maps/stride_errors.js';
 import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride, shellDistanceM, meshTriangles } from '../../stream/lod.js';
 import { computeView, screenRay, raySphere, autoTilt } from '../../stream/camera.js';
 import { keyAt, keyId, add, scale, normalize, latLonToDir, keyBounds, keyDirection, sampleSpacingM, length, sub } from '../../stream/geo.js';

@@ -1,10 +1,10 @@
-// Tests of stream/tiledata.js: heights above sea level, geomorph targets on the coarse grid, palette indices (the mesh's or from colours); stride errors (worker/stride_errors.js, stream/tile_error.js) and lake level maps (worker/lake_map.js).
+// Tests of stream/tiledata.js: heights above sea level, geomorph targets on the coarse grid, palette indices (the mesh's or from colours); stride errors (worker/maps/stride_errors.js, stream/tile_error.js) and lake level maps (worker/maps/lake_map.js).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { prepareTerrain, morphTargets, prepareWater, parsePalette, colourToIndex } from '../../stream/tiledata.js';
 import { roughness } from '../../stream/tile_error.js';
-import { strideErrorsM } from '../../worker/stride_errors.js';
-import { lakeLevelMap, NO_LAKE_M } from '../../worker/lake_map.js';
+import { strideErrorsM } from '../../worker/maps/stride_errors.js';
+import { lakeLevelMap, NO_LAKE_M } from '../../worker/maps/lake_map.js';
 import { SEA_LEVEL_CODE } from '../../worker/protocol.js';
 
 const R = 1000;

@@ -3,8 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { handlerFixture } from './handler_fixture.mjs';
 import { MSG } from '../../worker/protocol.js';
-import { loneBiomes } from '../../worker/lone_biomes.js';
-import { thinWater } from '../../worker/thin_water.js';
+import { loneBiomes } from '../../worker/maps/lone_biomes.js';
+import { thinWater } from '../../worker/maps/thin_water.js';
 import { SEA_LEVEL_CODE, SHADES_PER_BIOME } from '../../wasm/ct_constants.mjs';
 
 const E = 257;

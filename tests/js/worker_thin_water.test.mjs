@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { handlerFixture } from './handler_fixture.mjs';
 import { MSG } from '../../worker/protocol.js';
-import { thinWater, withoutThinWater } from '../../worker/thin_water.js';
+import { thinWater, withoutThinWater } from '../../worker/maps/thin_water.js';
 import { SEA_LEVEL_CODE } from '../../wasm/ct_constants.mjs';
 
 const E = 257;

@@ -1,5 +1,5 @@
 // This module hides, in a coarse tile, the land samples whose biome no dry neighbour shares: crests of rock, snow and tundra 32 km apart, point-sampled 20 km apart on an LOD-1 tile, came out as a fine speckle of lone pale samples over every range seen from orbit (266 to 1268 in three LOD-1 chunks of balanced seed 42). Render-only, like thin_water.js, and in the same form: the chunk's data never changes, and a finer tile shows the feature at a size its samples resolve.
-import { CHUNK_EDGE, SHADES_PER_BIOME } from '../wasm/ct_constants.mjs';
+import { CHUNK_EDGE, SHADES_PER_BIOME } from '../../wasm/ct_constants.mjs';
 import { NEAR } from './thin_water.js';
 
 const E = CHUNK_EDGE;

@@ -1,5 +1,5 @@
 // This module measures how far a chunk's coarser meshes lie from its full-resolution surface (the geometric error of each mesh stride), from the chunk's own encoded heights, so every mesh reply can carry the figures tile selection needs (stream/tile_error.js) without a stride-1 mesh or a relief map.
-import { CHUNK_EDGE, SEA_LEVEL_CODE } from '../wasm/ct_constants.mjs';
+import { CHUNK_EDGE, SEA_LEVEL_CODE } from '../../wasm/ct_constants.mjs';
 
 /** Mesh strides whose error is measured (stride 1 is the full-resolution surface: error 0). */
 export const ERROR_STRIDES = Object.freeze([2, 4, 8]);

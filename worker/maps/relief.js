@@ -1,6 +1,6 @@
 // This module turns a full-resolution (stride 1) chunk mesh into the page's per-pixel maps: the relief map (for each of the 257x257 samples, how far the core's terrain normal leans away from the sphere's up (x, y, z) and the real height in metres (w)) and the palette map (each sample's palette index, the colour its vertex has at stride 1), so a renderer can shade, colour and find shorelines per pixel on tiles of any mesh stride.
 
-import { CHUNK_EDGE } from '../wasm/ct_constants.mjs';
+import { CHUNK_EDGE } from '../../wasm/ct_constants.mjs';
 
 /** Samples per edge of a relief or palette map: a chunk's, core plus positive border. */
 export const RELIEF_EDGE = CHUNK_EDGE;

@@ -1,5 +1,5 @@
 // This module turns a chunk's water codes into the page's per-sample lake level map: the level of the lake over each of the 257x257 samples, spread a few samples onto the dry shore so a filtered lookup stays at the lake's level up to the shoreline, and a "no lake" value elsewhere (the sea has its own level, 0 m, in the shader).
-import { SEA_LEVEL_CODE, CHUNK_EDGE } from '../wasm/ct_constants.mjs';
+import { SEA_LEVEL_CODE, CHUNK_EDGE } from '../../wasm/ct_constants.mjs';
 
 /** Level written where no lake is near: far below any ground, so "ground below the level" never holds. */
 export const NO_LAKE_M = -30000;

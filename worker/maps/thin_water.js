@@ -1,5 +1,5 @@
 // This module hides, in a coarse tile, the inland water narrower than the tile's samples: a river a few hundred metres wide that passes through a sample 40 km from the next is one wet sample among dry ones, and every river node (a macro vertex, which the river's curve passes through) landed on the coarse grid, so from orbit each continent showed a regular grid of water dots. Render-only: the chunk's data never changes, and the river lines draw those rivers instead.
-import { SEA_LEVEL_CODE, CHUNK_EDGE } from '../wasm/ct_constants.mjs';
+import { SEA_LEVEL_CODE, CHUNK_CORE, CHUNK_EDGE } from '../../wasm/ct_constants.mjs';
 
 const E = CHUNK_EDGE;
 
@@ -86,7 +86,7 @@ export function withoutThinWater(chunk, hide) {
  * @param {Uint8Array} rgb the mesh palette, 3 bytes per index
  */
 export function recolourMesh(mesh, stride, hide, rgb) {
-  const n = 256 / stride, row = n + 1, grid = row * row;
+  const n = CHUNK_CORE / stride, row = n + 1, grid = row * row;
   const put = (v, k) => {
     mesh.paletteIndex[v] = k;
     mesh.colors[4 * v] = rgb[3 * k]; mesh.colors[4 * v + 1] = rgb[3 * k + 1]; mesh.colors[4 * v + 2] = rgb[3 * k + 2];
@@ -111,7 +111,7 @@ export function recolourMesh(mesh, stride, hide, rgb) {
  * Raises a relief map's heights at hidden samples to their water's surface: a
  * river bed carved below the sea beside its mouth would otherwise still read
  * as sea in a shader that compares heights with sea level.
- * @param {Float32Array} relief 257 x 257 x 4 (worker/relief.js), height in w
+ * @param {Float32Array} relief 257 x 257 x 4 (worker/maps/relief.js), height in w
  * @param {Int16Array} hide from thinWater
  * @param {{water: Uint16Array, heightQuantumM: number}} chunk the same chunk
  */

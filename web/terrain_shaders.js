@@ -1,68 +1,7 @@
-// This module holds the page's GLSL: the shared atmosphere model (a cheap single-scattering approximation), the terrain shader with per-pixel relief, colours from the palette map, sea, lakes and shorelines, surface detail close up (stream/surface_glsl.js), and the full-screen sky.
+// This module holds the page's terrain shaders: per-pixel relief, colours from the palette map, sea, lakes and shorelines, surface detail close up (stream/surface_glsl.js), lit and hazed by the atmosphere of web/sky_shaders.js.
 import { SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL, LOG_DEPTH_VS, LOG_DEPTH_FS } from '../stream/surface_glsl.js';
-
-/**
- * Atmosphere, in the units of one vertical air column (optical depth 1 straight
- * up from sea level). Rayleigh only, exponential density with scale height
- * uAtmoH, no multiple scattering: the sky takes the colour of sunlight that
- * reached the scattering point (reddened by its own path through the air)
- * times the share the path scattered. Good enough for a limb glow, a sky that
- * darkens with altitude and a sunset band, and haze between the eye and the
- * ground; each pixel pays a few exps, no loops.
- */
-export const ATMOSPHERE = `
-uniform vec3 uSun; uniform float uR; uniform float uAtmoH; uniform float uEyeH; uniform float uGlint;
-const vec3 BETA = vec3(0.05, 0.11, 0.26);     // zenith optical depth per colour (blue scatters most)
-const float SUN_I = 1.7;                       // sunlight scale, so a noon zenith sky is a mid blue
-const float TOP = 12.0;                        // atmosphere top in scale heights
-const float SKY_GAIN = 0.7;                    // single scattering overshoots without the light lost on the way out
-// Air mass along a ray with cosine mu against the local up (capped at the horizon's).
-float airmass(float mu) { return 1.0 / (max(mu, 0.0) + 0.028 * exp(-9.0 * max(mu, 0.0))); }
-// 0 in the night, 1 in daylight, a soft band around the terminator.
-float daylight(float sunMu) { return smoothstep(-0.16, 0.06, sunMu); }
-// Sunlight that reaches a point whose up has cosine sunMu with the sun.
-vec3 sunlightAt(float sunMu) { return exp(-BETA * airmass(sunMu)) * daylight(sunMu) * SUN_I; }
-// Mean density (sea level 1) along a straight stretch between heights ha and hb.
-float meanDensity(float ha, float hb) {
-  float d = hb - ha;
-  if (abs(d) < 1.0) return exp(-ha / uAtmoH);
-  return uAtmoH * (exp(-ha / uAtmoH) - exp(-hb / uAtmoH)) / d;
-}
-// Rayleigh phase, normalised to 1 on average.
-float phase(float cosA) { return 0.75 * (1.0 + cosA * cosA); }
-// Soft tone curve: bright skies and glints roll off instead of clipping.
-vec3 tone(vec3 c) { return c / (1.0 + 0.15 * c); }
-// Sun glint on water: a Blinn-Phong lobe normalised so its energy stays put
-// as it sharpens, weighted by Schlick's Fresnel at the half vector (2% of
-// the light at normal incidence, more at grazing angles), and capped below
-// the sun's own colour so it never clips to a white blob. up: surface
-// normal, v: towards the eye; 'sharp' is the lobe's exponent (calm water
-// near the eye, broader from orbit where one pixel averages many waves).
-vec3 glint(vec3 up, vec3 v, float sunMu, float sharp) {
-  vec3 hv = normalize(uSun + v);
-  float nh = max(dot(up, hv), 0.0);
-  float f = 0.02 + 0.98 * pow(1.0 - max(dot(v, hv), 0.0), 5.0);
-  float d = (sharp + 8.0) / 25.1 * pow(nh, sharp);
-  return sunlightAt(sunMu) * min(f * d * max(sunMu, 0.0), 0.55);
-}
-// Haze between the eye and a ground point: returns the in-scattered light and
-// sets tr to what survives of the ground colour. eyeDir: unit ray, t: distance,
-// hp: height of the point, pUp: its up.
-vec3 aerial(vec3 eye, vec3 eyeDir, float t, float hp, vec3 pUp, out vec3 tr) {
-  // Start where the ray enters the air (eyes in space see only the last part).
-  float top = TOP * uAtmoH, ha = uEyeH, t0 = 0.0;
-  if (ha > top) {
-    float b = dot(eye, eyeDir), rt = uR + top;
-    float c = (length(eye) - rt) * (length(eye) + rt);
-    t0 = clamp(-b - sqrt(max(b * b - c, 0.0)), 0.0, t);
-    ha = top;
-  }
-  float od = meanDensity(max(ha, 0.0), max(hp, 0.0)) * (t - t0) / uAtmoH;
-  tr = exp(-BETA * od);
-  vec3 light = sunlightAt(dot(pUp, uSun)) * phase(dot(eyeDir, uSun)) * SKY_GAIN;
-  return (1.0 - tr) * light;
-}
-`;
+import { CHUNK_CORE, CHUNK_EDGE } from '../stream/geo.js';
+import { ATMOSPHERE } from './sky_shaders.js';
 
 export const TERRAIN_VS = `#version 300 es
 layout(location=0) in vec4 aPosH;
@@ -91,7 +30,7 @@ void main() {
     i = e == 0 ? k : e == 1 ? k : e == 2 ? 0 : n;
     j = e == 0 ? 0 : e == 1 ? n : k;
   }
-  vUv = (vec2(float(i), float(j)) * uStride + 0.5) / 257.0;
+  vUv = (vec2(float(i), float(j)) * uStride + 0.5) / ${CHUNK_EDGE}.0;
   // Under the sea, and under a lake, the terrain is drawn at the water's
   // level: one surface, so water and bed never fight for a pixel; the
   // fragment shader puts the water on it where the relief map says the
@@ -133,7 +72,7 @@ vec3 sfSky(vec3 dir, vec3 up) {
 }
 ${SURFACE_WATER_GLSL}
 out vec4 outColor;
-int mapIndex(ivec2 p) { return int(texelFetch(uPalMap, clamp(p, ivec2(0), ivec2(256)), 0).r); }
+int mapIndex(ivec2 p) { return int(texelFetch(uPalMap, clamp(p, ivec2(0), ivec2(${CHUNK_CORE})), 0).r); }
 // One sample of the palette map: its colour (sea-bed samples in sand, as in
 // the vertex shader: the water is laid over them per pixel) in rgb, and in a
 // whether the core calls it wet (palette entries below 5 are water).
@@ -220,7 +159,7 @@ void main() {
   // there is a few pixels at most. The narrower axis decides: at grazing
   // angles the ground is squeezed only in depth, and switching there brought
   // back the triangles' teeth.
-  vec2 tx = vUv * 257.0 - 0.5;
+  vec2 tx = vUv * ${CHUNK_EDGE}.0 - 0.5;
   float texelsPerPx = min(length(dFdx(tx)), length(dFdy(tx)));
   // The pixel's footprint on the ground (metres, its longer axis) and how
   // much surface detail it shows: none while the world's finest samples are
@@ -252,7 +191,7 @@ void main() {
     // noises, as a vector), fading to none at the tile's edge so neighbours
     // still agree there.
     vec2 warp = vec2(b1 * bw1, b2 * bw2);
-    vec2 edge = min(tx, 256.0 - tx);
+    vec2 edge = min(tx, ${CHUNK_CORE}.0 - tx);
     warp *= 0.6 * smoothstep(0.0, 1.5, min(edge.x, edge.y));
     vec4 g = groundAt(tx + warp, d, blot, vRel, fpM);
     base = mix(base, g.rgb, detail);
@@ -332,73 +271,3 @@ void main() {
 
 /** The terrain shader without surface detail: the same pixels where detail is 0, cheaper. */
 export const TERRAIN_FS_PLAIN = TERRAIN_FS.replace('#version 300 es\n', '#version 300 es\n#define SF_DETAIL 0\n');
-
-export const SCREEN_VS = `#version 300 es
-out vec2 vNdc;
-void main() {
-  vec2 p = vec2(float((gl_VertexID & 1) << 2) - 1.0, float((gl_VertexID & 2) << 1) - 1.0);
-  vNdc = p;
-  gl_Position = vec4(p, 0.0, 1.0);
-}`;
-
-/**
- * The backdrop: space with stars, the sun, the limb glow seen from orbit and
- * the sky seen from inside the air. Rays that hit the planet get the hazed
- * sea colour, so a pixel the terrain misses never shows space.
- */
-export const SKY_FS = `#version 300 es
-precision highp float;
-in vec2 vNdc;
-uniform vec3 uRight, uUp, uBack; uniform float uTanHalf, uAspect;
-uniform vec3 uEye; uniform float uC; uniform vec3 uSea; uniform int uHoles;
-${ATMOSPHERE}
-out vec4 outColor;
-float hash(vec3 p) { p = fract(p * 0.3183099 + 0.1); p *= 17.0; return fract(p.x * p.y * p.z * (p.x + p.y + p.z)); }
-void main() {
-  vec3 dv = vec3(vNdc.x * uTanHalf * uAspect, vNdc.y * uTanHalf, -1.0);
-  vec3 dir = normalize(uRight * dv.x + uUp * dv.y + uBack * dv.z);
-  float b = dot(uEye, dir);
-  float disc = b * b - uC;
-  bool hits = disc >= 0.0 && (uC <= 0.0 || b < 0.0);
-  vec3 eyeUp = normalize(uEye);
-  // Hole check (debug=holes): rays that reach the ground sphere are magenta,
-  // a colour nothing else draws, the rest black; the terrain covers the magenta
-  // unless a pixel between tiles is missing.
-  if (uHoles == 1) { outColor = hits ? vec4(1.0, 0.0, 1.0, 1.0) : vec4(0.0, 0.0, 0.0, 1.0); return; }
-  vec3 col;
-  if (hits) {
-    float t = uC > 0.0 ? uC / (-b + sqrt(disc)) : -b + sqrt(disc);
-    vec3 pUp = normalize(uEye + dir * t);
-    float sunMu = dot(pUp, uSun);
-    vec3 tr;
-    vec3 ins = aerial(uEye, dir, t, 0.0, pUp, tr);
-    col = uSea * sunlightAt(sunMu) * max(sunMu, 0.0) * tr + ins;
-  } else {
-    // Height of the ray's closest approach (the eye itself when looking up).
-    float dc2mR2 = b < 0.0 ? uC - b * b : uC;
-    float dc = sqrt(max(dc2mR2 + uR * uR, 0.0));
-    float hc = max(dc2mR2 / (dc + uR), 0.0);
-    vec3 pUp = normalize(uEye + dir * max(-b, 0.0));
-    float od;
-    if (uEyeH < TOP * uAtmoH) {
-      // Inside the air: the air mass above the eye along the ray, measured
-      // from the horizon's dip so that it grows smoothly down to the ground line.
-      float r = uR / (uR + uEyeH);
-      float dip = -sqrt(max(1.0 - r * r, 0.0));
-      od = exp(-uEyeH / uAtmoH) * airmass((dot(eyeUp, dir) - dip) / (1.0 - dip));
-      pUp = eyeUp;
-    } else {
-      // From space: a grazing path through the shell, about sqrt(2 pi R / H)
-      // vertical columns at the ray's closest point.
-      od = sqrt(6.2832 * uR / uAtmoH) * exp(-hc / uAtmoH);
-    }
-    vec3 light = sunlightAt(dot(pUp, uSun)) * phase(dot(dir, uSun)) * SKY_GAIN;
-    col = (1.0 - exp(-BETA * od)) * light;
-    vec3 tr = exp(-BETA * od);
-    float star = step(0.9975, hash(floor(dir * 420.0)));
-    float cs = dot(dir, uSun);
-    col += tr * (vec3(star) * 0.7 * (1.0 - clamp(dot(col, vec3(3.0)), 0.0, 1.0)) + vec3(1.0, 0.95, 0.85) * smoothstep(0.99995, 0.99999, cs) * 8.0);
-    col += tr * vec3(1.0, 0.9, 0.7) * pow(max(cs, 0.0), 400.0) * 0.6 * (1.0 - exp(-od));
-  }
-  outColor = vec4(tone(col), 1.0);
-}`;
