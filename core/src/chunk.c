@@ -1,5 +1,6 @@
-/* chunk.c - 257x257 chunk generation at any LOD, the u16 height encoding,
- * chunk digests and logical chunk addresses.
+/* chunk.c - 257x257 chunk generation at any LOD, its records and digest
+ * (the height code and header bytes are io_chunk.c's) and logical chunk
+ * addresses.
  *
  * Every sample is ct__sample_dir (through a sampler that caches the macro
  * cell) at ct__sample_direction(face, lod, gx, gy):
@@ -8,30 +9,7 @@
  * coincide with fine ones are the same bits. No allocation here. */
 #include "ct_surface.h"
 
-#include <math.h>
 #include <stdio.h>
-
-uint16_t ct_height_encode(double height_m, double quantum_m, int *clipped)
-{
-    double x, code;
-    int clip = 0;
-    if (!ct__is_finite(height_m) || !ct__is_finite(quantum_m) || quantum_m <= 0.0) {
-        if (clipped) *clipped = 1;
-        return (uint16_t)CT_SEA_LEVEL_CODE;
-    }
-    /* Round half up: floor(x + 0.5), the same on every target. */
-    x = height_m / quantum_m;
-    code = floor(x + 0.5) + (double)CT_SEA_LEVEL_CODE;
-    if (code < 0.0) { code = 0.0; clip = 1; }
-    if (code > 65535.0) { code = 65535.0; clip = 1; }
-    if (clipped) *clipped = clip;
-    return (uint16_t)code;
-}
-
-double ct_height_decode(uint16_t code, double quantum_m)
-{
-    return ((double)code - (double)CT_SEA_LEVEL_CODE) * quantum_m;
-}
 
 uint64_t ct__key_hash(ct_key key, uint64_t state)
 {

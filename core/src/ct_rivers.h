@@ -86,9 +86,18 @@ void ct__river_memo_reset(ct__river_memo *m);
 /* Index of the macro cell (face, i, j) in cell_off. */
 #define CT__RIVER_CELL(n, f, i, j) (((size_t)(f) * (n) + (size_t)(j)) * (n) + (size_t)(i))
 
+/* Where the field before rivers has sea or lake water, four directions (12
+ * doubles) at a time: wet[k] and that water's level_m[k]. The network's
+ * build asks it where a river's curve first meets water; the caller
+ * answers with the sampler (world_derive.c hands ct__sampler_water4 down). */
+typedef struct ct__water_probe {
+    void (*water4)(void *ctx, const double dir[12], double level_m[4], int wet[4]);
+    void *ctx;
+} ct__water_probe;
+
 /* Builds w->rivers from the final field when river_min_area_km2 > 0
  * (world_derive.c calls it, build and load alike); leaves it NULL otherwise. */
-ct_result ct__rivers_derive(ct_world *w, const ct__graph *g, char *err, size_t errlen);
+ct_result ct__rivers_derive(ct_world *w, const ct__graph *g, const ct__water_probe *wp, char *err, size_t errlen);
 void ct__rivers_free(ct__rivers *rv);
 size_t ct__rivers_bytes(const ct__rivers *rv);
 /* Non-zero when macro cell c has a segment within reach (else ct__river_at

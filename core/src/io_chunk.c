@@ -1,6 +1,7 @@
-/* io_chunk.c - chunk files: .ctc (60-byte header + 257x257 six-byte records)
- * and .u16le (the 256x256 core heights), little endian byte by byte, never
- * native structs.
+/* io_chunk.c - the byte forms of a chunk: the u16 height code, the header
+ * and digest, .ctc files (60-byte header + 257x257 six-byte records) and
+ * .u16le (the 256x256 core heights), little endian byte by byte, never
+ * native structs. chunk.c calls in here, never the other way.
  *
  * .ctc header (all little endian):
  *    0  8  magic "CTCHUNK\0"
@@ -18,11 +19,34 @@
  * digest because `clipped` is only known once they are all generated. */
 #include "ct_surface.h"
 
+#include <math.h>
 #include <string.h>
 
 #define CT__CTC_VERSION 2u
 #define CT__CTC_DIGESTED 52u   /* header bytes the digest covers */
 static const char ct__ctc_magic[8] = {'C', 'T', 'C', 'H', 'U', 'N', 'K', '\0'};
+
+uint16_t ct_height_encode(double height_m, double quantum_m, int *clipped)
+{
+    double x, code;
+    int clip = 0;
+    if (!ct__is_finite(height_m) || !ct__is_finite(quantum_m) || quantum_m <= 0.0) {
+        if (clipped) *clipped = 1;
+        return (uint16_t)CT_SEA_LEVEL_CODE;
+    }
+    /* Round half up: floor(x + 0.5), the same on every target. */
+    x = height_m / quantum_m;
+    code = floor(x + 0.5) + (double)CT_SEA_LEVEL_CODE;
+    if (code < 0.0) { code = 0.0; clip = 1; }
+    if (code > 65535.0) { code = 65535.0; clip = 1; }
+    if (clipped) *clipped = clip;
+    return (uint16_t)code;
+}
+
+double ct_height_decode(uint16_t code, double quantum_m)
+{
+    return ((double)code - (double)CT_SEA_LEVEL_CODE) * quantum_m;
+}
 
 void ct__put_f64(uint8_t *p, double v)
 {

@@ -4,7 +4,7 @@
  * per-lane memo of segments a distance bound proves out of reach. The
  * surface is flat over each segment's first flat_a and last CT__RIVER_FLAT
  * of its length and linear between (rivers.c says why). */
-#include "ct_surface.h"
+#include "ct_rivers.h"
 
 #include <math.h>
 

@@ -27,7 +27,7 @@
  * cell lists made here), a parabolic channel of width ~ sqrt(discharge), valley walls rising
  * at river_valley_slope from the channel's edge, faded out over the outer
  * half of the valley. Everything is a function of the direction alone. */
-#include "ct_surface.h"
+#include "ct_rivers.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -248,7 +248,7 @@ static int ct__step_candidate(const ct_world *w, const ct__river_seg *s, int g, 
 /* The first fine step from `from` to `to` (inclusive, stepping by dir = +-1)
  * where the field before rivers has sea or lake water, its level in *level;
  * -1 if none. The candidates go to the sampler four at a time. */
-static int ct__scan_wet(const ct_world *w, ct__sampler *sp, const ct__river_seg *s, int from, int to, int dir,
+static int ct__scan_wet(const ct_world *w, const ct__water_probe *wp, const ct__river_seg *s, int from, int to, int dir,
                         int *piece_wet, double *level)
 {
     int cand[4], wet[4], n = 0, g = from, k;
@@ -258,7 +258,7 @@ static int ct__scan_wet(const ct_world *w, ct__sampler *sp, const ct__river_seg 
         if (!end && ct__step_candidate(w, s, g, piece_wet, pts + 3 * n)) cand[n++] = g;
         if (n == 4 || (end && n > 0)) {
             for (k = n; k < 4; k++) memcpy(pts + 3 * k, pts, 3 * sizeof(double));
-            ct__sampler_water4(sp, pts, lv, wet);
+            wp->water4(wp->ctx, pts, lv, wet);
             for (k = 0; k < n; k++)
                 if (wet[k]) {
                     *level = lv[k];
@@ -276,7 +276,7 @@ static int ct__scan_wet(const ct_world *w, ct__sampler *sp, const ct__river_seg 
  * last leaves its lake: so along a segment the water never turns back into
  * a river at a higher level. Clips the polyline there (at the fine steps);
  * returns 1 when the start moved (a stub that leaves its lake late). */
-static int ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct__river_seg *s, int stub)
+static int ct__seg_clip(const ct_world *w, const ct__water_probe *wp, ct__rivers *rv, ct__river_seg *s, int stub)
 {
     int G = (s->npts - 1) * CT__RIVER_WET_STEPS, g, g0 = 0, g1 = G, k, n = 0;
     double lv = 0.0, contact = s->level_b, np[3 * (CT__RIVER_PIECES + 1)];
@@ -286,8 +286,8 @@ static int ct__seg_clip(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct__
     /* A stub's backward scan found every step after g0 dry (or all of them
      * dry), so it needs no forward scan. */
     if (stub) {
-        if ((g = ct__scan_wet(w, sp, s, G, 0, -1, piece_wet, &lv)) >= 0) g0 = g;
-    } else if ((g = ct__scan_wet(w, sp, s, 1, G, 1, piece_wet, &lv)) >= 0) {
+        if ((g = ct__scan_wet(w, wp, s, G, 0, -1, piece_wet, &lv)) >= 0) g0 = g;
+    } else if ((g = ct__scan_wet(w, wp, s, 1, G, 1, piece_wet, &lv)) >= 0) {
         g1 = g;
         contact = lv;
     }
@@ -343,7 +343,7 @@ static void ct__upstream(const ct_world *w, const ct__drainage *d, uint32_t *mai
 }
 
 /* Fills one node's segment (and its flags) from the vertex tables. */
-static void ct__node_segment(const ct_world *w, ct__sampler *sp, ct__rivers *rv, uint32_t i, const double *lvl,
+static void ct__node_segment(const ct_world *w, const ct__water_probe *wp, ct__rivers *rv, uint32_t i, const double *lvl,
                              const uint32_t *main_up, const uint32_t *node_of)
 {
     const ct__drainage *d = &rv->dr;
@@ -370,7 +370,7 @@ static void ct__node_segment(const ct_world *w, ct__sampler *sp, ct__rivers *rv,
     ct__seg_shape(w, s, ta, tb);
     s->level_a = lvl[v];
     s->level_b = lvl[b];
-    ct__seg_clip(w, sp, rv, s, 0);
+    ct__seg_clip(w, wp, rv, s, 0);
     ct__seg_finish(w, s);
     ct__hydraulics(w, d->flow_m2[v], &width, &depth);
     s->half_w_m = 0.5 * width;
@@ -382,7 +382,7 @@ static void ct__node_segment(const ct_world *w, ct__sampler *sp, ct__rivers *rv,
 }
 
 /* The outlet stub from lake vertex l to node i. */
-static void ct__stub_segment(const ct_world *w, ct__sampler *sp, ct__rivers *rv, ct__river_seg *s, uint32_t l,
+static void ct__stub_segment(const ct_world *w, const ct__water_probe *wp, ct__rivers *rv, ct__river_seg *s, uint32_t l,
                              uint32_t i, const double *lvl, const uint32_t *main_up)
 {
     uint32_t p = rv->node_v[i];
@@ -399,7 +399,7 @@ static void ct__stub_segment(const ct_world *w, ct__sampler *sp, ct__rivers *rv,
         s->level_a = s->level_b;
         rv->level_lifts++;
     }
-    moved = ct__seg_clip(w, sp, rv, s, 1);
+    moved = ct__seg_clip(w, wp, rv, s, 1);
     ct__seg_finish(w, s);
     if (moved) {   /* held at the lake's level over the first piece (see the top) */
         s->flat_a = s->u[1] + CT__RIVER_FLAT * (1.0 - s->u[1]);
@@ -599,7 +599,7 @@ static void ct__lift_levels(const ct_world *w, ct__rivers *rv, const uint32_t *n
     }
 }
 
-static ct_result ct__network(ct_world *w, const ct__graph *g, ct__rivers *rv)
+static ct_result ct__network(ct_world *w, const ct__graph *g, const ct__water_probe *wp, ct__rivers *rv)
 {
     const ct__drainage *d = &rv->dr;
     uint32_t V = w->vertex_count, v, i, stubs = 0, s;
@@ -609,9 +609,7 @@ static ct_result ct__network(ct_world *w, const ct__graph *g, ct__rivers *rv)
     uint32_t *main_up = (uint32_t *)malloc(sizeof *main_up * (size_t)V);
     uint32_t *lake_in = (uint32_t *)malloc(sizeof *lake_in * (size_t)V);
     ct_result r = CT_ERR_MEMORY;
-    ct__sampler *sp = (ct__sampler *)malloc(sizeof *sp);   /* the field before rivers: w->rivers is NULL */
-    if (!sp || !lvl || !node_of || !main_up || !lake_in || ct__levels(w, d, lvl) != CT_OK) goto done;
-    ct__sampler_init(sp, w, 0);
+    if (!lvl || !node_of || !main_up || !lake_in || ct__levels(w, d, lvl) != CT_OK) goto done;
     if (!(rv->vc = ct__vertex_cells(w))) goto done;
     ct__upstream(w, d, main_up, lake_in);
     for (v = 0; v < V; v++) {
@@ -633,17 +631,16 @@ static ct_result ct__network(ct_world *w, const ct__graph *g, ct__rivers *rv)
         goto done;
     for (v = 0; v < V; v++)
         if (node_of[v] != CT__NONE) rv->node_v[node_of[v]] = v;
-    for (i = 0; i < rv->node_count; i++) ct__node_segment(w, sp, rv, i, lvl, main_up, node_of);
+    for (i = 0; i < rv->node_count; i++) ct__node_segment(w, wp, rv, i, lvl, main_up, node_of);
     for (i = 0, s = rv->node_count; i < rv->node_count; i++)
         if (lake_in[rv->node_v[i]] != CT__NONE)
-            ct__stub_segment(w, sp, rv, &rv->seg[s++], lake_in[rv->node_v[i]], i, lvl, main_up);
+            ct__stub_segment(w, wp, rv, &rv->seg[s++], lake_in[rv->node_v[i]], i, lvl, main_up);
     ct__lift_levels(w, rv, node_of);
     ct__valleys(w, g, rv);
     r = ct__cell_lists(w, rv, rv->vc);
 done:
     free(rv->vc);
     rv->vc = NULL;
-    free(sp);
     free(lvl);
     free(node_of);
     free(main_up);
@@ -651,7 +648,7 @@ done:
     return r;
 }
 
-ct_result ct__rivers_derive(ct_world *w, const ct__graph *g, char *err, size_t errlen)
+ct_result ct__rivers_derive(ct_world *w, const ct__graph *g, const ct__water_probe *wp, char *err, size_t errlen)
 {
     ct__rivers *rv;
     ct_result r;
@@ -668,7 +665,7 @@ ct_result ct__rivers_derive(ct_world *w, const ct__graph *g, char *err, size_t e
         ct__rivers_free(rv);
         return r;
     }
-    if (ct__network(w, g, rv) != CT_OK) {
+    if (ct__network(w, g, wp, rv) != CT_OK) {
         ct__rivers_free(rv);
         return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory for the river network");
     }

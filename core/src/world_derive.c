@@ -14,6 +14,7 @@
 #include "ct_build.h"
 #include "ct_ranges.h"
 #include "ct_rivers.h"
+#include "ct_surface.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -229,6 +230,31 @@ static ct_result ct__check_bodies(const ct_world *w, char *err, size_t errlen)
     return CT_OK;
 }
 
+/* The rivers' water probe: the sampler of the field before rivers. */
+static void ct__probe_water4(void *ctx, const double dir[12], double level_m[4], int wet[4])
+{
+    ct__sampler_water4((ct__sampler *)ctx, dir, level_m, wet);
+}
+
+/* The river network (rivers.c), once the field it drains is final. */
+static ct_result ct__derive_rivers(ct_world *w, const ct__graph *g, char *err, size_t errlen)
+{
+    ct__sampler *sp;
+    ct__water_probe probe;
+    ct_result r;
+    ct__rivers_free(w->rivers);
+    w->rivers = NULL;
+    if (!(w->cfg.river_min_area_km2 > 0.0)) return CT_OK;
+    sp = (ct__sampler *)malloc(sizeof *sp);
+    if (!sp) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory for the river network");
+    ct__sampler_init(sp, w, 0);   /* the field before rivers: w->rivers is NULL */
+    probe.water4 = ct__probe_water4;
+    probe.ctx = sp;
+    r = ct__rivers_derive(w, g, &probe, err, errlen);
+    free(sp);
+    return r;
+}
+
 ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err, size_t errlen)
 {
     ct__graph own;
@@ -254,7 +280,7 @@ ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err
     if (r == CT_OK) ct__derive_stats(w, g);
     if (r == CT_OK) r = ct__derive_sampling(w, g, err, errlen);
     /* The drainage reads the moisture the sampling tables just derived. */
-    if (r == CT_OK) r = ct__rivers_derive(w, g, err, errlen);
+    if (r == CT_OK) r = ct__derive_rivers(w, g, err, errlen);
     /* The sampling tables, mountain belts and rivers are held too. */
     if (r == CT_OK) w->stats.bytes_held = ct__world_bytes(w) + ct__rivers_bytes(w->rivers);
     ct__graph_free(&own);
