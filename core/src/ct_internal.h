@@ -14,6 +14,8 @@ ct_result ct__fail(char *err, size_t errlen, ct_result code, const char *fmt, ..
 #endif
     ;
 
+#define CT__NONE 0xffffffffu   /* "no vertex" in index arrays */
+
 /* ---------------------------------------------------------------- hashing */
 /* Named salts: one per feature, so adding a feature never shifts another's
  * random numbers. Values are arbitrary distinct constants. */

@@ -19,6 +19,7 @@
  * so it has one outlet; that keeps the paths acyclic (a path only ever
  * leaves a lake at that vertex, towards earlier flood ranks). */
 #include "ct_drainage.h"
+#include "ct_heap.h"
 
 #include <math.h>
 #include <stdlib.h>

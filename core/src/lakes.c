@@ -14,6 +14,7 @@
  * lake at its own level: a vertex touching two bodies is a dam at the higher
  * level, and a lake is lowered only where the slope limit requires it. */
 #include "ct_build.h"
+#include "ct_heap.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
  * round trip, and the knob's off value leaves no drainage at all. */
 #include "test.h"
 #include "ct_rivers.h"
+#include "ct_heap.h"
 
 #include <stdlib.h>
 #include <string.h>

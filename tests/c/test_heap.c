@@ -1,4 +1,4 @@
-/* test_heap.c - the vertex queue of the slope and lake solves (slope.c):
+/* test_heap.c - the vertex queue of the slope and lake solves (heap.c):
  * against a brute-force reference, every pop is the least (key, vertex) among
  * queued vertices not popped yet, with the first of equal keys kept (so -0.0
  * and +0.0 stay as pushed), stale pairs skipped, growth past the initial
@@ -7,6 +7,7 @@
  * envelope queueing only some vertices) against a plain Dijkstra with every
  * vertex queued, bit for bit. The world build's generation IDs depend on both. */
 #include "ct_build.h"
+#include "ct_heap.h"
 #include "test.h"
 
 #include <stdlib.h>
