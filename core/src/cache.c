@@ -21,7 +21,7 @@
  *   - The world is only read, by the worker and by anyone else at the same
  *     time; it must outlive the cache.
  */
-#include "ct_internal.h"
+#include "ct_world.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -201,10 +201,10 @@ int ct_cache_request(ct_cache *cache, ct_key key, char *err, size_t errlen)
         return -1 - (int)ct__fail(err, errlen, CT_ERR_NULL, "ct_cache_request: cache is NULL");
     r = ct_key_validate(key, err, errlen);
     if (r != CT_OK) return -1 - (int)r;
-    if ((uint32_t)key.lod > cache->world->cfg.surface_lod)
+    if ((uint32_t)key.lod > cache->world->field.cfg.surface_lod)
         return -1 - (int)ct__fail(err, errlen, CT_ERR_LOD,
                                   "ct_cache_request: LOD %d exceeds the world's surface_lod %u",
-                                  (int)key.lod, (unsigned)cache->world->cfg.surface_lod);
+                                  (int)key.lod, (unsigned)cache->world->field.cfg.surface_lod);
 
     pthread_mutex_lock(&cache->mutex);
     i = ct__find(cache, key);

@@ -1,6 +1,5 @@
-/* chunk.c - 257x257 chunk generation at any LOD, its records and digest
- * (the height code and header bytes are io_chunk.c's) and logical chunk
- * addresses.
+/* chunk.c - 257x257 chunk generation at any LOD: its arrays, records and
+ * digest (the height code and header bytes are io_chunk.c's).
  *
  * Every sample is ct__sample_dir (through a sampler that caches the macro
  * cell) at ct__sample_direction(face, lod, gx, gy):
@@ -9,7 +8,6 @@
  * coincide with fine ones are the same bits. No allocation here. */
 #include "ct_surface.h"
 
-#include <stdio.h>
 
 uint64_t ct__key_hash(ct_key key, uint64_t state)
 {
@@ -47,13 +45,7 @@ static uint64_t ct__chunk_put(ct_chunk *chunk, size_t at, const ct_sample *s, do
     return ct_fnv1a64(rec, sizeof rec, digest);
 }
 
-ct_result ct_chunk_generate(const ct_world *world, ct_key key, ct_chunk *chunk,
-                            char *err, size_t errlen)
-{
-    return ct__chunk_generate_with(world, key, chunk, 1, NULL, err, errlen);
-}
-
-ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *chunk, int skips, uint64_t *counts,
+ct_result ct__chunk_generate_with(const ct__field *world, ct_key key, ct_chunk *chunk, int skips, uint64_t *counts,
                                   char *err, size_t errlen)
 {
     const double q = world ? world->cfg.height_quantum_m : 1.0;
@@ -123,19 +115,4 @@ ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *c
     chunk->clipped = clipped;
     chunk->digest = ct__chunk_digest_finish(chunk, digest);
     return CT_OK;
-}
-
-size_t ct_address_format(const ct_world *world, ct_key key, char *buf, size_t buflen)
-{
-    int n;
-    if (buf && buflen) buf[0] = '\0';
-    if (!world || ct_key_validate(key, NULL, 0) != CT_OK) return 0;
-    /* Face in its file spelling (px..nz) so addresses are safe in paths and
-     * URLs; generation as 16 hex digits, the way every tool prints it. */
-    n = snprintf(buf, buf ? buflen : 0, "%lu/%08lx%08lx/%s/%d/%lu/%lu",
-                 (unsigned long)world->cfg.planet_id,
-                 (unsigned long)(uint32_t)(world->generation >> 32),
-                 (unsigned long)(uint32_t)world->generation, ct_face_file_name(key.face),
-                 (int)key.lod, (unsigned long)key.x, (unsigned long)key.y);
-    return n < 0 ? 0 : (size_t)n;
 }

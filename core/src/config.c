@@ -1,6 +1,6 @@
 /* config.c - the knob table (generated from ct_knobs.def), defaults, presets,
  * name=value parsing, validation and formatting of ct_config. */
-#include "ct_internal.h"
+#include "ct_base.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef CT_COAST_H
 #define CT_COAST_H
 
-#include "ct_internal.h"
+#include "ct_base.h"
 
 /* 1 when the layer is on (coast_fractal > 0 or shore_ramp_m > 0). */
 int ct__coast_on(const ct_config *cfg);

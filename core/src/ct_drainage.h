@@ -4,7 +4,7 @@
 #ifndef CT_DRAINAGE_H
 #define CT_DRAINAGE_H
 
-#include "ct_build.h"
+#include "ct_solve.h"
 
 /* Per-vertex drainage of a world. Sinks are the vertices of the sea (the
  * ocean and every inland sea at sea level) and of closed lakes; every other
@@ -26,12 +26,12 @@ typedef struct ct__drainage {
 
 /* The precipitation proxy at a vertex, 0.05..1: the moisture rule of the
  * samples without the shore bonus (moisture_v must be derived). */
-double ct__drainage_precip(const ct_world *w, uint32_t v);
+double ct__drainage_precip(const ct__field *w, uint32_t v);
 /* Solves the drainage of w (heights, bodies, levels and moisture_v final).
  * A lake is a body > 0 the build let rise (walk modes, at most
  * lake_max_vertices: the rule of world_derive.c); it is closed when its mean
  * precipitation proxy is below river_closed_moisture. */
-ct_result ct__drainage_solve(const ct_world *w, const ct__graph *g, ct__drainage *out, char *err, size_t errlen);
+ct_result ct__drainage_solve(const ct__field *w, const ct__graph *g, ct__drainage *out, char *err, size_t errlen);
 void ct__drainage_free(ct__drainage *d);
 
 /* Stream-power erosion of w->height_v (Braun and Willett 2013, n = 1, m =
@@ -40,6 +40,6 @@ void ct__drainage_free(ct__drainage *d);
  * pinned to (h + F h_down) / (1 + F), F = erosion_k sqrt(A) / edge length,
  * never below its downstream neighbour. Water and pins stay, so the lakes and
  * shores the slope projection keeps still hold. */
-ct_result ct__erode(ct_world *w, const ct__graph *g, const uint8_t *is_pin_v, char *err, size_t errlen);
+ct_result ct__erode(ct__field *w, const ct__graph *g, const uint8_t *is_pin_v, char *err, size_t errlen);
 
 #endif

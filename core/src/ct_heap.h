@@ -3,7 +3,7 @@
 #ifndef CT_HEAP_H
 #define CT_HEAP_H
 
-#include "ct_internal.h"
+#include "ct_base.h"
 
 /* Min-queue of vertices for the Dijkstra-style solves (slope envelopes, lake
  * levels): pops the least (key, vertex index), each vertex once. A 4-ary heap

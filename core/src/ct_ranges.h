@@ -5,7 +5,7 @@
 #ifndef CT_RANGES_H
 #define CT_RANGES_H
 
-#include "ct_internal.h"
+#include "ct_solve.h"
 
 /* Non-zero when the world needs belt weights (ranges or the macro ceiling). */
 int ct__ranges_need_belts(const ct_config *cfg);
@@ -13,7 +13,7 @@ int ct__ranges_need_belts(const ct_config *cfg);
 double ct__range_belt(const ct_config *cfg, const double dir[3]);
 /* Fills w->belt_v for every vertex if the config needs it and it is not
  * there yet (snapshot load). */
-ct_result ct__ranges_derive(ct_world *w, char *err, size_t errlen);
+ct_result ct__ranges_derive(ct__field *w, char *err, size_t errlen);
 /* Macro land height after the soft ceiling: base + c x / (c + x) for the
  * height x above base, c from macro_ceiling_m raised by the belt and varied
  * between continents. Returns h unchanged when the ceiling is off. memo:

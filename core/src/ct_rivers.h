@@ -97,7 +97,7 @@ typedef struct ct__water_probe {
 
 /* Builds w->rivers from the final field when river_min_area_km2 > 0
  * (world_derive.c calls it, build and load alike); leaves it NULL otherwise. */
-ct_result ct__rivers_derive(ct_world *w, const ct__graph *g, const ct__water_probe *wp, char *err, size_t errlen);
+ct_result ct__rivers_derive(ct__field *w, const ct__graph *g, const ct__water_probe *wp, char *err, size_t errlen);
 void ct__rivers_free(ct__rivers *rv);
 size_t ct__rivers_bytes(const ct__rivers *rv);
 /* Non-zero when macro cell c has a segment within reach (else ct__river_at

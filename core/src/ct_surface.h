@@ -1,19 +1,22 @@
-/* ct_surface.h - private declarations shared by the surface files (sample.c,
- * biome.c, chunk.c, palette.c, io_chunk.c, io_world.c): the point sampler
- * used by chunks, the biome classifier and little-endian byte helpers. */
+/* ct_surface.h - the surface layer (core/src/surface: sample.c, biome.c,
+ * palette.c, chunk.c, io_chunk.c, mesh.c): the point sampler of a world's
+ * frozen field (ct__field) used by chunks, meshes and the world's queries,
+ * the biome classifier, the chunk digest and little-endian byte helpers. */
 #ifndef CT_SURFACE_H
 #define CT_SURFACE_H
 
-#include "ct_internal.h"
+#include "ct_base.h"
 #include "ct_coast.h"
 #include "ct_ranges.h"
-#include "ct_ground.h"
+#include "ct_fine_relief.h"
 #include "ct_rivers.h"
 
 /* Sampling without validation. need_moisture = 0 lets chunk generation skip
  * the moisture noise on water samples (their biome does not read it); every
  * field a chunk stores is identical either way. */
-void ct__sample_dir(const ct_world *w, const double dir[3], int need_moisture, ct_sample *out);
+void ct__sample_dir(const ct__field *w, const double dir[3], int need_moisture, ct_sample *out);
+/* ct_world_sample of a world's field (validates dir; w NULL is refused). */
+ct_result ct__field_sample(const ct__field *w, const double dir[3], ct_sample *out, char *err, size_t errlen);
 
 /* A macro cell's corners as the sampler uses them (sample.c): indices,
  * bodies, the interpolation split and every field value, widened to double. */
@@ -51,7 +54,7 @@ enum {
     CT__SKIP_COUNT
 };
 typedef struct ct__sampler {
-    const ct_world *w;
+    const ct__field *w;
     ct__corners cell[CT__SAMPLER_SLOTS];
     int want_mask, own_levels, coast_on, ranges_on, want_slope;
     int want_grad;            /* the coarse gradient: biome slope or fine relief */
@@ -73,7 +76,7 @@ typedef struct ct__sampler {
     int chunk_face, chunk_lod;
     int64_t lane_gx[CT__SAMPLER_SLOTS], lane_gy;
 } ct__sampler;
-void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask);
+void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask);
 /* The fine relief's coarse input at a canonical direction (ct__gcoarse_fn,
  * ctx the sampler): the gradient of macro + ranges and the moisture field,
  * the same bits the sampler hands the layer at that direction. */
@@ -92,15 +95,19 @@ void ct__sampler_water4(ct__sampler *sp, const double dir[12], double level_m[4]
  * (ct__fbm3_fast_x4n). */
 void ct__sampler_run4(ct__sampler *sp, const double dir[12], int need_moisture, ct_sample out[4]);
 
+/* ct_mesh_build of a world's field (mesh.c). */
+ct_result ct__mesh_build(const ct__field *world, const ct_chunk *chunk, const ct_mesh_options *opts,
+                         const ct_palette *palette, ct_mesh *mesh, char *err, size_t errlen);
+
 /* ct_chunk_generate (which runs with the skips on) with the skips on or off,
  * adding what was skipped to counts (CT__SKIP_COUNT entries) when not NULL:
  * the tests' and benchmarks' way to run both sides. */
-ct_result ct__chunk_generate_with(const ct_world *world, ct_key key, ct_chunk *chunk, int skips, uint64_t *counts,
+ct_result ct__chunk_generate_with(const ct__field *world, ct_key key, ct_chunk *chunk, int skips, uint64_t *counts,
                                   char *err, size_t errlen);
 /* ct__sample_dir with the skips on or off (a fresh sampler: its river memo
  * starts empty, so only the sealed skip's conditions can apply, and those
  * need need_moisture 0 and four lanes). */
-void ct__sample_dir_with(const ct_world *w, const double dir[3], int need_moisture, int skips, uint64_t *counts,
+void ct__sample_dir_with(const ct__field *w, const double dir[3], int need_moisture, int skips, uint64_t *counts,
                          ct_sample *out);
 
 /* Inputs of the biome rules, all derived from the shared field. */

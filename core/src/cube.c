@@ -5,7 +5,7 @@
  * axis owns a direction with ties to X, then Y, then Z. Sample positions are
  * dyadic fractions gx / (256 * 2^lod), computed exactly in double, so a chunk
  * border, a coarser LOD and a neighbouring face all produce the same bits. */
-#include "ct_internal.h"
+#include "ct_base.h"
 
 #include <math.h>
 
@@ -183,9 +183,8 @@ ct_result ct_key_validate(ct_key key, char *err, size_t errlen)
     return CT_OK;
 }
 
-ct_result ct_key_at(const ct_world *world, const double dir[3], int lod,
-                    ct_key *key, double *local_x, double *local_y,
-                    char *err, size_t errlen)
+ct_result ct__key_at(const ct_config *cfg, const double dir[3], int lod, ct_key *key, double *local_x,
+                     double *local_y, char *err, size_t errlen)
 {
     int face;
     double u, v, n, gx, gy;
@@ -195,9 +194,9 @@ ct_result ct_key_at(const ct_world *world, const double dir[3], int lod,
     if (!key) return ct__fail(err, errlen, CT_ERR_NULL, "key output is NULL");
     if (lod < 0 || lod > CT_MAX_LOD)
         return ct__fail(err, errlen, CT_ERR_LOD, "LOD %d out of range 0..%d", lod, CT_MAX_LOD);
-    if (world && (uint32_t)lod > world->cfg.surface_lod)
+    if (cfg && (uint32_t)lod > cfg->surface_lod)
         return ct__fail(err, errlen, CT_ERR_LOD, "LOD %d is finer than the world's surface_lod %lu",
-                        lod, (unsigned long)world->cfg.surface_lod);
+                        lod, (unsigned long)cfg->surface_lod);
     ct__cube_from_dir(dir, &face, &u, &v);
     side = 1u << lod;
     n = (double)((int64_t)CT_CHUNK_CORE << lod);

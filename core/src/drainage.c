@@ -31,7 +31,7 @@
 /* 4 pi: the cell areas are scaled to sum to the sphere's. */
 #define CT__FOUR_PI 12.566370614359172
 
-double ct__drainage_precip(const ct_world *w, uint32_t v)
+double ct__drainage_precip(const ct__field *w, uint32_t v)
 {
     double m = 0.5 + 0.9 * (w->moisture_v ? w->moisture_v[v] : 0.0) + w->cfg.moisture_bias;
     return m < CT__PRECIP_MIN ? CT__PRECIP_MIN : (m > 1.0 ? 1.0 : m);
@@ -76,7 +76,7 @@ static void ct__cell_areas(const ct__graph *g, double radius_m, double *cell)
 
 /* Marks the vertices of closed lakes: a lake (the build's rule, from sizes
  * counted on body_v) whose mean precipitation proxy is under the knob. */
-static ct_result ct__closed_lakes(const ct_world *w, ct__drainage *d)
+static ct_result ct__closed_lakes(const ct__field *w, ct__drainage *d)
 {
     uint32_t V = w->vertex_count, v, bodies = 0;
     double *sum;
@@ -122,7 +122,7 @@ static ct_result ct__closed_lakes(const ct_world *w, ct__drainage *d)
 }
 
 /* A sink: the sea (any body that is not a lake) or a closed lake. */
-static int ct__is_sink(const ct_world *w, const ct__drainage *d, const uint32_t *size, uint32_t v)
+static int ct__is_sink(const ct__field *w, const ct__drainage *d, const uint32_t *size, uint32_t v)
 {
     int32_t b = w->body_v[v];
     if (b < 0) return 0;
@@ -137,7 +137,7 @@ static int ct__is_sink(const ct_world *w, const ct__drainage *d, const uint32_t 
  * its rank against non-sink neighbours is ever read (ct__directions), so it
  * skips the queue and takes a place at the front of the order: the others
  * keep their relative order and every fill value stays the same. */
-static ct_result ct__flood(const ct_world *w, const ct__graph *g, ct__drainage *d, const uint32_t *size)
+static ct_result ct__flood(const ct__field *w, const ct__graph *g, ct__drainage *d, const uint32_t *size)
 {
     ct__heap hp = {0};
     uint32_t V = w->vertex_count, v, count = 0, lowest = 0, seeds = 0, k;
@@ -193,7 +193,7 @@ oom:
 }
 
 /* Flow directions down the filled surface. */
-static void ct__directions(const ct_world *w, const ct__graph *g, ct__drainage *d, const uint32_t *size,
+static void ct__directions(const ct__field *w, const ct__graph *g, ct__drainage *d, const uint32_t *size,
                            const uint32_t *rank)
 {
     uint32_t V = w->vertex_count, i, v, k;
@@ -221,7 +221,7 @@ static void ct__directions(const ct_world *w, const ct__graph *g, ct__drainage *
  * flood order), whose direction leads out over the pass; every other vertex
  * of the lake drains to it through the lake (breadth first from it, in
  * neighbour-slot order). queue and seen are [V] scratch. */
-static void ct__lake_routes(const ct_world *w, const ct__graph *g, ct__drainage *d, uint32_t *queue, uint8_t *seen)
+static void ct__lake_routes(const ct__field *w, const ct__graph *g, ct__drainage *d, uint32_t *queue, uint8_t *seen)
 {
     uint32_t V = w->vertex_count, i, head, tail, k;
     memset(seen, 0, (size_t)V);
@@ -273,7 +273,7 @@ static void ct__tree_order(uint32_t V, ct__drainage *d, uint32_t *first, uint32_
 }
 
 /* Sinks and accumulation in order (downstream first) and its reverse. */
-static void ct__accumulate(const ct_world *w, ct__drainage *d)
+static void ct__accumulate(const ct__field *w, ct__drainage *d)
 {
     uint32_t V = w->vertex_count, i, v;
     for (i = 0; i < V; i++) {
@@ -290,7 +290,7 @@ static void ct__accumulate(const ct_world *w, ct__drainage *d)
     }
 }
 
-ct_result ct__drainage_solve(const ct_world *w, const ct__graph *g, ct__drainage *d, char *err, size_t errlen)
+ct_result ct__drainage_solve(const ct__field *w, const ct__graph *g, ct__drainage *d, char *err, size_t errlen)
 {
     uint32_t V = w->vertex_count, v;
     uint32_t *size = NULL, *rank = NULL;
@@ -348,7 +348,7 @@ static double ct__edge_len(const ct__graph *g, uint32_t v, uint32_t u)
     return 1.0;
 }
 
-ct_result ct__erode(ct_world *w, const ct__graph *g, const uint8_t *is_pin_v, char *err, size_t errlen)
+ct_result ct__erode(ct__field *w, const ct__graph *g, const uint8_t *is_pin_v, char *err, size_t errlen)
 {
     uint32_t it, i;
     for (it = 0; it < w->cfg.erosion_iterations; it++) {

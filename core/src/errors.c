@@ -1,6 +1,6 @@
 /* errors.c - result codes and messages (from the CT_ERRORS table in ct.h)
  * and the helper that writes a message into the caller's buffer. */
-#include "ct_internal.h"
+#include "ct_base.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * index that contains it and the later faces look its id up through the
  * inverse face transform. No hashing, no pointer order: the numbering is a
  * pure function of n, which the snapshot reader relies on. */
-#include "ct_build.h"
+#include "ct_solve.h"
 
 #include <stdlib.h>
 
@@ -44,7 +44,7 @@ static uint32_t ct__lattice(double c, uint32_t n)
     return (uint32_t)((c + 1.0) * 0.5 * (double)n + 0.5);
 }
 
-ct_result ct__world_alloc_graph(ct_world *w, uint32_t n, char *err, size_t errlen)
+ct_result ct__field_alloc_graph(ct__field *w, uint32_t n, char *err, size_t errlen)
 {
     size_t grid, V;
     uint32_t next = 0, f, i, j;
@@ -133,7 +133,7 @@ static int ct__has_link(const ct__graph *g, uint32_t a, uint32_t b)
     return 0;
 }
 
-ct_result ct__graph_build(const ct_world *w, double radius_m, ct__graph *g, char *err, size_t errlen)
+ct_result ct__graph_build(const ct__field *w, double radius_m, ct__graph *g, char *err, size_t errlen)
 {
     uint32_t n = w->n, f, i, j, V = w->vertex_count;
     size_t k;

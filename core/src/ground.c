@@ -41,7 +41,7 @@
  *
  * Only + - * / sqrt floor (cos and sin by a Taylor pair, ct__cis): identical
  * natively and in WebAssembly. */
-#include "ct_ground.h"
+#include "ct_fine_relief.h"
 #include "ct_v2.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* ground_phase.c - the stripe phases of the fine-relief layer (ground.c):
  * e^(2 pi i k / 256) for k = 0..255, each corner's stripe phase picked by 8
  * bits of its hash. Literals, so every platform has the same doubles. */
-#include "ct_ground.h"
+#include "ct_fine_relief.h"
 
 /* e^(2 pi i k / 256): each corner's stripe phase, picked by 8 bits of its
  * hash (literals, so every platform has the same doubles). */

@@ -21,7 +21,7 @@
  * rounding there; the samples on a cube edge themselves always take the
  * owner face's value (the chunk asks ct__ground_point), so they are equal to
  * the bit. */
-#include "ct_ground.h"
+#include "ct_fine_relief.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* hash.c - stable unsigned integer hashing, salted sub-seeds and FNV-1a 64.
  * All arithmetic is on uint32_t/uint64_t, so wrap-around is defined and the
  * same on every target. */
-#include "ct_internal.h"
+#include "ct_base.h"
 
 uint32_t ct__hash32(uint32_t x)
 {

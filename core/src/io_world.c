@@ -14,6 +14,7 @@
  *    u64 FNV-1a 64 of every byte before it
  * Format 2 also stored region weights, shore distances and statistics that
  * the reader trusted; it is refused. */
+#include "ct_world.h"
 #include "ct_surface.h"
 
 #include <stdio.h>
@@ -40,7 +41,7 @@ static size_t ct__snapshot_bytes(uint32_t vertex_count)
 
 size_t ct_world_snapshot_size(const ct_world *world)
 {
-    return world ? ct__snapshot_bytes(world->vertex_count) : 0;
+    return world ? ct__snapshot_bytes(world->field.vertex_count) : 0;
 }
 
 ct_result ct_world_snapshot_write(const ct_world *world, uint8_t *buf, size_t buflen,
@@ -53,7 +54,7 @@ ct_result ct_world_snapshot_write(const ct_world *world, uint8_t *buf, size_t bu
     if (buflen < need)
         return ct__fail(err, errlen, CT_ERR_BUFFER, "buffer holds %lu bytes; the snapshot needs %lu",
                         (unsigned long)buflen, (unsigned long)need);
-    V = world->vertex_count;
+    V = world->field.vertex_count;
     memcpy(buf, ct__world_magic, 8);
     ct__put_u32(buf + 8, CT__WORLD_FORMAT);
     ct__put_u32(buf + 12, CT_ALGORITHM_VERSION);
@@ -61,18 +62,18 @@ ct_result ct_world_snapshot_write(const ct_world *world, uint8_t *buf, size_t bu
     pos = CT__WORLD_HEAD;
     for (k = 0; k < ct_knob_count(); k++) {
         const ct_knob_info *kn = ct_knob_get(k);
-        double v = ct_config_get(&world->cfg, kn);
+        double v = ct_config_get(&world->field.cfg, kn);
         if (kn->kind == CT_KNOB_UINT) { ct__put_u32(buf + pos, (uint32_t)v); pos += 4; }
         else { ct__put_f64(buf + pos, v); pos += 8; }
     }
-    ct__put_u32(buf + pos, world->n);
+    ct__put_u32(buf + pos, world->field.n);
     ct__put_u32(buf + pos + 4, V);
     pos += 8;
-    for (c = 0; c < V; c++, pos += 8) ct__put_f64(buf + pos, world->height_v[c]);
-    for (c = 0; c < V; c++, pos += 8) ct__put_f64(buf + pos, world->water_level_v[c]);
-    for (c = 0; c < V; c++, pos += 4) ct__put_u32(buf + pos, (uint32_t)world->body_v[c]);
-    for (c = 0; c < V; c++, pos += 4) ct__put_f32(buf + pos, world->mask_v[c]);
-    ct__put_u64(buf + pos, world->generation);
+    for (c = 0; c < V; c++, pos += 8) ct__put_f64(buf + pos, world->field.height_v[c]);
+    for (c = 0; c < V; c++, pos += 8) ct__put_f64(buf + pos, world->field.water_level_v[c]);
+    for (c = 0; c < V; c++, pos += 4) ct__put_u32(buf + pos, (uint32_t)world->field.body_v[c]);
+    for (c = 0; c < V; c++, pos += 4) ct__put_f32(buf + pos, world->field.mask_v[c]);
+    ct__put_u64(buf + pos, world->field.generation);
     pos += 8;
     ct__put_u64(buf + pos, ct_fnv1a64(buf, pos, CT_FNV1A64_INIT));
     return CT_OK;
@@ -196,24 +197,24 @@ static ct_result ct__snapshot_check(const uint8_t *buf, size_t len, size_t pos, 
  * generation ID it must reproduce. */
 static ct_result ct__snapshot_field(ct_world *w, const uint8_t *buf, size_t pos, char *err, size_t errlen)
 {
-    uint32_t V = w->vertex_count, c;
-    w->height_v = (double *)malloc(sizeof(double) * V);
-    w->water_level_v = (double *)malloc(sizeof(double) * V);
-    w->body_v = (int32_t *)malloc(sizeof(int32_t) * V);
-    w->mask_v = (float *)malloc(sizeof(float) * V);
-    if (!w->height_v || !w->water_level_v || !w->body_v || !w->mask_v)
+    uint32_t V = w->field.vertex_count, c;
+    w->field.height_v = (double *)malloc(sizeof(double) * V);
+    w->field.water_level_v = (double *)malloc(sizeof(double) * V);
+    w->field.body_v = (int32_t *)malloc(sizeof(int32_t) * V);
+    w->field.mask_v = (float *)malloc(sizeof(float) * V);
+    if (!w->field.height_v || !w->field.water_level_v || !w->field.body_v || !w->field.mask_v)
         return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory loading the world");
-    for (c = 0; c < V; c++, pos += 8) w->height_v[c] = ct__get_f64(buf + pos);
-    for (c = 0; c < V; c++, pos += 8) w->water_level_v[c] = ct__get_f64(buf + pos);
-    for (c = 0; c < V; c++, pos += 4) w->body_v[c] = (int32_t)ct__get_u32(buf + pos);
-    for (c = 0; c < V; c++, pos += 4) w->mask_v[c] = ct__get_f32(buf + pos);
-    if (!ct__all_finite_f64(w->height_v, V) || !ct__all_finite_f64(w->water_level_v, V) ||
-        !ct__all_finite_f32(w->mask_v, V))
+    for (c = 0; c < V; c++, pos += 8) w->field.height_v[c] = ct__get_f64(buf + pos);
+    for (c = 0; c < V; c++, pos += 8) w->field.water_level_v[c] = ct__get_f64(buf + pos);
+    for (c = 0; c < V; c++, pos += 4) w->field.body_v[c] = (int32_t)ct__get_u32(buf + pos);
+    for (c = 0; c < V; c++, pos += 4) w->field.mask_v[c] = ct__get_f32(buf + pos);
+    if (!ct__all_finite_f64(w->field.height_v, V) || !ct__all_finite_f64(w->field.water_level_v, V) ||
+        !ct__all_finite_f32(w->field.mask_v, V))
         return ct__fail(err, errlen, CT_ERR_FORMAT, "world snapshot holds a NaN or infinite value");
     ct_palette_default(&w->palette);
     /* The ID first: derive only ever sees data the ID vouches for. */
-    w->generation = ct__world_generation(w);
-    if (w->generation != ct__get_u64(buf + pos))
+    w->field.generation = ct__world_generation(w);
+    if (w->field.generation != ct__get_u64(buf + pos))
         return ct__fail(err, errlen, CT_ERR_CHECKSUM,
                         "world snapshot generation does not match its contents: the file is corrupt");
     return CT_OK;
@@ -244,8 +245,8 @@ ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
 
     w = (ct_world *)calloc(1, sizeof *w);
     if (!w) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory loading the world");
-    w->cfg = cfg;
-    r = ct__world_alloc_graph(w, n, err, errlen);
+    w->field.cfg = cfg;
+    r = ct__field_alloc_graph(&w->field, n, err, errlen);
     if (r == CT_OK) r = ct__snapshot_field(w, buf, pos, err, errlen);
     if (r) goto fail;
     r = ct__world_derive(w, NULL, inner, sizeof inner);

@@ -13,7 +13,7 @@
  * at sea level. lake_own_levels = 1 (ct__lake_levels_own below) keeps each
  * lake at its own level: a vertex touching two bodies is a dam at the higher
  * level, and a lake is lowered only where the slope limit requires it. */
-#include "ct_build.h"
+#include "ct_solve.h"
 #include "ct_heap.h"
 
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * warped continent fBm + land_bias + coast noise scaled by the regional
  * roughness, or the caller's ct_shape_fn instead. The build decides land and
  * water from the stored float, so a snapshot reproduces the same split. */
-#include "ct_build.h"
+#include "ct_solve.h"
 
 #include <stdlib.h>
 
@@ -18,7 +18,7 @@ static float ct__to_float(double x)
     return (float)x;
 }
 
-ct_result ct__mask_fill(ct_world *w, ct_shape_fn shape, void *user, ct__vertex_rules *rules,
+ct_result ct__mask_fill(ct__field *w, ct_shape_fn shape, void *user, ct__vertex_rules *rules,
                         char *err, size_t errlen)
 {
     const ct_config *cfg = &w->cfg;

@@ -12,7 +12,7 @@
  * (local y 0), the bottom edge (y 256), the left edge (x 0), the right edge
  * (x 256), each in increasing x or y. Triangles wind counter-clockwise seen
  * from outside the planet, whatever the face's uv orientation. */
-#include "ct_internal.h"
+#include "ct_surface.h"
 #include "ct_v2.h"
 
 #include <math.h>
@@ -78,7 +78,7 @@ ct_result ct_mesh_layout_get(const ct_mesh_options *opts, ct_mesh_layout *out,
 
 /* Everything the per-vertex helpers need, fixed for one build. */
 typedef struct ct__mesher {
-    const ct_world *world;
+    const ct__field *field;
     const ct_chunk *chunk;
     const ct_palette *pal;
     ct_mesh *mesh;
@@ -156,7 +156,7 @@ static void ct__mesh_terrain_point(const ct__mesher *m, int64_t lx, int64_t ly, 
     } else {
         ct_sample s;
         h = 0.0;
-        if (ct_world_sample(m->world, dir, &s, NULL, 0) == CT_OK) h = (double)(float)s.height_m;
+        if (ct__field_sample(m->field, dir, &s, NULL, 0) == CT_OK) h = (double)(float)s.height_m;
     }
     ct__mesh_point(m, dir, h, out);
 }
@@ -453,9 +453,8 @@ static void ct__mesh_water(ct__mesher *m)
     m->mesh->index_count = ic;
 }
 
-ct_result ct_mesh_build(const ct_world *world, const ct_chunk *chunk,
-                        const ct_mesh_options *opts, const ct_palette *palette,
-                        ct_mesh *mesh, char *err, size_t errlen)
+ct_result ct__mesh_build(const ct__field *world, const ct_chunk *chunk, const ct_mesh_options *opts,
+                         const ct_palette *palette, ct_mesh *mesh, char *err, size_t errlen)
 {
     ct__mesher m;
     ct_palette def;
@@ -480,7 +479,7 @@ ct_result ct_mesh_build(const ct_world *world, const ct_chunk *chunk,
         ct_palette_default(&def);
         palette = &def;
     }
-    m.world = world;
+    m.field = world;
     m.chunk = chunk;
     m.pal = palette;
     m.mesh = mesh;

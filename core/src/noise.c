@@ -5,7 +5,7 @@
  * Only +, -, *, / and floor appear here: those are exactly rounded in IEEE
  * arithmetic, so native and WebAssembly builds agree bit for bit (compiled
  * with -ffp-contract=off so no FMA changes a rounding). */
-#include "ct_internal.h"
+#include "ct_base.h"
 
 #include <math.h>
 

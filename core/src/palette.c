@@ -2,7 +2,7 @@
  * light) and the parser of palette files: exactly 40 RRGGBB values, one per
  * line, '#' comments and blank lines allowed. Palettes only colour samples:
  * they never enter heights, masks or generation IDs. */
-#include "ct_internal.h"
+#include "ct_base.h"
 
 #include <string.h>
 

@@ -110,7 +110,7 @@ double ct__range_belt(const ct_config *cfg, const double dir[3])
     return ct__belt_at(cfg, NULL, dir);
 }
 
-ct_result ct__ranges_derive(ct_world *w, char *err, size_t errlen)
+ct_result ct__ranges_derive(ct__field *w, char *err, size_t errlen)
 {
     ct__fbm_memo memo;
     uint32_t v;

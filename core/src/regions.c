@@ -8,7 +8,7 @@
  * a profile within region_blend of the best one gets a smoothstep share,
  * anything further gets none. No exp(): only +,-,*,/ so WASM agrees with
  * native. The weights are continuous because max() and the clamp are. */
-#include "ct_build.h"
+#include "ct_solve.h"
 
 #include <math.h>
 
@@ -84,11 +84,10 @@ void ct__region_effective(const ct_config *cfg, const double w[4], ct_region_inf
     out->delay_passes = (double)cfg->front_delay_passes + floor(s * d + 0.5);
 }
 
-ct_result ct_world_region(const ct_world *world, const double dir[3], ct_region_info *out,
-                          char *err, size_t errlen)
+ct_result ct__region_at(const ct_config *cfg, const double dir[3], ct_region_info *out, char *err, size_t errlen)
 {
     double d[3], len2, len, w[4];
-    if (!world || !dir || !out) return ct__fail(err, errlen, CT_ERR_NULL, "world, dir or out is NULL");
+    if (!cfg || !dir || !out) return ct__fail(err, errlen, CT_ERR_NULL, "world, dir or out is NULL");
     if (!ct__is_finite(dir[0]) || !ct__is_finite(dir[1]) || !ct__is_finite(dir[2]))
         return ct__fail(err, errlen, CT_ERR_DIRECTION, "direction has a NaN or infinite component");
     len2 = ct__dot3(dir, dir);
@@ -98,7 +97,7 @@ ct_result ct_world_region(const ct_world *world, const double dir[3], ct_region_
     d[0] = dir[0] / len;
     d[1] = dir[1] / len;
     d[2] = dir[2] / len;
-    ct__region_weights(&world->cfg, d, w);
-    ct__region_effective(&world->cfg, w, out);
+    ct__region_weights(cfg, d, w);
+    ct__region_effective(cfg, w, out);
     return CT_OK;
 }

@@ -7,7 +7,7 @@
  * get half the coarse+fine fBm and no ridges. Both fade in with the hop
  * distance from the shoreline over relief_shore_hops hops, starting at zero
  * on the pinned shore vertices, so relief never moves a coastline. */
-#include "ct_build.h"
+#include "ct_solve.h"
 
 #include <stdlib.h>
 

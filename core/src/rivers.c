@@ -93,7 +93,7 @@ static void ct__unit3(double a[3])
 
 /* River surface per vertex (see the top of the file); lvl[v] for water is its
  * level. Needs the flood order of the drainage. */
-static ct_result ct__levels(const ct_world *w, const ct__drainage *d, double *lvl)
+static ct_result ct__levels(const ct__field *w, const ct__drainage *d, double *lvl)
 {
     uint32_t V = w->vertex_count, i, v;
     double *fw = (double *)malloc(sizeof *fw * (size_t)V);
@@ -120,7 +120,7 @@ static ct_result ct__levels(const ct_world *w, const ct__drainage *d, double *lv
 }
 
 /* Unit tangent at vertex v, in its tangent plane, from a towards b. */
-static void ct__tangent(const ct_world *w, uint32_t v, uint32_t a, uint32_t b, double t[3])
+static void ct__tangent(const ct__field *w, uint32_t v, uint32_t a, uint32_t b, double t[3])
 {
     const double *p = w->dir_v + 3u * (size_t)v, *pa = w->dir_v + 3u * (size_t)a, *pb = w->dir_v + 3u * (size_t)b;
     double r;
@@ -133,7 +133,7 @@ static void ct__tangent(const ct_world *w, uint32_t v, uint32_t a, uint32_t b, d
 
 /* The segment's polyline: Hermite curve from A (tangent ta) to B (tangent
  * tb) plus the meander offset across it, each point back on the sphere. */
-static void ct__seg_shape(const ct_world *w, ct__river_seg *s, const double ta[3], const double tb[3])
+static void ct__seg_shape(const ct__field *w, ct__river_seg *s, const double ta[3], const double tb[3])
 {
     const double *A = w->dir_v + 3u * (size_t)s->a, *B = w->dir_v + 3u * (size_t)s->b;
     double chord[3], L, m1, m2;
@@ -168,7 +168,7 @@ static void ct__seg_shape(const ct_world *w, ct__river_seg *s, const double ta[3
 }
 
 /* Arc length shares, piece lengths and the bounding ball of the polyline. */
-static void ct__seg_finish(const ct_world *w, ct__river_seg *s)
+static void ct__seg_finish(const ct__field *w, ct__river_seg *s)
 {
     double total = 0.0, r2 = 0.0;
     int k, q, last = s->npts - 1;
@@ -210,10 +210,10 @@ static void ct__seg_step(const ct__river_seg *s, int g, double p[3])
 }
 
 static size_t ct__cell_of(uint32_t n, const double p[3], int *face, uint32_t *ci, uint32_t *cj);
-static int ct__near_water(const ct_world *w, const uint32_t *vc, uint32_t a, uint32_t b);
+static int ct__near_water(const ct__field *w, const uint32_t *vc, uint32_t a, uint32_t b);
 
 /* 1 when the cell of p has a water corner: only those cells can hold water. */
-static int ct__cell_wet(const ct_world *w, const double p[3])
+static int ct__cell_wet(const ct__field *w, const double p[3])
 {
     int face, q;
     uint32_t ci, cj;
@@ -225,7 +225,7 @@ static int ct__cell_wet(const ct_world *w, const double p[3])
 
 /* ct__cell_wet of polyline point k, cached in point_wet (-1 unknown): the
  * two pieces at a point both ask for it. */
-static int ct__point_wet(const ct_world *w, const ct__river_seg *s, int k, int *point_wet)
+static int ct__point_wet(const ct__field *w, const ct__river_seg *s, int k, int *point_wet)
 {
     if (point_wet[k] < 0) point_wet[k] = ct__cell_wet(w, s->pt + 3 * k);
     return point_wet[k];
@@ -235,7 +235,7 @@ static int ct__point_wet(const ct_world *w, const ct__river_seg *s, int k, int *
  * lie in cells without water runs through those cells (pieces are short
  * against cells) and is skipped; piece_wet caches that per piece and
  * point_wet per polyline point (-1 unknown). */
-static int ct__step_candidate(const ct_world *w, const ct__river_seg *s, int g, int *piece_wet, double p[3])
+static int ct__step_candidate(const ct__field *w, const ct__river_seg *s, int g, int *piece_wet, double p[3])
 {
     int k = g / CT__RIVER_WET_STEPS, *point_wet = piece_wet + CT__RIVER_PIECES;
     if (k >= s->npts - 1) k = s->npts - 2;
@@ -248,7 +248,7 @@ static int ct__step_candidate(const ct_world *w, const ct__river_seg *s, int g, 
 /* The first fine step from `from` to `to` (inclusive, stepping by dir = +-1)
  * where the field before rivers has sea or lake water, its level in *level;
  * -1 if none. The candidates go to the sampler four at a time. */
-static int ct__scan_wet(const ct_world *w, const ct__water_probe *wp, const ct__river_seg *s, int from, int to, int dir,
+static int ct__scan_wet(const ct__field *w, const ct__water_probe *wp, const ct__river_seg *s, int from, int to, int dir,
                         int *piece_wet, double *level)
 {
     int cand[4], wet[4], n = 0, g = from, k;
@@ -276,7 +276,7 @@ static int ct__scan_wet(const ct_world *w, const ct__water_probe *wp, const ct__
  * last leaves its lake: so along a segment the water never turns back into
  * a river at a higher level. Clips the polyline there (at the fine steps);
  * returns 1 when the start moved (a stub that leaves its lake late). */
-static int ct__seg_clip(const ct_world *w, const ct__water_probe *wp, ct__rivers *rv, ct__river_seg *s, int stub)
+static int ct__seg_clip(const ct__field *w, const ct__water_probe *wp, ct__rivers *rv, ct__river_seg *s, int stub)
 {
     int G = (s->npts - 1) * CT__RIVER_WET_STEPS, g, g0 = 0, g1 = G, k, n = 0;
     double lv = 0.0, contact = s->level_b, np[3 * (CT__RIVER_PIECES + 1)];
@@ -318,7 +318,7 @@ static int ct__seg_clip(const ct_world *w, const ct__water_probe *wp, ct__rivers
 
 /* Channel width and depth from the weighted drainage area (hydraulic
  * geometry: w = k sqrt(Q), d = 0.25 Q^0.375, with only sqrt). */
-static void ct__hydraulics(const ct_world *w, double flow_m2, double *width_m, double *depth_m)
+static void ct__hydraulics(const ct__field *w, double flow_m2, double *width_m, double *depth_m)
 {
     double Q = flow_m2 * CT__RUNOFF_M_PER_S, q4 = sqrt(sqrt(Q));
     *width_m = w->cfg.river_width_scale * sqrt(Q);
@@ -328,7 +328,7 @@ static void ct__hydraulics(const ct_world *w, double flow_m2, double *width_m, d
 /* The main upstream vertex of every vertex (largest flow, ties: lower
  * index) and, for river nodes, the lake vertex with the largest flow that
  * drains into it (an outlet). */
-static void ct__upstream(const ct_world *w, const ct__drainage *d, uint32_t *main_up, uint32_t *lake_in)
+static void ct__upstream(const ct__field *w, const ct__drainage *d, uint32_t *main_up, uint32_t *lake_in)
 {
     uint32_t V = w->vertex_count, v;
     for (v = 0; v < V; v++) main_up[v] = lake_in[v] = CT__NONE;
@@ -343,7 +343,7 @@ static void ct__upstream(const ct_world *w, const ct__drainage *d, uint32_t *mai
 }
 
 /* Fills one node's segment (and its flags) from the vertex tables. */
-static void ct__node_segment(const ct_world *w, const ct__water_probe *wp, ct__rivers *rv, uint32_t i, const double *lvl,
+static void ct__node_segment(const ct__field *w, const ct__water_probe *wp, ct__rivers *rv, uint32_t i, const double *lvl,
                              const uint32_t *main_up, const uint32_t *node_of)
 {
     const ct__drainage *d = &rv->dr;
@@ -382,7 +382,7 @@ static void ct__node_segment(const ct_world *w, const ct__water_probe *wp, ct__r
 }
 
 /* The outlet stub from lake vertex l to node i. */
-static void ct__stub_segment(const ct_world *w, const ct__water_probe *wp, ct__rivers *rv, ct__river_seg *s, uint32_t l,
+static void ct__stub_segment(const ct__field *w, const ct__water_probe *wp, ct__rivers *rv, ct__river_seg *s, uint32_t l,
                              uint32_t i, const double *lvl, const uint32_t *main_up)
 {
     uint32_t p = rv->node_v[i];
@@ -431,7 +431,7 @@ static size_t ct__cell_of(uint32_t n, const double p[3], int *face, uint32_t *ci
  * within the valley half-width of the curve is within reach + list_stride
  * half-pieces of one of those, which ct__valleys keeps under the smallest
  * cell width, so the lists are complete. */
-static ct_result ct__cell_lists(const ct_world *w, ct__rivers *rv, const uint32_t *vc)
+static ct_result ct__cell_lists(const ct__field *w, ct__rivers *rv, const uint32_t *vc)
 {
     uint32_t n = w->n, s, pass;
     size_t cells = 6u * (size_t)n * n, c;
@@ -492,7 +492,7 @@ oom:
 
 /* The macro cells at each vertex: vc[4v..4v+3], CT__NONE in unused slots
  * (a cube corner has 3). */
-static uint32_t *ct__vertex_cells(const ct_world *w)
+static uint32_t *ct__vertex_cells(const ct__field *w)
 {
     uint32_t n = w->n, V = w->vertex_count, f, i, j;
     size_t c;
@@ -520,7 +520,7 @@ static uint32_t *ct__vertex_cells(const ct_world *w)
 /* 1 when a cell at vertex a or b has a water corner. A segment's curve stays
  * inside those cells (its bulge and meander are well under a cell), and
  * only they can hold the water ct__seg_clip looks for. */
-static int ct__near_water(const ct_world *w, const uint32_t *vc, uint32_t a, uint32_t b)
+static int ct__near_water(const ct__field *w, const uint32_t *vc, uint32_t a, uint32_t b)
 {
     uint32_t n = w->n, e, k, q;
     for (e = 0; e < 2u; e++)
@@ -538,7 +538,7 @@ static int ct__near_water(const ct_world *w, const uint32_t *vc, uint32_t a, uin
 
 /* Valley half-widths: at least CT__VALLEY_MIN_HALF_WIDTHS channel
  * half-widths, and at most what keeps the cell lists complete. */
-static void ct__valleys(const ct_world *w, const ct__graph *g, ct__rivers *rv)
+static void ct__valleys(const ct__field *w, const ct__graph *g, ct__rivers *rv)
 {
     double min_edge = 1e300, max_piece = 0.0, cap;
     uint32_t s, k;
@@ -572,7 +572,7 @@ static void ct__valleys(const ct_world *w, const ct__graph *g, ct__rivers *rv)
 /* After clipping, a node whose segment was raised to a lake lifts every
  * node upstream of it to at least that level (downstream first, so each
  * downstream node is final when its upstream ones read it). */
-static void ct__lift_levels(const ct_world *w, ct__rivers *rv, const uint32_t *node_of)
+static void ct__lift_levels(const ct__field *w, ct__rivers *rv, const uint32_t *node_of)
 {
     uint32_t i, s;
     if (!rv->level_lifts) return;
@@ -599,7 +599,7 @@ static void ct__lift_levels(const ct_world *w, ct__rivers *rv, const uint32_t *n
     }
 }
 
-static ct_result ct__network(ct_world *w, const ct__graph *g, const ct__water_probe *wp, ct__rivers *rv)
+static ct_result ct__network(ct__field *w, const ct__graph *g, const ct__water_probe *wp, ct__rivers *rv)
 {
     const ct__drainage *d = &rv->dr;
     uint32_t V = w->vertex_count, v, i, stubs = 0, s;
@@ -648,7 +648,7 @@ done:
     return r;
 }
 
-ct_result ct__rivers_derive(ct_world *w, const ct__graph *g, const ct__water_probe *wp, char *err, size_t errlen)
+ct_result ct__rivers_derive(ct__field *w, const ct__graph *g, const ct__water_probe *wp, char *err, size_t errlen)
 {
     ct__rivers *rv;
     ct_result r;

@@ -1,7 +1,8 @@
 /* rivers_api.c - the river graph and its drawn curves for games (ct.h):
  * node tables and the polylines the samples carve, read from the network
  * rivers.c built at world load. */
-#include "ct_surface.h"
+#include "ct_world.h"
+#include "ct_rivers.h"
 
 #include <string.h>
 
@@ -11,7 +12,7 @@ ct_result ct_world_rivers_info(const ct_world *world, ct_rivers_info *out, char 
     const ct__rivers *rv;
     if (!world || !out) return ct__fail(err, errlen, CT_ERR_NULL, "world or out is NULL");
     memset(out, 0, sizeof *out);
-    rv = world->rivers;
+    rv = world->field.rivers;
     if (!rv) return CT_OK;
     out->node_count = rv->node_count;
     out->segment_count = rv->seg_count;
@@ -29,14 +30,14 @@ ct_result ct_world_rivers(const ct_world *world, uint32_t capacity, double *dire
     const ct__rivers *rv;
     uint32_t i;
     if (!world) return ct__fail(err, errlen, CT_ERR_NULL, "world is NULL");
-    rv = world->rivers;
+    rv = world->field.rivers;
     if (!rv) return CT_OK;
     if (capacity < rv->node_count)
         return ct__fail(err, errlen, CT_ERR_BUFFER, "river arrays hold %lu nodes, the world has %lu",
                         (unsigned long)capacity, (unsigned long)rv->node_count);
     for (i = 0; i < rv->node_count; i++) {
         uint32_t v = rv->node_v[i];
-        if (direction) memcpy(direction + 3u * (size_t)i, world->dir_v + 3u * (size_t)v, 3u * sizeof(double));
+        if (direction) memcpy(direction + 3u * (size_t)i, world->field.dir_v + 3u * (size_t)v, 3u * sizeof(double));
         if (downstream) downstream[i] = rv->node_down[i];
         if (drainage_area_m2) drainage_area_m2[i] = rv->dr.area_m2[v];
         if (width_m) width_m[i] = rv->node_width_m[i];
@@ -54,7 +55,7 @@ ct_result ct_world_river_curves(const ct_world *world, uint32_t segment_capacity
     const ct__rivers *rv;
     uint32_t k, total = 0, segs;
     if (!world) return ct__fail(err, errlen, CT_ERR_NULL, "world is NULL");
-    rv = world->rivers;
+    rv = world->field.rivers;
     segs = rv ? rv->seg_count : 0u;
     for (k = 0; k < segs; k++) total += (uint32_t)rv->seg[k].npts;
     if (segment_count) *segment_count = segs;

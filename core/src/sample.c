@@ -111,7 +111,7 @@ typedef struct ct__blend {
  * sample lies: its corners' indices, bodies, split and field values, read
  * (and widened to double, which is exact) once per cell instead of once per
  * sample. A chunk at surface_lod spans one or a few cells. */
-static void ct__corners_load(const ct_world *w, int want_slope, int face, uint32_t i, uint32_t j, ct__corners *k)
+static void ct__corners_load(const ct__field *w, int want_slope, int face, uint32_t i, uint32_t j, ct__corners *k)
 {
     const double *dir[4];
     uint32_t n = w->n;
@@ -151,7 +151,7 @@ static void ct__corners_load(const ct_world *w, int want_slope, int face, uint32
  * The corners come from the sampler's cache when the cell is the last one. */
 static void ct__sample_cell(ct__sampler *sp, ct__corners *slot, const double dir[3], ct__cell *c)
 {
-    const ct_world *w = sp->w;
+    const ct__field *w = sp->w;
     uint32_t n = w->n, i, j;
     int face;
     double u, v, gx, gy;
@@ -505,7 +505,7 @@ static void ct__sample_coast(const ct__sampler *sp, const ct__cell *c, const dou
     ct__coast_apply(sp, shore, b);
 }
 
-void ct__sampler_init(ct__sampler *sp, const ct_world *w, int want_mask)
+void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask)
 {
     const ct_config *cfg = &w->cfg;
     int k;
@@ -802,7 +802,7 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     }
 }
 
-void ct__sample_dir_with(const ct_world *w, const double dir_in[3], int need_moisture, int skips, uint64_t *counts,
+void ct__sample_dir_with(const ct__field *w, const double dir_in[3], int need_moisture, int skips, uint64_t *counts,
                          ct_sample *out)
 {
     ct__sampler sp;
@@ -813,13 +813,12 @@ void ct__sample_dir_with(const ct_world *w, const double dir_in[3], int need_moi
     ct__sampler_finish(&sp);
 }
 
-void ct__sample_dir(const ct_world *w, const double dir_in[3], int need_moisture, ct_sample *out)
+void ct__sample_dir(const ct__field *w, const double dir_in[3], int need_moisture, ct_sample *out)
 {
     ct__sample_dir_with(w, dir_in, need_moisture, 1, NULL, out);
 }
 
-ct_result ct_world_sample(const ct_world *world, const double dir[3], ct_sample *out,
-                          char *err, size_t errlen)
+ct_result ct__field_sample(const ct__field *world, const double dir[3], ct_sample *out, char *err, size_t errlen)
 {
     if (!world || !dir || !out)
         return ct__fail(err, errlen, CT_ERR_NULL, "world, direction or output is NULL");

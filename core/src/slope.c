@@ -14,7 +14,7 @@
  * them exactly to drop round-off). It may raise values (to honour pinned
  * lower bounds) and lowers over-piled ridges through the clamp: a graph
  * height projection, not erosion. */
-#include "ct_build.h"
+#include "ct_solve.h"
 #include "ct_heap.h"
 
 #include <math.h>     /* HUGE_VAL */

@@ -27,7 +27,7 @@
  * across an edge), ct__pass_propose and ct__pass_accept (hops or meetings on
  * a vertex), every collision made by ct__record_collision; last
  * ct__close_pockets. */
-#include "ct_build.h"
+#include "ct_solve.h"
 
 #include <math.h>
 #include <stdlib.h>

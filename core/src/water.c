@@ -7,11 +7,11 @@
  * Bodies of at most lake_max_vertices vertices become elevated lakes; bigger
  * ones stay inland seas at sea level. The test counts vertices, not area:
  * cube cells near face corners are smaller than at face centres. */
-#include "ct_build.h"
+#include "ct_solve.h"
 
 #include <stdlib.h>
 
-ct_result ct__water_bodies(ct_world *w, const ct__graph *g, uint32_t lake_max_vertices,
+ct_result ct__water_bodies(ct__field *w, const ct__graph *g, uint32_t lake_max_vertices,
                            int elevated_lakes, ct__bodies *out, char *err, size_t errlen)
 {
     uint32_t V = w->vertex_count, v, count = 0, cap = 16, largest = 0, b;

@@ -7,7 +7,7 @@
  * (generation ID, statistics, derived sampling tables). Temporaries live in
  * one struct released in one place, so every failure and cancellation path
  * frees the same way. */
-#include "ct_build.h"
+#include "ct_world.h"
 #include "ct_ranges.h"
 #include "ct_rivers.h"
 #include "ct_drainage.h"
@@ -84,18 +84,18 @@ static void ct__tmp_free(ct__tmp *t)
 void ct_world_free(ct_world *world)
 {
     if (!world) return;
-    free(world->vertex_fij);
-    free(world->dir_v);
-    free(world->height_v);
-    free(world->water_level_v);
-    free(world->body_v);
-    free(world->mask_v);
-    free(world->region_w_v);
-    free(world->shore_v);
-    free(world->shore_ref_v);
-    free(world->moisture_v);
-    free(world->belt_v);
-    ct__rivers_free(world->rivers);
+    free(world->field.vertex_fij);
+    free(world->field.dir_v);
+    free(world->field.height_v);
+    free(world->field.water_level_v);
+    free(world->field.body_v);
+    free(world->field.mask_v);
+    free(world->field.region_w_v);
+    free(world->field.shore_v);
+    free(world->field.shore_ref_v);
+    free(world->field.moisture_v);
+    free(world->field.belt_v);
+    ct__rivers_free(world->field.rivers);
     free(world);
 }
 
@@ -118,11 +118,11 @@ static uint32_t ct__domain_border(const ct__graph *g, const uint8_t *domain, uin
 
 static void ct__walk_setup(const ct_world *w, ct__tmp *t, int sea, ct__walk_params *p)
 {
-    const ct_config *cfg = &w->cfg;
+    const ct_config *cfg = &w->field.cfg;
     uint32_t kind = sea ? 2u : 1u;
     memset(p, 0, sizeof *p);
     p->g = &t->g;
-    p->dir_v = w->dir_v;
+    p->dir_v = w->field.dir_v;
     p->domain_v = t->domain;
     p->source = t->sources;
     p->source_h = t->source_h;
@@ -216,18 +216,18 @@ uint64_t ct__world_generation(const ct_world *w)
     h = ct__fnv_u32(h, CT_ALGORITHM_VERSION);
     for (i = 0; i < count; i++) {
         const ct_knob_info *k = ct_knob_get(i);
-        double d = ct_config_get(&w->cfg, k);
+        double d = ct_config_get(&w->field.cfg, k);
         h = k->kind == CT_KNOB_UINT ? ct__fnv_u32(h, (uint32_t)d) : ct__fnv_f64(h, d);
     }
-    for (v = 0; v < w->vertex_count; v++) h = ct__fnv_f64(h, w->height_v[v]);
-    for (v = 0; v < w->vertex_count; v++) h = ct__fnv_f64(h, w->water_level_v[v]);
-    for (v = 0; v < w->vertex_count; v++) h = ct__fnv_u32(h, (uint32_t)w->body_v[v]);
+    for (v = 0; v < w->field.vertex_count; v++) h = ct__fnv_f64(h, w->field.height_v[v]);
+    for (v = 0; v < w->field.vertex_count; v++) h = ct__fnv_f64(h, w->field.water_level_v[v]);
+    for (v = 0; v < w->field.vertex_count; v++) h = ct__fnv_u32(h, (uint32_t)w->field.body_v[v]);
     /* The mask may come from a shape callback, so it cannot be recomputed
      * on load: it is covered instead (float bits). Everything else a sample
      * reads is derived from these (ct__world_derive). */
-    for (v = 0; v < w->vertex_count; v++) {
+    for (v = 0; v < w->field.vertex_count; v++) {
         uint32_t bits;
-        memcpy(&bits, &w->mask_v[v], sizeof bits);
+        memcpy(&bits, &w->field.mask_v[v], sizeof bits);
         h = ct__fnv_u32(h, bits);
     }
     return h;
@@ -236,15 +236,15 @@ uint64_t ct__world_generation(const ct_world *w)
 /* Walk passes, lakes and beds (hybrid and walk modes). */
 static ct_result ct__solve_walks(ct_world *w, ct__tmp *t, ct__progress *pr, char *err, size_t errlen)
 {
-    const ct_config *cfg = &w->cfg;
-    uint32_t V = w->vertex_count, v;
+    const ct_config *cfg = &w->field.cfg;
+    uint32_t V = w->field.vertex_count, v;
     ct__stage_tick tick;
     ct_result r;
     tick.pr = pr;
 
     /* First pass: lakes filled, so the land walk crosses them. */
     for (v = 0; v < V; v++) {
-        int32_t c = w->body_v[v];
+        int32_t c = w->field.body_v[v];
         t->domain[v] = (uint8_t)(c < 0 || t->bodies.is_lake[c]);
     }
     tick.stage = "walk (first pass)"; tick.from = 0.20; tick.to = 0.42;
@@ -255,20 +255,20 @@ static ct_result ct__solve_walks(ct_world *w, ct__tmp *t, ct__progress *pr, char
     tick.stage = "walk (sea)"; tick.from = 0.42; tick.to = 0.50;
     if ((r = ct__run_walk(w, t, 1, 0, &tick, &t->sea, err, errlen)) != CT_OK) return r;
     for (v = 0; v < V; v++)
-        if (t->domain[v]) w->height_v[v] = t->sea.h[v];
+        if (t->domain[v]) w->field.height_v[v] = t->sea.h[v];
     ct__walk_free(&t->sea);
     if (ct__report(pr, "lake levels", 0.52)) goto cancel;
-    if ((r = ct__lake_levels(&t->g, w->body_v, &t->bodies, t->land1.h, cfg->max_macro_slope,
+    if ((r = ct__lake_levels(&t->g, w->field.body_v, &t->bodies, t->land1.h, cfg->max_macro_slope,
                              (int)cfg->lake_own_levels, t->level_b, t->pin_v, t->is_pin, err, errlen)) != CT_OK)
         return r;
     ct__walk_keep_heights(&t->land1);
     /* Second pass: land only, seeded from sea and lake shores together. */
-    for (v = 0; v < V; v++) t->domain[v] = (uint8_t)(w->body_v[v] < 0);
+    for (v = 0; v < V; v++) t->domain[v] = (uint8_t)(w->field.body_v[v] < 0);
     tick.stage = "walk (second pass)"; tick.from = 0.55; tick.to = 0.78;
     if ((r = ct__run_walk(w, t, 0, 1, &tick, &t->land2, err, errlen)) != CT_OK) return r;
     for (v = 0; v < V; v++)
-        if (w->body_v[v] < 0) w->height_v[v] = t->land2.h[v];
-    return ct__lake_beds(&t->g, w->body_v, &t->bodies, t->level_b, cfg->lake_depth_m, w->height_v,
+        if (w->field.body_v[v] < 0) w->field.height_v[v] = t->land2.h[v];
+    return ct__lake_beds(&t->g, w->field.body_v, &t->bodies, t->level_b, cfg->lake_depth_m, w->field.height_v,
                          err, errlen);
 cancel:
     return ct__fail(err, errlen, CT_ERR_CANCELLED, "world build cancelled by the caller");
@@ -277,54 +277,54 @@ cancel:
 /* Relief faded in from the shore, floors, pins, slope projection. */
 static ct_result ct__finish_heights(ct_world *w, ct__tmp *t, int walked, char *err, size_t errlen)
 {
-    const ct_config *cfg = &w->cfg;
-    uint32_t V = w->vertex_count, v;
+    const ct_config *cfg = &w->field.cfg;
+    uint32_t V = w->field.vertex_count, v;
     int relief = cfg->mode != CT_MODE_WALK && cfg->relief_amplitude_m > 0.0;
     /* The ceiling (ranges.c) is part of the hybrid and noise models; walk
      * mode keeps showing the contour process alone. */
     int ceiling = cfg->mode != CT_MODE_WALK && cfg->macro_ceiling_m > 0.0;
     /* Vertex v + 1 mostly shares v's low-octave cells: relief, then lift. */
     ct__fbm_memo memo[CT__RELIEF_MEMOS + 1];
-    ct_result r = ct__ranges_derive(w, err, errlen);   /* belts, if the config uses them */
+    ct_result r = ct__ranges_derive(&w->field, err, errlen);   /* belts, if the config uses them */
     if (r != CT_OK) return r;
     memset(memo, 0, sizeof memo);
     for (v = 0; v < V; v++) {
-        const double *dir = w->dir_v + 3u * (size_t)v;
-        int32_t c = w->body_v[v];
-        double fade = relief ? ct__relief_fade(cfg, (double)w->shore_v[v]) : 0.0;
+        const double *dir = w->field.dir_v + 3u * (size_t)v;
+        int32_t c = w->field.body_v[v];
+        double fade = relief ? ct__relief_fade(cfg, (double)w->field.shore_v[v]) : 0.0;
         if (c < 0) {
             /* Land never drops below the water level its front started from. */
             double base = 0.0;
             if (walked && t->land2.src[v] != CT__NONE) base = t->pin_v[t->land2.src[v]];
             if (fade > 0.0)
-                w->height_v[v] += fade * ct__relief_at(cfg, memo, dir, t->rules.height_scale[v],
+                w->field.height_v[v] += fade * ct__relief_at(cfg, memo, dir, t->rules.height_scale[v],
                                                        t->rules.roughness[v], t->rules.ridge_scale[v]);
             if (ceiling)
-                w->height_v[v] = ct__range_ceiling(cfg, &memo[CT__RELIEF_MEMOS], dir, (double)w->belt_v[v], base,
-                                                  w->height_v[v]);
-            if (w->height_v[v] < base) w->height_v[v] = base;
-            if (t->is_pin[v]) w->height_v[v] = t->pin_v[v];
+                w->field.height_v[v] = ct__range_ceiling(cfg, &memo[CT__RELIEF_MEMOS], dir, (double)w->field.belt_v[v], base,
+                                                  w->field.height_v[v]);
+            if (w->field.height_v[v] < base) w->field.height_v[v] = base;
+            if (t->is_pin[v]) w->field.height_v[v] = t->pin_v[v];
         } else if (!t->bodies.is_lake[c]) {
-            if (fade > 0.0) w->height_v[v] += fade * ct__relief_sea_at(cfg, memo, dir, t->rules.roughness[v]);
-            if (w->height_v[v] > -CT__MIN_SEA_DEPTH_M) w->height_v[v] = -CT__MIN_SEA_DEPTH_M;
+            if (fade > 0.0) w->field.height_v[v] += fade * ct__relief_sea_at(cfg, memo, dir, t->rules.roughness[v]);
+            if (w->field.height_v[v] > -CT__MIN_SEA_DEPTH_M) w->field.height_v[v] = -CT__MIN_SEA_DEPTH_M;
         }
     }
     /* Valleys follow the rivers and ridges divide basins; the projection
      * below still sees the pins, so shores and lakes hold as before. Walk
      * mode shows the contour process alone, so it is not eroded. */
-    if (cfg->erosion_iterations > 0 && cfg->mode != CT_MODE_WALK && (r = ct__erode(w, &t->g, t->is_pin, err, errlen)) != CT_OK) return r;
-    return ct__slope_project(&t->g, cfg->max_macro_slope, t->is_pin, w->height_v, err, errlen);
+    if (cfg->erosion_iterations > 0 && cfg->mode != CT_MODE_WALK && (r = ct__erode(&w->field, &t->g, t->is_pin, err, errlen)) != CT_OK) return r;
+    return ct__slope_project(&t->g, cfg->max_macro_slope, t->is_pin, w->field.height_v, err, errlen);
 }
 
 static ct_result ct__alloc_field(ct_world *w, ct__tmp *t)
 {
-    size_t V = w->vertex_count;
-    w->height_v = (double *)calloc(V, sizeof *w->height_v);
-    w->water_level_v = (double *)calloc(V, sizeof *w->water_level_v);
-    w->body_v = (int32_t *)calloc(V, sizeof *w->body_v);
-    w->mask_v = (float *)calloc(V, sizeof *w->mask_v);
-    w->region_w_v = (float *)calloc(4u * V, sizeof *w->region_w_v);
-    w->shore_v = (float *)calloc(V, sizeof *w->shore_v);
+    size_t V = w->field.vertex_count;
+    w->field.height_v = (double *)calloc(V, sizeof *w->field.height_v);
+    w->field.water_level_v = (double *)calloc(V, sizeof *w->field.water_level_v);
+    w->field.body_v = (int32_t *)calloc(V, sizeof *w->field.body_v);
+    w->field.mask_v = (float *)calloc(V, sizeof *w->field.mask_v);
+    w->field.region_w_v = (float *)calloc(4u * V, sizeof *w->field.region_w_v);
+    w->field.shore_v = (float *)calloc(V, sizeof *w->field.shore_v);
     t->rules.height_scale = (double *)malloc(sizeof(double) * V);
     t->rules.roughness = (double *)malloc(sizeof(double) * V);
     t->rules.ridge_scale = (double *)malloc(sizeof(double) * V);
@@ -336,8 +336,8 @@ static ct_result ct__alloc_field(ct_world *w, ct__tmp *t)
     t->mean_v = (double *)malloc(sizeof(double) * V);
     t->jitter_v = (double *)malloc(sizeof(double) * V);
     t->pin_v = (double *)calloc(V, sizeof(double));
-    if (!w->height_v || !w->water_level_v || !w->body_v || !w->mask_v || !w->region_w_v ||
-        !w->shore_v || !t->rules.height_scale || !t->rules.roughness || !t->rules.ridge_scale ||
+    if (!w->field.height_v || !w->field.water_level_v || !w->field.body_v || !w->field.mask_v || !w->field.region_w_v ||
+        !w->field.shore_v || !t->rules.height_scale || !t->rules.roughness || !t->rules.ridge_scale ||
         !t->rules.delay || !t->domain || !t->is_pin || !t->sources || !t->source_h ||
         !t->mean_v || !t->jitter_v || !t->pin_v)
         return CT_ERR_MEMORY;
@@ -359,14 +359,14 @@ static void ct__fill_build_log(ct_world *w, const ct__tmp *t, clock_t start)
  * heights straight from the mask. */
 static ct_result ct__noise_heights(ct_world *w, ct__tmp *t, char *err, size_t errlen)
 {
-    uint32_t V = w->vertex_count, v;
-    ct_result r = ct__lake_levels(&t->g, w->body_v, &t->bodies, w->height_v, 0.0, 0, t->level_b, t->pin_v,
+    uint32_t V = w->field.vertex_count, v;
+    ct_result r = ct__lake_levels(&t->g, w->field.body_v, &t->bodies, w->field.height_v, 0.0, 0, t->level_b, t->pin_v,
                                   t->is_pin, err, errlen);
     if (r != CT_OK) return r;
     for (v = 0; v < V; v++) {
-        double m = (double)w->mask_v[v];
-        w->height_v[v] = w->body_v[v] < 0 ? m * t->mean_v[v] * CT__NOISE_HOPS
-                                          : m * -w->cfg.sea_step_m * CT__NOISE_HOPS;
+        double m = (double)w->field.mask_v[v];
+        w->field.height_v[v] = w->field.body_v[v] < 0 ? m * t->mean_v[v] * CT__NOISE_HOPS
+                                          : m * -w->field.cfg.sea_step_m * CT__NOISE_HOPS;
     }
     return CT_OK;
 }
@@ -407,21 +407,21 @@ ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *o
     pr.last = -1.0;
     w = (ct_world *)calloc(1, sizeof *w);
     if (!w) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory for the world");
-    w->cfg = *cfg;
+    w->field.cfg = *cfg;
     ct_palette_default(&w->palette);
     walked = cfg->mode != CT_MODE_NOISE;
 
     if (ct__report(&pr, "graph", 0.0)) goto cancel;
-    if ((r = ct__world_alloc_graph(w, cfg->macro_resolution, err, errlen)) != CT_OK) goto fail;
-    V = w->vertex_count;
+    if ((r = ct__field_alloc_graph(&w->field, cfg->macro_resolution, err, errlen)) != CT_OK) goto fail;
+    V = w->field.vertex_count;
     if (ct__alloc_field(w, &t) != CT_OK) goto oom;
-    if ((r = ct__graph_build(w, cfg->radius_m, &t.g, err, errlen)) != CT_OK) goto fail;
+    if ((r = ct__graph_build(&w->field, cfg->radius_m, &t.g, err, errlen)) != CT_OK) goto fail;
     if (ct__report(&pr, "regions and land mask", 0.03)) goto cancel;
-    if ((r = ct__mask_fill(w, opts ? opts->shape : NULL, opts ? opts->shape_user : NULL, &t.rules,
+    if ((r = ct__mask_fill(&w->field, opts ? opts->shape : NULL, opts ? opts->shape_user : NULL, &t.rules,
                            err, errlen)) != CT_OK)
         goto fail;
     if (ct__report(&pr, "water bodies", 0.15)) goto cancel;
-    if ((r = ct__water_bodies(w, &t.g, cfg->lake_max_vertices, walked, &t.bodies, err, errlen)) != CT_OK)
+    if ((r = ct__water_bodies(&w->field, &t.g, cfg->lake_max_vertices, walked, &t.bodies, err, errlen)) != CT_OK)
         goto fail;
     t.level_b = (double *)calloc((size_t)t.bodies.count + 1u, sizeof *t.level_b);
     if (!t.level_b) goto oom;
@@ -440,14 +440,14 @@ ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *o
         goto fail;
     }
     if (ct__report(&pr, "relief", 0.80)) goto cancel;
-    if ((r = ct__shore_distance(&t.g, w->body_v, w->shore_v, err, errlen)) != CT_OK) goto fail;
+    if ((r = ct__shore_distance(&t.g, w->field.body_v, w->field.shore_v, err, errlen)) != CT_OK) goto fail;
     if (ct__report(&pr, "slope projection", 0.86)) goto cancel;
     /* The levels are final; erosion (in the next step) reads them. */
     for (v = 0; v < V; v++)
-        w->water_level_v[v] = w->body_v[v] >= 0 ? t.level_b[w->body_v[v]] : 0.0;
+        w->field.water_level_v[v] = w->field.body_v[v] >= 0 ? t.level_b[w->field.body_v[v]] : 0.0;
     if ((r = ct__finish_heights(w, &t, walked, err, errlen)) != CT_OK) goto fail;
     if (ct__report(&pr, "freeze", 0.97)) goto cancel;
-    w->generation = ct__world_generation(w);
+    w->field.generation = ct__world_generation(w);
     if ((r = ct__world_derive(w, &t.g, err, errlen)) != CT_OK) goto fail;
     ct__fill_build_log(w, &t, start);
     if (trace) ct__keep_trace(&t, walked, trace);
@@ -496,12 +496,12 @@ ct_world *ct_world_build(const ct_config *cfg, ct_shape_fn shape_or_null, void *
 
 const ct_config *ct_world_config(const ct_world *world)
 {
-    return world ? &world->cfg : NULL;
+    return world ? &world->field.cfg : NULL;
 }
 
 uint64_t ct_world_generation(const ct_world *world)
 {
-    return world ? world->generation : 0u;
+    return world ? world->field.generation : 0u;
 }
 
 ct_result ct_world_stats_get(const ct_world *world, ct_world_stats *out)

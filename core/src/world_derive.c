@@ -11,7 +11,7 @@
  *
  * Every step that walks the macro graph reads one adjacency: the build hands
  * over the graph it solved on, a loaded world builds it once here. */
-#include "ct_build.h"
+#include "ct_world.h"
 #include "ct_ranges.h"
 #include "ct_rivers.h"
 #include "ct_surface.h"
@@ -24,20 +24,20 @@
  * same warp and blend the build's mask stage runs. */
 static ct_result ct__derive_regions(ct_world *w, char *err, size_t errlen)
 {
-    uint32_t V = w->vertex_count, v;
+    uint32_t V = w->field.vertex_count, v;
     ct__fbm_memo *memo = (ct__fbm_memo *)calloc(2, sizeof *memo);   /* warp, regions */
     if (!memo) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving region weights");
-    if (!w->region_w_v) w->region_w_v = (float *)malloc(sizeof(float) * 4u * (size_t)V);
-    if (!w->region_w_v) {
+    if (!w->field.region_w_v) w->field.region_w_v = (float *)malloc(sizeof(float) * 4u * (size_t)V);
+    if (!w->field.region_w_v) {
         free(memo);
         return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving region weights");
     }
     for (v = 0; v < V; v++) {
         double pw[3], wt[4];
         int k;
-        ct__continent_warp(&w->cfg, &memo[0], w->dir_v + 3u * (size_t)v, pw);
-        ct__region_weights_warped(&w->cfg, &memo[1], pw, wt);
-        for (k = 0; k < CT_REGION_COUNT; k++) w->region_w_v[4u * (size_t)v + (uint32_t)k] = (float)wt[k];
+        ct__continent_warp(&w->field.cfg, &memo[0], w->field.dir_v + 3u * (size_t)v, pw);
+        ct__region_weights_warped(&w->field.cfg, &memo[1], pw, wt);
+        for (k = 0; k < CT_REGION_COUNT; k++) w->field.region_w_v[4u * (size_t)v + (uint32_t)k] = (float)wt[k];
     }
     free(memo);
     return CT_OK;
@@ -48,10 +48,10 @@ size_t ct__world_bytes(const ct_world *w)
     /* Graph tables, the frozen field and the derived arrays (dir_v 3 doubles,
      * height and water level, body, mask + 4 region weights + shore floats,
      * shore reference and moisture; mountain belts when the config has them). */
-    size_t V = w->vertex_count, n1 = (size_t)w->n + 1u;
+    size_t V = w->field.vertex_count, n1 = (size_t)w->field.n + 1u;
     return sizeof *w + sizeof(uint32_t) * 6u * n1 * n1 +
            V * (3u * sizeof(double) + 2u * sizeof(double) + sizeof(int32_t) + 6u * sizeof(float) +
-                2u * sizeof(double) + (w->belt_v ? sizeof(float) : 0u));
+                2u * sizeof(double) + (w->field.belt_v ? sizeof(float) : 0u));
 }
 
 /* Shore reference: each land vertex takes the water level of its nearest
@@ -62,7 +62,7 @@ size_t ct__world_bytes(const ct_world *w)
  * happened to reach first. */
 static ct_result ct__derive_shore_ref(ct_world *w, const ct__graph *g, char *err, size_t errlen)
 {
-    uint32_t V = w->vertex_count, head = 0, tail = 0, q;
+    uint32_t V = w->field.vertex_count, head = 0, tail = 0, q;
     uint32_t *queue = (uint32_t *)malloc(sizeof *queue * (size_t)(V ? V : 1u));
     int32_t *dist = (int32_t *)malloc(sizeof *dist * (size_t)(V ? V : 1u));
     double *ref = (double *)malloc(sizeof *ref * (size_t)(V ? V : 1u));
@@ -73,9 +73,9 @@ static ct_result ct__derive_shore_ref(ct_world *w, const ct__graph *g, char *err
         return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving the shore reference");
     }
     for (q = 0; q < V; q++) {
-        if (w->body_v[q] >= 0) {
+        if (w->field.body_v[q] >= 0) {
             dist[q] = 0;
-            ref[q] = w->water_level_v[q];
+            ref[q] = w->field.water_level_v[q];
             queue[tail++] = q;
         } else {
             dist[q] = -1;
@@ -104,8 +104,8 @@ static ct_result ct__derive_shore_ref(ct_world *w, const ct__graph *g, char *err
             }
         }
     }
-    free(w->shore_ref_v);
-    w->shore_ref_v = ref;
+    free(w->field.shore_ref_v);
+    w->field.shore_ref_v = ref;
     free(queue);
     free(dist);
     return CT_OK;
@@ -114,16 +114,16 @@ static ct_result ct__derive_shore_ref(ct_world *w, const ct__graph *g, char *err
 /* Moisture is a low-frequency field: evaluated once per vertex. */
 static ct_result ct__derive_moisture(ct_world *w, char *err, size_t errlen)
 {
-    uint32_t V = w->vertex_count, q;
-    uint32_t seed = ct__subseed(w->cfg.seed, CT_SALT_MOISTURE);
+    uint32_t V = w->field.vertex_count, q;
+    uint32_t seed = ct__subseed(w->field.cfg.seed, CT_SALT_MOISTURE);
     ct__fbm_memo memo;   /* neighbouring vertices share cells: same bits, fewer hashes */
     double *moist = (double *)malloc(sizeof *moist * (size_t)(V ? V : 1u));
     if (!moist) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving moisture");
     memset(&memo, 0, sizeof memo);
     for (q = 0; q < V; q++)
-        moist[q] = ct__fbm3_memo(&memo, seed, &w->dir_v[3u * (size_t)q], w->cfg.moisture_frequency, 4, 2.0, 0.5);
-    free(w->moisture_v);
-    w->moisture_v = moist;
+        moist[q] = ct__fbm3_memo(&memo, seed, &w->field.dir_v[3u * (size_t)q], w->field.cfg.moisture_frequency, 4, 2.0, 0.5);
+    free(w->field.moisture_v);
+    w->field.moisture_v = moist;
     return CT_OK;
 }
 
@@ -132,7 +132,7 @@ static ct_result ct__derive_sampling(ct_world *w, const ct__graph *g, char *err,
 {
     ct_result r = ct__derive_shore_ref(w, g, err, errlen);
     if (r == CT_OK) r = ct__derive_moisture(w, err, errlen);
-    if (r == CT_OK) r = ct__ranges_derive(w, err, errlen);
+    if (r == CT_OK) r = ct__ranges_derive(&w->field, err, errlen);
     return r;
 }
 
@@ -141,17 +141,17 @@ static ct_result ct__derive_sampling(ct_world *w, const ct__graph *g, char *err,
 static void ct__derive_stats(ct_world *w, const ct__graph *g)
 {
     ct_world_stats *s = &w->stats;
-    uint32_t V = w->vertex_count, v, land = 0, ocean = 0, bodies = 0, lakes = 0, elevated = 0;
+    uint32_t V = w->field.vertex_count, v, land = 0, ocean = 0, bodies = 0, lakes = 0, elevated = 0;
     uint32_t *size;
     memset(s, 0, sizeof *s);
-    s->macro_resolution = w->n;
+    s->macro_resolution = w->field.n;
     s->vertex_count = V;
     s->edge_count = g->edge_count;
-    s->min_height_m = V ? w->height_v[0] : 0.0;
+    s->min_height_m = V ? w->field.height_v[0] : 0.0;
     s->max_height_m = s->min_height_m;
     for (v = 0; v < V; v++) {
-        double h = w->height_v[v];
-        int32_t b = w->body_v[v];
+        double h = w->field.height_v[v];
+        int32_t b = w->field.body_v[v];
         if (b < 0) land++;
         if (b == 0) ocean++;
         if (b >= 0 && (uint32_t)b + 1u > bodies) bodies = (uint32_t)b + 1u;
@@ -163,15 +163,15 @@ static void ct__derive_stats(ct_world *w, const ct__graph *g)
     size = bodies ? (uint32_t *)calloc(bodies, sizeof *size) : NULL;
     if (size) {
         for (v = 0; v < V; v++)
-            if (w->body_v[v] >= 0) size[w->body_v[v]]++;
+            if (w->field.body_v[v] >= 0) size[w->field.body_v[v]]++;
         for (v = 1; v < bodies; v++)   /* body 0 is the ocean */
-            if (w->cfg.mode != CT_MODE_NOISE && size[v] <= w->cfg.lake_max_vertices) lakes++;
+            if (w->field.cfg.mode != CT_MODE_NOISE && size[v] <= w->field.cfg.lake_max_vertices) lakes++;
         /* Lakes standing at least CT_ELEVATED_LAKE_M above sea level: one
          * body has one level, so each counts once (size[] doubles as the
          * seen flag). Only lakes stand above 0 m. */
         for (v = 0; v < V; v++) {
-            int32_t c = w->body_v[v];
-            if (c <= 0 || !size[c] || !(w->water_level_v[v] >= CT_ELEVATED_LAKE_M)) continue;
+            int32_t c = w->field.body_v[v];
+            if (c <= 0 || !size[c] || !(w->field.water_level_v[v] >= CT_ELEVATED_LAKE_M)) continue;
             size[c] = 0;
             elevated++;
         }
@@ -182,7 +182,7 @@ static void ct__derive_stats(ct_world *w, const ct__graph *g)
     s->elevated_lakes = elevated;
     s->land_fraction = V ? (double)land / (double)V : 0.0;
     s->ocean_fraction = V ? (double)ocean / (double)V : 0.0;
-    s->max_macro_slope_excess_m = ct__slope_excess(g, w->cfg.max_macro_slope, w->height_v);
+    s->max_macro_slope_excess_m = ct__slope_excess(g, w->field.cfg.max_macro_slope, w->field.height_v);
     s->bytes_held = ct__world_bytes(w);
 }
 
@@ -222,11 +222,11 @@ double ct_world_stats_value(const ct_world_stats *stats, const ct_stat_info *sta
 /* Body labels a reader may trust: -1 (land) or 0..bodies-1, every label used. */
 static ct_result ct__check_bodies(const ct_world *w, char *err, size_t errlen)
 {
-    uint32_t V = w->vertex_count, v;
+    uint32_t V = w->field.vertex_count, v;
     for (v = 0; v < V; v++)
-        if (w->body_v[v] < -1 || w->body_v[v] >= (int32_t)V)
+        if (w->field.body_v[v] < -1 || w->field.body_v[v] >= (int32_t)V)
             return ct__fail(err, errlen, CT_ERR_FORMAT, "vertex %lu has water body %ld",
-                            (unsigned long)v, (long)w->body_v[v]);
+                            (unsigned long)v, (long)w->field.body_v[v]);
     return CT_OK;
 }
 
@@ -242,15 +242,15 @@ static ct_result ct__derive_rivers(ct_world *w, const ct__graph *g, char *err, s
     ct__sampler *sp;
     ct__water_probe probe;
     ct_result r;
-    ct__rivers_free(w->rivers);
-    w->rivers = NULL;
-    if (!(w->cfg.river_min_area_km2 > 0.0)) return CT_OK;
+    ct__rivers_free(w->field.rivers);
+    w->field.rivers = NULL;
+    if (!(w->field.cfg.river_min_area_km2 > 0.0)) return CT_OK;
     sp = (ct__sampler *)malloc(sizeof *sp);
     if (!sp) return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory for the river network");
-    ct__sampler_init(sp, w, 0);   /* the field before rivers: w->rivers is NULL */
+    ct__sampler_init(sp, &w->field, 0);   /* the field before rivers: w->field.rivers is NULL */
     probe.water4 = ct__probe_water4;
     probe.ctx = sp;
-    r = ct__rivers_derive(w, g, &probe, err, errlen);
+    r = ct__rivers_derive(&w->field, g, &probe, err, errlen);
     free(sp);
     return r;
 }
@@ -260,21 +260,21 @@ ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err
     ct__graph own;
     const ct__graph *g = graph;
     ct_result r = CT_OK;
-    if (!w || !w->vertex_fij || !w->dir_v || !w->height_v || !w->body_v || !w->water_level_v)
+    if (!w || !w->field.vertex_fij || !w->field.dir_v || !w->field.height_v || !w->field.body_v || !w->field.water_level_v)
         return ct__fail(err, errlen, CT_ERR_NULL, "world field is missing");
     if ((r = ct__check_bodies(w, err, errlen)) != CT_OK) return r;
     /* The build filled region weights and shore distances with these very
      * functions on its way (mask.c, relief.c) and passes its graph; a
      * loaded world has neither, and gets them here. */
-    if (!w->region_w_v && (r = ct__derive_regions(w, err, errlen)) != CT_OK) return r;
+    if (!w->field.region_w_v && (r = ct__derive_regions(w, err, errlen)) != CT_OK) return r;
     memset(&own, 0, sizeof own);
     if (!g) {
-        if ((r = ct__graph_build(w, w->cfg.radius_m, &own, err, errlen)) != CT_OK) return r;
+        if ((r = ct__graph_build(&w->field, w->field.cfg.radius_m, &own, err, errlen)) != CT_OK) return r;
         g = &own;
     }
-    if (!w->shore_v) {
-        w->shore_v = (float *)malloc(sizeof(float) * (size_t)w->vertex_count);
-        r = w->shore_v ? ct__shore_distance(g, w->body_v, w->shore_v, err, errlen)
+    if (!w->field.shore_v) {
+        w->field.shore_v = (float *)malloc(sizeof(float) * (size_t)w->field.vertex_count);
+        r = w->field.shore_v ? ct__shore_distance(g, w->field.body_v, w->field.shore_v, err, errlen)
                        : ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory deriving shore distances");
     }
     if (r == CT_OK) ct__derive_stats(w, g);
@@ -282,7 +282,7 @@ ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err
     /* The drainage reads the moisture the sampling tables just derived. */
     if (r == CT_OK) r = ct__derive_rivers(w, g, err, errlen);
     /* The sampling tables, mountain belts and rivers are held too. */
-    if (r == CT_OK) w->stats.bytes_held = ct__world_bytes(w) + ct__rivers_bytes(w->rivers);
+    if (r == CT_OK) w->stats.bytes_held = ct__world_bytes(w) + ct__rivers_bytes(w->field.rivers);
     ct__graph_free(&own);
     return r;
 }

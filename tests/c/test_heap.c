@@ -6,7 +6,7 @@
  * from their state when they did not settle; Dijkstra alone; the last
  * envelope queueing only some vertices) against a plain Dijkstra with every
  * vertex queued, bit for bit. The world build's generation IDs depend on both. */
-#include "ct_build.h"
+#include "ct_solve.h"
 #include "ct_heap.h"
 #include "test.h"
 
@@ -121,7 +121,7 @@ static void ref_project(const ct__graph *g, double s, const uint8_t *is_pin, dou
  * plateaus, signed zeros and over-steep spikes. */
 static void check_projection(void)
 {
-    ct_world w;
+    ct__field w;
     ct__graph g;
     ct__heap hp;
     char err[256];
@@ -129,7 +129,7 @@ static void check_projection(void)
     double *h, *r, *h0, *h1;
     uint8_t *pin;
     memset(&w, 0, sizeof w);
-    CHECK(ct__world_alloc_graph(&w, 12, err, sizeof err) == CT_OK, "graph: %s", err);
+    CHECK(ct__field_alloc_graph(&w, 12, err, sizeof err) == CT_OK, "graph: %s", err);
     CHECK(ct__graph_build(&w, 1000.0, &g, err, sizeof err) == CT_OK, "graph: %s", err);
     V = g.V;
     h = (double *)malloc(sizeof *h * V);

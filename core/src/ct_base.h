@@ -1,7 +1,9 @@
-/* ct_internal.h - private declarations shared by the core's stage files.
- * Nothing here is part of the public API; names use the ct__ prefix. */
-#ifndef CT_INTERNAL_H
-#define CT_INTERNAL_H
+/* ct_base.h - the base layer (core/src/base): the error helper, hashing and
+ * its named salts, noise, and cube-face addressing. Every other layer builds
+ * on these; nothing here knows a world. Nothing here is part of the public
+ * API; names use the ct__ prefix. */
+#ifndef CT_BASE_H
+#define CT_BASE_H
 
 #include "ct.h"
 #include "ct_math.h"
@@ -182,66 +184,9 @@ void ct__face_axes(int face, double du[3], double dv[3]);
  * largest component, then ct__normalize_canonical (out may be dir_in). */
 void ct__canonical_dir(const double dir_in[3], double dir[3]);
 int ct__is_finite(double x);
-
-/* ------------------------------------------------------------------ world */
-/* The frozen field. Arrays are indexed by unique macro vertex (_v suffix)
- * unless named otherwise. Everything here is written once by the build (or
- * the snapshot reader) and only read afterwards. */
-struct ct_world {
-    ct_config cfg;
-    uint64_t generation;
-    uint32_t n;                 /* macro cells per face edge */
-    uint32_t vertex_count;      /* 6n^2+2 */
-    uint32_t *vertex_fij;       /* [6*(n+1)*(n+1)]: face grid (f,i,j) -> vertex */
-    double *dir_v;              /* [3V] unit directions */
-    double *height_v;           /* [V] frozen macro bed height, metres */
-    double *water_level_v;      /* [V] water surface (0 ocean, lake level), 0 on land */
-    int32_t *body_v;            /* [V] -1 land, 0 ocean, k > 0 other water body */
-    float *mask_v;              /* [V] signed land mask used by the build (hashed:
-                                   a shape callback's values cannot be recomputed) */
-    float *region_w_v;          /* [4V] region weights (sum 1); derived */
-    float *shore_v;             /* [V] hop distance to the nearest water boundary; derived */
-    ct_palette palette;         /* default palette (CLI/JS may pass others) */
-    ct_world_stats stats;
-    /* Derived, not serialised: filled by ct__world_derive (world_derive.c) at the
-     * end of ct_world_build and of the snapshot reader; freed by
-     * ct_world_free. NULL falls back to sea level as every land reference. */
-    double *shore_ref_v;        /* [V] water: its level; land: level of the nearest
-                                   water (BFS hops, ties -> highest level) */
-    double *moisture_v;         /* [V] moisture fBm before bias and shore terms;
-                                   low frequency, so interpolating it per sample
-                                   costs nothing visible and saves four octaves */
-    float *belt_v;              /* [V] mountain-belt weight 0..1 (ranges.c); NULL
-                                   in walk mode and when range_height_m and
-                                   macro_ceiling_m are 0 */
-    struct ct__rivers *rivers;  /* drainage and river network (rivers.c); NULL
-                                   when river_min_area_km2 is 0 */
-};
-
-/* Everything a world recomputes from its hashed data (world_derive.c):
- * region weights, shore distances, field statistics, then the sampling
- * tables. Build and snapshot reader both call it once the field is final.
- * A new per-vertex table that shapes samples belongs here (or in the
- * generation hash), never in the snapshot. Tables already present (the
- * build's own region weights and shore distances) are kept; a loaded world
- * has none and gets them all. */
-struct ct__graph;   /* ct_build.h; NULL: derive builds its own */
-ct_result ct__world_derive(ct_world *w, const struct ct__graph *graph, char *err, size_t errlen);
-/* Heap bytes a world holds (ct_world_stats.bytes_held), built or loaded
- * (world_derive.c). */
-size_t ct__world_bytes(const ct_world *w);
-
-/* Index into vertex_fij for face f, grid column i, row j (0..n). */
-#define CT__FIJ(n, f, i, j) (((size_t)(f) * ((n) + 1) + (size_t)(j)) * ((n) + 1) + (size_t)(i))
-
-/* Allocates the graph tables (vertex_fij, dir_v) for resolution n. Shared by
- * the build and the snapshot reader. */
-ct_result ct__world_alloc_graph(ct_world *w, uint32_t n, char *err, size_t errlen);
-/* Generation ID from algorithm version, every knob and the solved field. */
-uint64_t ct__world_generation(const ct_world *w);
-/* Region weights at a direction (continuous, sum 1). */
-void ct__region_weights(const ct_config *cfg, const double dir[3], double w[4]);
-/* Effective per-profile settings blended by weights and region_strength. */
-void ct__region_effective(const ct_config *cfg, const double w[4], ct_region_info *out);
+/* ct_key_at of a world with config cfg (NULL: no world, any LOD up to
+ * CT_MAX_LOD). */
+ct_result ct__key_at(const ct_config *cfg, const double dir[3], int lod, ct_key *key, double *local_x,
+                     double *local_y, char *err, size_t errlen);
 
 #endif

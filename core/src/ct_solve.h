@@ -1,11 +1,57 @@
-/* ct_build.h - private interfaces between the world-build stage files
- * (graph.c, regions.c, mask.c, water.c, walk.c, lakes.c, slope.c, relief.c,
- * world.c). Nothing here outlives ct_world_build except what it writes into
- * struct ct_world; tests include this header to check single stages. */
-#ifndef CT_BUILD_H
-#define CT_BUILD_H
+/* ct_solve.h - the solve layer (core/src/solve): the frozen field the world
+ * build solves on the macro graph, and the interfaces between its stage
+ * files (graph.c, regions.c, mask.c, water.c, walk.c, lakes.c, slope.c,
+ * relief.c; the drainage has ct_drainage.h). Nothing here outlives
+ * ct_world_build except what it writes into the field; tests include this
+ * header to check single stages. */
+#ifndef CT_SOLVE_H
+#define CT_SOLVE_H
 
-#include "ct_internal.h"
+#include "ct_base.h"
+
+/* ------------------------------------------------------------------ field */
+struct ct__rivers;   /* ct_rivers.h (layers), filled by the rivers layer */
+
+/* The frozen field. Arrays are indexed by unique macro vertex (_v suffix)
+ * unless named otherwise. Everything here is written once by the build (or
+ * the snapshot reader) and only read afterwards; the sampler, chunks and
+ * meshes read it and nothing else of a world. A world (ct_world.h) holds
+ * one; the layers above the solve fill their own tables in it. */
+typedef struct ct__field {
+    ct_config cfg;
+    uint64_t generation;        /* the world's generation ID (world.c hashes it) */
+    uint32_t n;                 /* macro cells per face edge */
+    uint32_t vertex_count;      /* 6n^2+2 */
+    uint32_t *vertex_fij;       /* [6*(n+1)*(n+1)]: face grid (f,i,j) -> vertex */
+    double *dir_v;              /* [3V] unit directions */
+    double *height_v;           /* [V] frozen macro bed height, metres */
+    double *water_level_v;      /* [V] water surface (0 ocean, lake level), 0 on land */
+    int32_t *body_v;            /* [V] -1 land, 0 ocean, k > 0 other water body */
+    float *mask_v;              /* [V] signed land mask used by the build (hashed:
+                                   a shape callback's values cannot be recomputed) */
+    float *region_w_v;          /* [4V] region weights (sum 1); derived */
+    float *shore_v;             /* [V] hop distance to the nearest water boundary; derived */
+    /* Derived, not serialised: filled by ct__world_derive (world_derive.c) at the
+     * end of ct_world_build and of the snapshot reader; freed by
+     * ct_world_free. NULL falls back to sea level as every land reference. */
+    double *shore_ref_v;        /* [V] water: its level; land: level of the nearest
+                                   water (BFS hops, ties -> highest level) */
+    double *moisture_v;         /* [V] moisture fBm before bias and shore terms;
+                                   low frequency, so interpolating it per sample
+                                   costs nothing visible and saves four octaves */
+    float *belt_v;              /* [V] mountain-belt weight 0..1 (ranges.c); NULL
+                                   in walk mode and when range_height_m and
+                                   macro_ceiling_m are 0 */
+    struct ct__rivers *rivers;  /* drainage and river network (rivers.c); NULL
+                                   when river_min_area_km2 is 0 */
+} ct__field;
+
+/* Index into vertex_fij for face f, grid column i, row j (0..n). */
+#define CT__FIJ(n, f, i, j) (((size_t)(f) * ((n) + 1) + (size_t)(j)) * ((n) + 1) + (size_t)(i))
+
+/* Allocates the graph tables (vertex_fij, dir_v) for resolution n. Shared by
+ * the build and the snapshot reader. */
+ct_result ct__field_alloc_graph(ct__field *f, uint32_t n, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ graph */
 /* Four-neighbour adjacency of the macro graph. Slots are filled in a fixed
@@ -19,11 +65,17 @@ typedef struct ct__graph {
     uint32_t edge_count;
 } ct__graph;
 
-ct_result ct__graph_build(const ct_world *w, double radius_m, ct__graph *g,
+ct_result ct__graph_build(const ct__field *w, double radius_m, ct__graph *g,
                           char *err, size_t errlen);
 void ct__graph_free(ct__graph *g);
 
 /* ---------------------------------------------------------------- regions */
+/* Region weights at a direction (continuous, sum 1). */
+void ct__region_weights(const ct_config *cfg, const double dir[3], double w[4]);
+/* Effective per-profile settings blended by weights and region_strength. */
+void ct__region_effective(const ct_config *cfg, const double w[4], ct_region_info *out);
+/* ct_world_region of a world with config cfg (NULL: "world ... is NULL"). */
+ct_result ct__region_at(const ct_config *cfg, const double dir[3], ct_region_info *out, char *err, size_t errlen);
 /* Weights from an already domain-warped point (the build warps once per
  * vertex and shares it with the land mask). memo (may be NULL): the lattice
  * hashes of the previous point, for a loop over neighbouring vertices. */
@@ -42,7 +94,7 @@ typedef struct ct__vertex_rules {
 
 /* Fills w->region_w_v, w->mask_v and rules for every vertex. shape may be
  * NULL (continent noise). NaN/Inf from shape -> CT_ERR_SHAPE. */
-ct_result ct__mask_fill(ct_world *w, ct_shape_fn shape, void *user, ct__vertex_rules *rules,
+ct_result ct__mask_fill(ct__field *w, ct_shape_fn shape, void *user, ct__vertex_rules *rules,
                         char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ water */
@@ -56,7 +108,7 @@ typedef struct ct__bodies {
 /* Connected water components (mask <= 0) across faces: the largest becomes
  * body 0 (ties: lowest vertex), the rest are numbered by their lowest vertex.
  * Writes w->body_v. */
-ct_result ct__water_bodies(ct_world *w, const ct__graph *g, uint32_t lake_max_vertices,
+ct_result ct__water_bodies(ct__field *w, const ct__graph *g, uint32_t lake_max_vertices,
                            int elevated_lakes, ct__bodies *out, char *err, size_t errlen);
 void ct__bodies_free(ct__bodies *b);
 
@@ -173,19 +225,5 @@ double ct__relief_at(const ct_config *cfg, ct__fbm_memo *memo, const double dir[
 double ct__relief_sea_at(const ct_config *cfg, ct__fbm_memo *memo, const double dir[3], double roughness);
 /* Fade-in weight of relief at a shore distance (0 at the pins). */
 double ct__relief_fade(const ct_config *cfg, double shore_hops);
-
-/* ------------------------------------------------------------------ world */
-/* Optional copy of the final land walk for tests (collisions, provenance). */
-typedef struct ct__build_trace {
-    ct__walk land2;         /* filled when the build ran walks; caller frees */
-    double *h_pass1;        /* [V] first-pass heights (lakes filled) */
-    double *level_b;        /* [bodies] final water levels */
-    uint32_t body_count;
-} ct__build_trace;
-
-ct_result ct__world_build_traced(const ct_config *cfg, const ct_build_options *opts,
-                                 ct__build_trace *trace, ct_world **out,
-                                 char *err, size_t errlen);
-void ct__build_trace_free(ct__build_trace *t);
 
 #endif

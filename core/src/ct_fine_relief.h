@@ -1,10 +1,10 @@
-/* ct_ground.h - private declarations of the fine-relief layer: the octaves
+/* ct_fine_relief.h - private declarations of the fine-relief layer: the octaves
  * at lattice nodes (ground.c) and the pyramid that places them on the face
  * lattices and interpolates between nodes (ground_pyramid.c). */
-#ifndef CT_GROUND_H
-#define CT_GROUND_H
+#ifndef CT_FINE_RELIEF_H
+#define CT_FINE_RELIEF_H
 
-#include "ct_internal.h"
+#include "ct_base.h"
 
 /* Most octaves the layer can run (surface_lod 16 with ground_from_lod 7 runs
  * 11). */
