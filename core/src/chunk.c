@@ -8,17 +8,6 @@
  * coincide with fine ones are the same bits. No allocation here. */
 #include "ct_surface.h"
 
-
-uint64_t ct__key_hash(ct_key key, uint64_t state)
-{
-    uint8_t b[16];
-    ct__put_u32(b, (uint32_t)key.face);
-    ct__put_u32(b + 4, (uint32_t)key.lod);
-    ct__put_u32(b + 8, key.x);
-    ct__put_u32(b + 12, key.y);
-    return ct_fnv1a64(b, sizeof b, state);
-}
-
 /* Encodes one sample into the chunk arrays and the digest's record. */
 static uint64_t ct__chunk_put(ct_chunk *chunk, size_t at, const ct_sample *s, double q, uint32_t *clipped,
                               uint64_t digest)

@@ -177,13 +177,6 @@ void ct__coast_shore_x4(const ct__coast_prep *p, ct__lattice_memo *memo, const d
     for (k = 0; k < 4; k++) out[k] = started[k] ? l[k].s + l[k].sum : (want[k] ? l[k].s : 0.0);
 }
 
-double ct__coast_shore(const ct_config *cfg, const double dir[3], double wet, double roughness)
-{
-    ct__coast_prep p;
-    ct__coast_prepare(cfg, &p);
-    return ct__coast_shore_at(&p, dir, wet, roughness);
-}
-
 double ct__coast_ramp(double shore)
 {
     double t = CT__COAST_RAMP_K * shore;

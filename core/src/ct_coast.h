@@ -13,13 +13,9 @@ int ct__coast_octaves(const ct_config *cfg);
 /* Coast roughness: the four region profiles' roughness blended by the region
  * weights at full strength (whatever region_strength is). */
 double ct__coast_roughness(const ct_config *cfg, const double rw[4]);
-/* Refined shore coordinate S' of a direction in a macro triangle whose water
- * corners carry interpolation weight wet (0 < wet < 1): water where S' <= 0.
- * Exact where it matters: the value is only cut short when it is certainly
- * below 0 or certainly saturates the ramp. */
-double ct__coast_shore(const ct_config *cfg, const double dir[3], double wet, double roughness);
-/* What ct__coast_shore computes from the config alone, once per sampler:
- * the seed, the octave count, and the amplitude sum and sum of squares. */
+/* What the shore coordinate needs from the config alone, computed once per
+ * sampler: the seed, the octave count, and the amplitude sum and sum of
+ * squares. */
 typedef struct ct__coast_prep {
     const ct_config *cfg;
     uint32_t seed;
@@ -27,7 +23,10 @@ typedef struct ct__coast_prep {
     double norm, sumsq;
 } ct__coast_prep;
 void ct__coast_prepare(const ct_config *cfg, ct__coast_prep *p);
-/* ct__coast_shore with the prepared values: the same result, bit for bit. */
+/* Refined shore coordinate S' of a direction in a macro triangle whose water
+ * corners carry interpolation weight wet (0 < wet < 1): water where S' <= 0.
+ * Exact where it matters: the value is only cut short when it is certainly
+ * below 0 or certainly saturates the ramp. */
 double ct__coast_shore_at(const ct__coast_prep *p, const double dir[3], double wet, double roughness);
 /* ct__coast_shore_at at four directions (12 doubles) where want[k] is set,
  * out[k] bit for bit the scalar result; the octaves of the lanes still

@@ -165,8 +165,6 @@ void ct__put_f32(uint8_t *p, float v);
 double ct__get_f64(const uint8_t *p);
 float ct__get_f32(const uint8_t *p);
 
-/* FNV-1a of a chunk key as four little-endian 32-bit words. */
-uint64_t ct__key_hash(ct_key key, uint64_t state);
 /* Finishes a chunk digest: records_state (FNV-1a over the six-byte records
  * from CT_FNV1A64_INIT) continued over the .ctc header bytes 0..51, so the
  * digest vouches for key, planet, generation, quantum and clipped count. */
