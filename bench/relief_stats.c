@@ -13,8 +13,8 @@
  * gradient from its +x and +y neighbours, metres from ct_key_metric. Not a
  * test: a measuring tool for docs/generation.md. */
 #include "ct.h"
-#include "ct_base.h"
-#include "ct_world.h"
+#include "base/ct_base.h"
+#include "world/ct_world.h"
 
 #include <math.h>
 #include <stdio.h>

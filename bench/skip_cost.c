@@ -16,8 +16,8 @@
  * class's key is the LOD-14 chunk at a point of its LOD-6 key: the centre
  * (land, sea), a dry sample next to a wet one (shore), the river node. */
 #include "chunk_cost.h"
-#include "ct_world.h"
-#include "ct_surface.h"
+#include "world/ct_world.h"
+#include "surface/ct_surface.h"
 
 static ct_chunk chunk;
 

@@ -11,8 +11,8 @@
  *   - snapshot: write/read gives the same generation, a byte-identical
  *     snapshot and an identical chunk digest.
  * Exit status 1 if any world fails. */
-#include "ct_surface.h"
-#include "ct_world.h"
+#include "surface/ct_surface.h"
+#include "world/ct_world.h"
 
 #include <math.h>
 #include <stdio.h>

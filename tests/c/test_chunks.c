@@ -3,8 +3,8 @@
  * encode/decode), LOD subsets, ct_world_sample == chunk vertex, request-order
  * reproducibility, the height encoding, clipping, the shoreline guarantee of
  * the fine noise, biomes and the default palette file. */
-#include "ct_surface.h"
-#include "ct_world.h"
+#include "surface/ct_surface.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>

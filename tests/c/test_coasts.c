@@ -5,8 +5,8 @@
  * sample == chunk vertex) hold with the layer on, and the coast really is
  * longer than the macro grid's. With the layer off the payloads equal the
  * reference model's (tests/c/test_reference.c). */
-#include "ct_surface.h"
-#include "ct_world.h"
+#include "surface/ct_surface.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>

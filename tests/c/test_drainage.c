@@ -3,9 +3,9 @@
  * have one outlet and keep their own levels, the graph survives a snapshot
  * round trip, and the knob's off value leaves no drainage at all. */
 #include "test.h"
-#include "ct_rivers.h"
-#include "ct_heap.h"
-#include "ct_world.h"
+#include "layers/ct_rivers.h"
+#include "base/ct_heap.h"
+#include "world/ct_world.h"
 
 #include <stdlib.h>
 #include <string.h>

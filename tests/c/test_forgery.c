@@ -8,8 +8,8 @@
  * generation hash covered (or the reader recomputed) every value a sample
  * reads, region-weight and shore-distance edits loaded under the original ID
  * with different terrain. */
-#include "ct_surface.h"
-#include "ct_world.h"
+#include "surface/ct_surface.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * of fine ones, ct_world_sample equals the chunk vertex, borders are shared
  * across cube edges, and surface_lod 16 works. */
 #include "ct.h"
-#include "ct_fine_relief.h"
+#include "layers/ct_fine_relief.h"
 #include "test.h"
 
 #include <math.h>

@@ -6,8 +6,8 @@
  * from their state when they did not settle; Dijkstra alone; the last
  * envelope queueing only some vertices) against a plain Dijkstra with every
  * vertex queued, bit for bit. The world build's generation IDs depend on both. */
-#include "ct_solve.h"
-#include "ct_heap.h"
+#include "solve/ct_solve.h"
+#include "base/ct_heap.h"
 #include "test.h"
 
 #include <stdlib.h>

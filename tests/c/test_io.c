@@ -4,8 +4,8 @@
  * files, atomic saves that leave nothing behind, .ctc/.u16le layouts, and the
  * terrain CLI's exit codes, palette handling and --load. Run from the
  * repository root (make test does). */
-#include "ct_surface.h"
-#include "ct_world.h"
+#include "surface/ct_surface.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <stdio.h>

@@ -8,8 +8,8 @@
  * A lake whose rim vertex also touches another water body shares that pin
  * with it and takes the lower of the two levels (the rim cannot hold two
  * heights); those lakes are reported and checked only for level <= minimum. */
-#include "ct_solve.h"
-#include "ct_world.h"
+#include "solve/ct_solve.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>

@@ -2,8 +2,8 @@
  * lowered only by the slope limit, a shore vertex shared with another body is
  * a dam at the higher level (it ties nothing), the elevated-lake count is
  * honest, and most lakes of the default world stand above the sea. */
-#include "ct_solve.h"
-#include "ct_world.h"
+#include "solve/ct_solve.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <stdio.h>

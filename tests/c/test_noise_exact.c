@@ -5,7 +5,7 @@
  * fine relief (ground.c) must all give exactly what the straightforward
  * formulation gives, or generation IDs and digests would move. The references below are the formulations the golden
  * values were made with. */
-#include "ct_fine_relief.h"
+#include "layers/ct_fine_relief.h"
 #include "test.h"
 
 #include <math.h>

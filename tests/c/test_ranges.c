@@ -3,8 +3,8 @@
  * the default world has no slope-capped plateaus or flat sheets, and
  * alpine keeps its peaks under about 9 km with rock on steep ground. */
 #include "ct.h"
-#include "ct_ranges.h"
-#include "ct_world.h"
+#include "layers/ct_ranges.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>

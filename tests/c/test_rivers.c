@@ -5,8 +5,8 @@
  * river surface falls along the river through both chunks, and LOD subsets
  * hold on a river chunk. Prints the chunk cost of rivers, interleaved. */
 #include "test.h"
-#include "ct_rivers.h"
-#include "ct_world.h"
+#include "layers/ct_rivers.h"
+#include "world/ct_world.h"
 
 #include <math.h>
 #include <stdlib.h>

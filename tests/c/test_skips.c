@@ -12,8 +12,8 @@
  * (sealed groups in sea chunks, river skips in river chunks), or the test
  * would pass without testing anything. */
 #include "ct.h"
-#include "ct_world.h"
-#include "ct_surface.h"
+#include "world/ct_world.h"
+#include "surface/ct_surface.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* test_world_graph.c - the macro graph (unique vertices shared across cube
  * seams, adjacency, edge lengths) and the region weights/profiles. */
-#include "ct_solve.h"
-#include "ct_world.h"
+#include "solve/ct_solve.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>

@@ -2,8 +2,8 @@
  * self-collision makes SUM ridges, increments stay in their ranges, elevated
  * lakes are flat, above sea level and held by their rim, the slope projection
  * leaves no excess and keeps shore pins, and the modes do what they say. */
-#include "ct_solve.h"
-#include "ct_world.h"
+#include "solve/ct_solve.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>
