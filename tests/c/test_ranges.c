@@ -1,4 +1,4 @@
-/* test_ranges.c - the ranges layer (core/src/ranges.c): its gradient is the
+/* test_ranges.c - the ranges layer (core/src/layers/ranges.c): its gradient is the
  * derivative of its height, it never moves water or takes land down to it,
  * the default world has no slope-capped plateaus or flat sheets, and
  * alpine keeps its peaks under about 9 km with rock on steep ground. */

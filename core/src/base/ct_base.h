@@ -73,7 +73,7 @@ double ct__noise3_fast(uint32_t seed, double x, double y, double z);
  * scalar call. */
 /* The gradient-noise lattice every kernel shares: large primes per axis (as
  * in FastNoiseLite) that a corner's hash xors together, and the 12 edge
- * gradients its top bits pick (noise.c, ground.c). */
+ * gradients its top bits pick (noise.c, fine_relief.c). */
 #define CT__PRIME_X 501125321u
 #define CT__PRIME_Y 1136930381u
 #define CT__PRIME_Z 1720413743u

@@ -4,7 +4,7 @@
  * expression in the same order (-ffp-contract=off: no fusing). / and sqrt
  * are correctly rounded by IEEE too, so their lanes match the scalar ones as
  * well. Used by the 4-sample detail noise (noise.c), the two-sample ridge
- * noise (ranges.c), the fine relief (ground.c), the sampler's directions
+ * noise (ranges.c), the fine relief (fine_relief.c), the sampler's directions
  * (sample.c) and the mesh's directions and normals (mesh.c). */
 #ifndef CT_V2_H
 #define CT_V2_H

@@ -98,7 +98,7 @@ double ct__noise3(uint32_t seed, double x, double y, double z)
 }
 
 /* A corner's hash is the xor of its primed coordinates (CT__PRIME_*,
- * ct_internal.h) and the seed, then one multiply and shift. */
+ * ct_base.h) and the seed, then one multiply and shift. */
 
 static uint32_t ct__corner_fast(uint32_t seed, uint32_t xp, uint32_t yp, uint32_t zp)
 {
@@ -321,7 +321,7 @@ static void ct__deriv_lane(uint32_t seed, const double p[3], double f[3], const 
  * the corner values c, corner gradients g, fade weights u,v,w and their
  * derivatives du,dv,dw: the value, and the gradient in d. One copy serves
  * every derivative kernel (the ranges' noise here, the fine relief's lattice
- * in ground.c), so they cannot drift apart in operation order. */
+ * in fine_relief.c), so they cannot drift apart in operation order. */
 double ct__deriv_blend(const double c[8], const double *const g[8], double u, double v, double w, double du,
                        double dv, double dw, double d[3])
 {

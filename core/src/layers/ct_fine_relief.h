@@ -1,6 +1,6 @@
 /* ct_fine_relief.h - private declarations of the fine-relief layer: the octaves
- * at lattice nodes (ground.c) and the pyramid that places them on the face
- * lattices and interpolates between nodes (ground_pyramid.c). */
+ * at lattice nodes (fine_relief.c) and the pyramid that places them on the face
+ * lattices and interpolates between nodes (relief_pyramid.c). */
 #ifndef CT_FINE_RELIEF_H
 #define CT_FINE_RELIEF_H
 
@@ -58,7 +58,7 @@ typedef struct ct__gcoarse {
     double moisture;
 } ct__gcoarse;
 
-/* The stripe phases (ground_phase.c): [k] = (cos, sin) of 2 pi k / 256. */
+/* The stripe phases (relief_phase.c): [k] = (cos, sin) of 2 pi k / 256. */
 extern const double ct__ground_phase[256][2];
 
 /* Fills *p; p->octaves is 0 when the layer is off for this config. */

@@ -1,6 +1,6 @@
-/* ground.c - fine relief: the ground below the ranges' smallest ridges (about
+/* fine_relief.c - fine relief: the ground below the ranges' smallest ridges (about
  * 4 km) down to about four samples of the world's surface_lod: the octaves
- * at a lattice node (ground_pyramid.c places them and interpolates).
+ * at a lattice node (relief_pyramid.c places them and interpolates).
  *
  * The ranges layer ends at ridges about 4 km apart and the detail noise at
  * 12.5 km waves, so a finer surface_lod only samples a smooth field more

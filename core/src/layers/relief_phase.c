@@ -1,4 +1,4 @@
-/* ground_phase.c - the stripe phases of the fine-relief layer (ground.c):
+/* relief_phase.c - the stripe phases of the fine-relief layer (fine_relief.c):
  * e^(2 pi i k / 256) for k = 0..255, each corner's stripe phase picked by 8
  * bits of its hash. Literals, so every platform has the same doubles. */
 #include "layers/ct_fine_relief.h"

@@ -1,6 +1,6 @@
-/* ground_pyramid.c - where the fine-relief octaves are evaluated: octave k at
+/* relief_pyramid.c - where the fine-relief octaves are evaluated: octave k at
  * the nodes of its own lattice (level p->level[k] of the face grid, two nodes
- * to its noise cell), bicubic Hermite patches between them (ct_ground.h).
+ * to its noise cell), bicubic Hermite patches between them (ct_fine_relief.h).
  *
  * Why: evaluated at every sample, as before algorithm version 7, the nine
  * octaves of a surface_lod 14 world cost 4.5-5x a whole default chunk. A
@@ -17,7 +17,7 @@
  * corners do. Where the patch weights of a corner are exactly 0 (a node on a
  * coarser lattice line) that corner is not read, so a chunk needs no node
  * outside its own box. Nodes on a face's boundary are computed by each face
- * with steering along the boundary only (ground.c), so both faces agree to
+ * with steering along the boundary only (fine_relief.c), so both faces agree to
  * rounding there; the samples on a cube edge themselves always take the
  * owner face's value (the chunk asks ct__ground_point), so they are equal to
  * the bit. */

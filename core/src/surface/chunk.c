@@ -66,7 +66,7 @@ ct_result ct__chunk_generate_with(const ct__field *world, ct_key key, ct_chunk *
     sp.chunk_face = key.face;
     sp.chunk_lod = key.lod;
     /* Finer than the fine relief's first lattice, the chunk's samples take
-     * it from one pyramid over the chunk's nodes (ground_pyramid.c); at or
+     * it from one pyramid over the chunk's nodes (relief_pyramid.c); at or
      * above it each sample is a node of every octave and runs them itself. */
     if (sp.ground.octaves > 0 && key.lod > sp.ground.base) {
         ct__gpyr_init(&pyr, &sp.ground, key.face, key.lod, gx0, gx0 + CT_CHUNK_CORE, gy0, gy0 + CT_CHUNK_CORE,

@@ -313,7 +313,7 @@ static double ct__sample_ranges(const ct__sampler *sp, const ct__blend *b, const
     return ct__ranges_at(cfg, dir, b->belt, b->above, sp->want_grad ? g : NULL);
 }
 
-/* Fine relief (ground.c, ground_pyramid.c) on the land height after detail
+/* Fine relief (fine_relief.c, relief_pyramid.c) on the land height after detail
  * and ranges; its gullies follow the slope of macro + ranges. Not called with
  * the layer off. */
 static void ct__ground_coarse_of(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double g[3],
