@@ -24,10 +24,12 @@ CFLAGS_ALL := $(STD) $(OPT) -Icore/include -Icore/src $(CFLAGS)
 NATIVE_DEFS := -DCT_WITH_THREADS -D_POSIX_C_SOURCE=200809L
 LIBS    := -lm -pthread
 
-CORE_HDR := core/include/ct.h core/include/ct_knobs.def core/include/ct_stats.def $(wildcard core/src/*.h)
-# cache.c is the only file with threads: native builds only.
-CORE_SRC := $(filter-out core/src/cache.c,$(sort $(wildcard core/src/*.c)))
-CACHE_SRC := $(wildcard core/src/cache.c)
+# core/src holds one folder per layer (base, solve, layers, surface, world,
+# native); each includes only from the folders before it (tests/js/core_layers.test.mjs).
+CORE_HDR := core/include/ct.h core/include/ct_knobs.def core/include/ct_stats.def $(wildcard core/src/*/*.h)
+# native/ (the threaded cache) is the only code with threads: native builds only.
+CORE_SRC := $(filter-out core/src/native/%,$(sort $(wildcard core/src/*/*.c)))
+CACHE_SRC := $(wildcard core/src/native/*.c)
 NATIVE_SRC := $(CORE_SRC) $(CACHE_SRC)
 TEST_SRC := $(sort $(wildcard tests/c/test_*.c))
 TEST_HDR := $(wildcard tests/c/*.h)
@@ -125,11 +127,11 @@ $(W)/ct.wasm: $(CORE_SRC) $(WASM_SRC) $(CORE_HDR) $(wildcard wasm/*.h)
 
 wasm-lib: $(W)/libct.a
 $(W)/libct.a: $(CORE_SRC) $(CORE_HDR)
-	@mkdir -p $(W)/libobj
+	@rm -rf $(W)/libobj && mkdir -p $(W)/libobj
 	@. ./emsdk.env; [ "$$CT_EMCC_OK" = 1 ] || exit 1; \
 	  for f in $(CORE_SRC); do \
 	    emcc -std=c99 -O3 $(WASM_CODEGEN) -Wall -Wextra -Werror -ffp-contract=off -Icore/include -Icore/src \
-	      -c $$f -o $(W)/libobj/$$(basename $$f .c).o || exit 1; \
+	      -c $$f -o $(W)/libobj/$$(echo $${f#core/src/} | tr / _ | sed 's/\.c$$/.o/') || exit 1; \
 	  done; \
 	  rm -f $@; emar rcs $@ $(W)/libobj/*.o && echo "wasm-lib: $@"
 

@@ -1,4 +1,4 @@
-/* ground_cost.c - what the fine-relief layer (ground.c) costs per chunk: the
+/* ground_cost.c - what the fine-relief layer (fine_relief.c) costs per chunk: the
  * default world (surface_lod 6, where the layer does not run) against the same
  * world at surface_lod 14 (nine octaves), chunks of land, sea and shore at each
  * world's surface_lod, interleaved rep by rep in one process, CPU time.

@@ -13,7 +13,8 @@
  * gradient from its +x and +y neighbours, metres from ct_key_metric. Not a
  * test: a measuring tool for docs/generation.md. */
 #include "ct.h"
-#include "ct_internal.h"
+#include "base/ct_base.h"
+#include "world/ct_world.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -43,23 +44,23 @@ static double pct(const double *v, size_t n, double p)
 /* Share of land vertices with an edge to a lower neighbour at the slope limit. */
 static double capped_share(const ct_world *w)
 {
-    uint32_t n = w->n, f, i, j, land = 0, capped = 0;
-    double s = w->cfg.max_macro_slope, R = w->cfg.radius_m;
+    uint32_t n = w->field.n, f, i, j, land = 0, capped = 0;
+    double s = w->field.cfg.max_macro_slope, R = w->field.cfg.radius_m;
     if (!(s > 0.0)) return 0.0;
     for (f = 0; f < 6; f++)
         for (j = 0; j <= n; j++)
             for (i = 0; i <= n; i++) {
-                uint32_t a = w->vertex_fij[CT__FIJ(n, f, i, j)], k, hit = 0;
+                uint32_t a = w->field.vertex_fij[CT__FIJ(n, f, i, j)], k, hit = 0;
                 int di[4] = {1, -1, 0, 0}, dj[4] = {0, 0, 1, -1};
-                if (w->body_v[a] >= 0) continue;
+                if (w->field.body_v[a] >= 0) continue;
                 for (k = 0; k < 4; k++) {
                     long ii = (long)i + di[k], jj = (long)j + dj[k];
                     uint32_t b;
                     double d;
                     if (ii < 0 || jj < 0 || ii > (long)n || jj > (long)n) continue;
-                    b = w->vertex_fij[CT__FIJ(n, f, (uint32_t)ii, (uint32_t)jj)];
-                    d = ct__arc(&w->dir_v[3u * a], &w->dir_v[3u * b]) * R;
-                    if (w->height_v[a] - w->height_v[b] >= s * d * (1.0 - 1e-6)) hit = 1;
+                    b = w->field.vertex_fij[CT__FIJ(n, f, (uint32_t)ii, (uint32_t)jj)];
+                    d = ct__arc(&w->field.dir_v[3u * a], &w->field.dir_v[3u * b]) * R;
+                    if (w->field.height_v[a] - w->field.height_v[b] >= s * d * (1.0 - 1e-6)) hit = 1;
                 }
                 land++;
                 capped += hit;
@@ -71,11 +72,11 @@ static double capped_share(const ct_world *w)
 static double belt_share(const ct_world *w)
 {
     uint32_t v, land = 0, in = 0;
-    if (!w->belt_v) return 0.0;
-    for (v = 0; v < w->vertex_count; v++) {
-        if (w->body_v[v] >= 0) continue;
+    if (!w->field.belt_v) return 0.0;
+    for (v = 0; v < w->field.vertex_count; v++) {
+        if (w->field.body_v[v] >= 0) continue;
         land++;
-        in += w->belt_v[v] > 0.5f;
+        in += w->field.belt_v[v] > 0.5f;
     }
     return land ? (double)in / (double)land : 0.0;
 }

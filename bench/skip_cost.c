@@ -16,7 +16,8 @@
  * class's key is the LOD-14 chunk at a point of its LOD-6 key: the centre
  * (land, sea), a dry sample next to a wet one (shore), the river node. */
 #include "chunk_cost.h"
-#include "ct_surface.h"
+#include "world/ct_world.h"
+#include "surface/ct_surface.h"
 
 static ct_chunk chunk;
 
@@ -111,14 +112,14 @@ int main(int argc, char **argv)
             if (only && strcmp(only, names[c])) continue;
             if (lods[li] != 6) ct_key_at(w, dir[c], lods[li], &k, &lx, &ly, NULL, 0);
             memset(counts, 0, sizeof counts);
-            ct__chunk_generate_with(w, k, &chunk, 1, counts, NULL, 0);
+            ct__chunk_generate_with(&w->field, k, &chunk, 1, counts, NULL, 0);
             s = dry_share(&chunk);
             for (r = 0; r < reps; r++) {
                 int first_on = r & 1, side;
                 for (side = 0; side < 2; side++) {
                     int on = side == 0 ? first_on : !first_on;
                     double t0 = cpu_ms();
-                    ct__chunk_generate_with(w, k, &chunk, on, NULL, NULL, 0);
+                    ct__chunk_generate_with(&w->field, k, &chunk, on, NULL, NULL, 0);
                     if (on) { t_on[r] = cpu_ms() - t0; d_on = chunk.digest; }
                     else { t_off[r] = cpu_ms() - t0; d_off = chunk.digest; }
                 }

@@ -19,7 +19,8 @@ const log = (line) => console.log(`  ${line}`);
 /** Hash of the core sources: both halves must measure the same code. */
 function sourceFingerprint() {
   const h = createHash('sha256');
-  for (const dir of ['core/include', 'core/src', 'wasm']) {
+  const layers = readdirSync(join(root, 'core/src')).sort().map((d) => `core/src/${d}`);
+  for (const dir of ['core/include', ...layers, 'wasm']) {
     for (const f of readdirSync(join(root, dir)).sort()) {
       if (/\.(c|h|def)$/.test(f)) h.update(f).update(readFileSync(join(root, dir, f)));
     }

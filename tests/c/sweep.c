@@ -11,7 +11,8 @@
  *   - snapshot: write/read gives the same generation, a byte-identical
  *     snapshot and an identical chunk digest.
  * Exit status 1 if any world fails. */
-#include "ct_surface.h"
+#include "surface/ct_surface.h"
+#include "world/ct_world.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -113,24 +114,24 @@ static int check_borders(const ct_world *w, char *why, size_t whylen)
 
 static int check_lakes(const ct_world *w, int *lakes_seen, char *why, size_t whylen)
 {
-    uint32_t n = w->n, V = w->vertex_count, v, f, i, j, bodies = 0;
+    uint32_t n = w->field.n, V = w->field.vertex_count, v, f, i, j, bodies = 0;
     double *level;
     int ok = 1, k;
     for (v = 0; v < V; v++)
-        if (w->body_v[v] + 1 > (int32_t)bodies) bodies = (uint32_t)w->body_v[v] + 1u;
+        if (w->field.body_v[v] + 1 > (int32_t)bodies) bodies = (uint32_t)w->field.body_v[v] + 1u;
     level = (double *)malloc(sizeof(double) * (bodies + 1u));
     if (!level) return 0;
     for (v = 0; v <= bodies; v++) level[v] = NAN;
     *lakes_seen = 0;
     for (v = 0; v < V && ok; v++) {
-        int32_t b = w->body_v[v];
+        int32_t b = w->field.body_v[v];
         if (b < 0) continue;
-        if (level[b] != level[b]) level[b] = w->water_level_v[v];
-        if (w->water_level_v[v] != level[b]) {
+        if (level[b] != level[b]) level[b] = w->field.water_level_v[v];
+        if (w->field.water_level_v[v] != level[b]) {
             snprintf(why, whylen, "body %ld is not flat", (long)b);
             ok = 0;
-        } else if (w->height_v[v] > level[b]) {
-            snprintf(why, whylen, "vertex %lu: bed %.3f above its water %.3f", (unsigned long)v, w->height_v[v],
+        } else if (w->field.height_v[v] > level[b]) {
+            snprintf(why, whylen, "vertex %lu: bed %.3f above its water %.3f", (unsigned long)v, w->field.height_v[v],
                      level[b]);
             ok = 0;
         }
@@ -147,17 +148,17 @@ static int check_lakes(const ct_world *w, int *lakes_seen, char *why, size_t why
     for (f = 0; ok && f < 6; f++)
         for (j = 0; ok && j <= n; j++)
             for (i = 0; ok && i <= n; i++) {
-                uint32_t a = w->vertex_fij[CT__FIJ(n, f, i, j)], nb[2];
+                uint32_t a = w->field.vertex_fij[CT__FIJ(n, f, i, j)], nb[2];
                 int q;
-                nb[0] = i < n ? w->vertex_fij[CT__FIJ(n, f, i + 1, j)] : a;
-                nb[1] = j < n ? w->vertex_fij[CT__FIJ(n, f, i, j + 1)] : a;
+                nb[0] = i < n ? w->field.vertex_fij[CT__FIJ(n, f, i + 1, j)] : a;
+                nb[1] = j < n ? w->field.vertex_fij[CT__FIJ(n, f, i, j + 1)] : a;
                 for (q = 0; q < 2; q++) {
                     uint32_t x = a, y = nb[q];
-                    if (w->body_v[x] >= 0) { uint32_t t = x; x = y; y = t; }
-                    if (w->body_v[x] < 0 && w->body_v[y] >= 0 &&
-                        w->height_v[x] < level[w->body_v[y]] - 1e-6) {
+                    if (w->field.body_v[x] >= 0) { uint32_t t = x; x = y; y = t; }
+                    if (w->field.body_v[x] < 0 && w->field.body_v[y] >= 0 &&
+                        w->field.height_v[x] < level[w->field.body_v[y]] - 1e-6) {
                         snprintf(why, whylen, "land %.3f below the %.3f level of its neighbour body %ld",
-                                 w->height_v[x], level[w->body_v[y]], (long)w->body_v[y]);
+                                 w->field.height_v[x], level[w->field.body_v[y]], (long)w->field.body_v[y]);
                         ok = 0;
                     }
                 }
@@ -244,7 +245,7 @@ int main(void)
         if (ok) ok = check_snapshot(w, why, sizeof why);
         printf("world %2lu %s n=%-3lu %-11s %-40s gen %08lx%08lx excess %.1e lakes %2d/%-2lu ocean %.2f %5.0f ms%s%s\n",
                (unsigned long)k + 1, ok ? "ok  " : "FAIL", (unsigned long)cfg.macro_resolution, worlds[k].preset,
-               worlds[k].sets, (unsigned long)(uint32_t)(w->generation >> 32), (unsigned long)(uint32_t)w->generation,
+               worlds[k].sets, (unsigned long)(uint32_t)(w->field.generation >> 32), (unsigned long)(uint32_t)w->field.generation,
                st.max_macro_slope_excess_m, lakes, (unsigned long)st.lakes, st.ocean_fraction,
                (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC, ok ? "" : ": ", why);
         fflush(stdout);

@@ -3,7 +3,8 @@
  * encode/decode), LOD subsets, ct_world_sample == chunk vertex, request-order
  * reproducibility, the height encoding, clipping, the shoreline guarantee of
  * the fine noise, biomes and the default palette file. */
-#include "ct_surface.h"
+#include "surface/ct_surface.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>
@@ -386,19 +387,19 @@ static void test_macro_vertices(void)
     ct_world *w = build("balanced", sets);
     uint32_t c, bad_h = 0, bad_w = 0, bad_lake = 0, lakes = 0, pins = 0;
     if (!w) return;
-    for (c = 0; c < w->vertex_count; c++) {
+    for (c = 0; c < w->field.vertex_count; c++) {
         ct_sample s;
-        ct_world_sample(w, &w->dir_v[3 * c], &s, NULL, 0);
-        if (fabs(s.height_m - w->height_v[c]) > 1e-6 * (1.0 + fabs(w->height_v[c]))) bad_h++;
+        ct_world_sample(w, &w->field.dir_v[3 * c], &s, NULL, 0);
+        if (fabs(s.height_m - w->field.height_v[c]) > 1e-6 * (1.0 + fabs(w->field.height_v[c]))) bad_h++;
         /* A land pin sits exactly on its shoreline (height == shore level):
          * the rounding of its direction may put the sample a hair into the
          * water, so only the other vertices have a definite side. */
-        if (w->body_v[c] < 0 && w->shore_ref_v && w->height_v[c] == w->shore_ref_v[c]) pins++;
-        else if (s.has_water != (w->body_v[c] >= 0)) bad_w++;
+        if (w->field.body_v[c] < 0 && w->field.shore_ref_v && w->field.height_v[c] == w->field.shore_ref_v[c]) pins++;
+        else if (s.has_water != (w->field.body_v[c] >= 0)) bad_w++;
         /* Wet samples carry their body's level; a pin a hair into the
          * water carries the level of the water it pins (its shore level). */
-        if (s.has_water && s.water_m != (w->body_v[c] >= 0 ? w->water_level_v[c] : w->shore_ref_v[c])) bad_lake++;
-        if (w->body_v[c] > 0) lakes++;
+        if (s.has_water && s.water_m != (w->field.body_v[c] >= 0 ? w->field.water_level_v[c] : w->field.shore_ref_v[c])) bad_lake++;
+        if (w->field.body_v[c] > 0) lakes++;
     }
     CHECK(bad_h == 0, "%u macro vertices sample to a different bed height", bad_h);
     CHECK(bad_w == 0, "%u macro vertices disagree on water", bad_w);
@@ -413,15 +414,15 @@ static void test_macro_vertices(void)
             d[1] = ct__unit(ct__hash2(12u, (uint32_t)k)) * 2 - 1;
             d[2] = ct__unit(ct__hash2(13u, (uint32_t)k)) * 2 - 1;
             if (ct_world_sample(w, d, &s, NULL, 0) != CT_OK || !s.has_water) continue;
-            for (c = 0; c < w->vertex_count; c++)
-                if (w->body_v[c] == s.water_body) break;
-            if (c == w->vertex_count || w->water_level_v[c] != s.water_m) flat_bad++;
+            for (c = 0; c < w->field.vertex_count; c++)
+                if (w->field.body_v[c] == s.water_body) break;
+            if (c == w->field.vertex_count || w->field.water_level_v[c] != s.water_m) flat_bad++;
             if (s.water_body == 0 && s.water_m != 0.0) flat_bad++;
         }
         CHECK(flat_bad == 0, "%d wet samples are not at their body's level", flat_bad);
     }
-    CHECK(w->shore_ref_v != NULL, "the build derives the shore reference");
-    printf("ok macro vertices: %u vertices, %u lake vertices, %u shoreline pins\n", w->vertex_count, lakes, pins);
+    CHECK(w->field.shore_ref_v != NULL, "the build derives the shore reference");
+    printf("ok macro vertices: %u vertices, %u lake vertices, %u shoreline pins\n", w->field.vertex_count, lakes, pins);
     ct_world_free(w);
 }
 
@@ -558,7 +559,7 @@ static void test_continuity(const ct_world *w)
 /* ---------------------------------------------------- shore cell splits */
 static void cell_point(const ct_world *w, uint32_t f, uint32_t i, uint32_t j, double s, double t, ct_sample *out)
 {
-    double d[3], n = (double)w->n;
+    double d[3], n = (double)w->field.n;
     ct_face_to_direction((int)f, 2.0 * ((i + s) / n) - 1.0, 2.0 * ((j + t) / n) - 1.0, d, NULL, 0);
     ct_world_sample(w, d, out, NULL, 0);
 }
@@ -568,7 +569,7 @@ static void cell_point(const ct_world *w, uint32_t f, uint32_t i, uint32_t j, do
  * bodies meeting diagonally stay apart: the cell centre is dry land. */
 static void test_cell_splits(const ct_world *w)
 {
-    uint32_t n = w->n, f, i, j;
+    uint32_t n = w->field.n, f, i, j;
     int lone = 0, lone_bad = 0, saddles = 0, saddle_bad = 0;
     for (f = 0; f < 6; f++) {
         for (j = 0; j < n; j++) {
@@ -576,10 +577,10 @@ static void test_cell_splits(const ct_world *w)
                 int32_t b[4];
                 int k, wet = 0, which = -1;
                 ct_sample s;
-                b[0] = w->body_v[w->vertex_fij[CT__FIJ(n, f, i, j)]];
-                b[1] = w->body_v[w->vertex_fij[CT__FIJ(n, f, i + 1, j)]];
-                b[2] = w->body_v[w->vertex_fij[CT__FIJ(n, f, i, j + 1)]];
-                b[3] = w->body_v[w->vertex_fij[CT__FIJ(n, f, i + 1, j + 1)]];
+                b[0] = w->field.body_v[w->field.vertex_fij[CT__FIJ(n, f, i, j)]];
+                b[1] = w->field.body_v[w->field.vertex_fij[CT__FIJ(n, f, i + 1, j)]];
+                b[2] = w->field.body_v[w->field.vertex_fij[CT__FIJ(n, f, i, j + 1)]];
+                b[3] = w->field.body_v[w->field.vertex_fij[CT__FIJ(n, f, i + 1, j + 1)]];
                 for (k = 0; k < 4; k++)
                     if (b[k] >= 0) { wet++; which = k; }
                 if (wet == 1) {

@@ -5,7 +5,8 @@
  * sample == chunk vertex) hold with the layer on, and the coast really is
  * longer than the macro grid's. With the layer off the payloads equal the
  * reference model's (tests/c/test_reference.c). */
-#include "ct_surface.h"
+#include "surface/ct_surface.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>
@@ -39,7 +40,7 @@ static void cell_of(const ct_world *w, ct_key key, int i, int j, uint32_t idx[4]
     double dir[3];
     int face;
     double u, v, gx, gy;
-    uint32_t n = w->n, ci, cj;
+    uint32_t n = w->field.n, ci, cj;
     double m;
     ct__sample_direction(key.face, key.lod, (int64_t)key.x * 256 + i, (int64_t)key.y * 256 + j, dir);
     /* The sampler's canonical unit vector (sample.c), so that samples on a
@@ -58,11 +59,11 @@ static void cell_of(const ct_world *w, ct_key key, int i, int j, uint32_t idx[4]
     cj = (uint32_t)gy;
     if (ci >= n) ci = n - 1u;
     if (cj >= n) cj = n - 1u;
-    idx[0] = w->vertex_fij[CT__FIJ(n, face, ci, cj)];
-    idx[1] = w->vertex_fij[CT__FIJ(n, face, ci + 1u, cj)];
-    idx[2] = w->vertex_fij[CT__FIJ(n, face, ci, cj + 1u)];
-    idx[3] = w->vertex_fij[CT__FIJ(n, face, ci + 1u, cj + 1u)];
-    for (i = 0; i < 4; i++) body[i] = w->body_v[idx[i]];
+    idx[0] = w->field.vertex_fij[CT__FIJ(n, face, ci, cj)];
+    idx[1] = w->field.vertex_fij[CT__FIJ(n, face, ci + 1u, cj)];
+    idx[2] = w->field.vertex_fij[CT__FIJ(n, face, ci, cj + 1u)];
+    idx[3] = w->field.vertex_fij[CT__FIJ(n, face, ci + 1u, cj + 1u)];
+    for (i = 0; i < 4; i++) body[i] = w->field.body_v[idx[i]];
 }
 
 /* A chunk that holds both land and water. */
@@ -132,7 +133,7 @@ static void test_shore_guarantees(void)
                                 int ok = 0;
                                 for (k = 0; k < 4; k++)
                                     if (body[k] >= 0 &&
-                                        ca.water[at] == ct_height_encode(on->water_level_v[idx[k]], 1.0, NULL))
+                                        ca.water[at] == ct_height_encode(on->field.water_level_v[idx[k]], 1.0, NULL))
                                         ok = 1;
                                 if (!ok) bad_body++;
                             } else {

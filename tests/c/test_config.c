@@ -1,6 +1,6 @@
 /* test_config.c - knob table, presets, name=value parsing and every
  * rejection path of the config parser. */
-#include "ct_internal.h"
+#include "base/ct_base.h"
 #include "test.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* test_cube.c - addressing invariants: face transforms, ties, both sides of
  * every cube edge and corner, shared chunk borders bit for bit, LOD subsets,
  * metrics, neighbourhoods and every rejection path. */
-#include "ct_internal.h"
+#include "base/ct_base.h"
 #include "test.h"
 
 #include <math.h>

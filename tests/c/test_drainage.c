@@ -3,7 +3,9 @@
  * have one outlet and keep their own levels, the graph survives a snapshot
  * round trip, and the knob's off value leaves no drainage at all. */
 #include "test.h"
-#include "ct_rivers.h"
+#include "layers/ct_rivers.h"
+#include "base/ct_heap.h"
+#include "world/ct_world.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +27,11 @@ static ct_world *build(const char *preset, uint32_t seed, double min_area_km2)
  * the sea or a closed lake (an open lake passes its water on). */
 static void test_every_vertex_drains(const ct_world *w, const char *name)
 {
-    const ct__drainage *d = &w->rivers->dr;
-    uint32_t V = w->vertex_count, v, stuck = 0, bad_sink = 0, uphill_area = 0, land = 0;
+    const ct__drainage *d = &w->field.rivers->dr;
+    uint32_t V = w->field.vertex_count, v, stuck = 0, bad_sink = 0, uphill_area = 0, land = 0;
     for (v = 0; v < V; v++) {
         uint32_t x = v, steps = 0;
-        if (w->body_v[v] >= 0) continue;
+        if (w->field.body_v[v] >= 0) continue;
         land++;
         while (d->down_v[x] != CT__NONE && steps <= V) {
             if (d->area_m2[d->down_v[x]] < d->area_m2[x]) uphill_area++;
@@ -37,7 +39,7 @@ static void test_every_vertex_drains(const ct_world *w, const char *name)
             steps++;
         }
         if (steps > V) stuck++;
-        else if (w->body_v[x] < 0 || (d->lake_v[x] && !d->closed_v[x])) bad_sink++;
+        else if (w->field.body_v[x] < 0 || (d->lake_v[x] && !d->closed_v[x])) bad_sink++;
         if (d->sink_v[v] != x) bad_sink++;
     }
     CHECK(land > 0, "%s: no land", name);
@@ -50,18 +52,18 @@ static void test_every_vertex_drains(const ct_world *w, const char *name)
  * through none. */
 static void test_one_outlet_per_lake(const ct_world *w, const char *name)
 {
-    const ct__drainage *d = &w->rivers->dr;
-    uint32_t V = w->vertex_count, v, bodies = 0, bad = 0, open = 0;
+    const ct__drainage *d = &w->field.rivers->dr;
+    uint32_t V = w->field.vertex_count, v, bodies = 0, bad = 0, open = 0;
     uint32_t *exits;
     for (v = 0; v < V; v++)
-        if (w->body_v[v] >= 0 && (uint32_t)w->body_v[v] + 1u > bodies) bodies = (uint32_t)w->body_v[v] + 1u;
+        if (w->field.body_v[v] >= 0 && (uint32_t)w->field.body_v[v] + 1u > bodies) bodies = (uint32_t)w->field.body_v[v] + 1u;
     exits = (uint32_t *)calloc(bodies + 1u, sizeof *exits);
     if (!exits) return;
     for (v = 0; v < V; v++)
-        if (d->lake_v[v] && d->down_v[v] != CT__NONE && w->body_v[d->down_v[v]] != w->body_v[v])
-            exits[w->body_v[v]]++;
+        if (d->lake_v[v] && d->down_v[v] != CT__NONE && w->field.body_v[d->down_v[v]] != w->field.body_v[v])
+            exits[w->field.body_v[v]]++;
     for (v = 0; v < V; v++) {
-        int32_t b = w->body_v[v];
+        int32_t b = w->field.body_v[v];
         if (!d->lake_v[v] || exits[b] == 0xffffffffu) continue;
         if (d->closed_v[v] ? exits[b] != 0 : exits[b] != 1) bad++;
         if (!d->closed_v[v]) open++;
@@ -80,21 +82,21 @@ static void test_lakes_keep_levels(uint32_t seed)
     ct_world *on = build("balanced", seed, -1.0), *off = build("balanced", seed, 0.0);
     uint32_t V, v, wet_bad = 0, lakes = 0;
     if (!on || !off) goto done;
-    V = on->vertex_count;
-    CHECK(on->rivers != NULL && off->rivers == NULL, "seed %u: the knob switches the layer", seed);
-    CHECK(memcmp(on->water_level_v, off->water_level_v, sizeof(double) * V) == 0, "seed %u: lake levels moved", seed);
-    CHECK(memcmp(on->height_v, off->height_v, sizeof(double) * V) == 0, "seed %u: macro heights moved", seed);
-    CHECK(memcmp(on->body_v, off->body_v, sizeof(int32_t) * V) == 0, "seed %u: water bodies moved", seed);
+    V = on->field.vertex_count;
+    CHECK(on->field.rivers != NULL && off->field.rivers == NULL, "seed %u: the knob switches the layer", seed);
+    CHECK(memcmp(on->field.water_level_v, off->field.water_level_v, sizeof(double) * V) == 0, "seed %u: lake levels moved", seed);
+    CHECK(memcmp(on->field.height_v, off->field.height_v, sizeof(double) * V) == 0, "seed %u: macro heights moved", seed);
+    CHECK(memcmp(on->field.body_v, off->field.body_v, sizeof(int32_t) * V) == 0, "seed %u: water bodies moved", seed);
     for (v = 0; v < V; v++) {
         ct_sample s;
-        if (!on->rivers->dr.lake_v[v]) continue;
+        if (!on->field.rivers->dr.lake_v[v]) continue;
         lakes++;
-        CHECK(ct_world_sample(on, on->dir_v + 3u * (size_t)v, &s, NULL, 0) == CT_OK, "sample");
-        if (!s.has_water || s.water_body != on->body_v[v] || s.water_m != on->water_level_v[v]) wet_bad++;
+        CHECK(ct_world_sample(on, on->field.dir_v + 3u * (size_t)v, &s, NULL, 0) == CT_OK, "sample");
+        if (!s.has_water || s.water_body != on->field.body_v[v] || s.water_m != on->field.water_level_v[v]) wet_bad++;
     }
     CHECK(lakes > 0, "seed %u: no lakes", seed);
     CHECK(wet_bad == 0, "seed %u: %u lake vertices not at their lake's level", seed, wet_bad);
-    CHECK(on->rivers->dr.lakes_open > 0, "seed %u: no lake has an outlet", seed);
+    CHECK(on->field.rivers->dr.lakes_open > 0, "seed %u: no lake has an outlet", seed);
 done:
     ct_world_free(on);
     ct_world_free(off);
@@ -177,11 +179,11 @@ static void test_closed_lakes(void)
     ct_config_preset(&cfg, "balanced", err, sizeof err);
     cfg.river_closed_moisture = 1.0;
     b = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
-    CHECK(a && b && a->rivers && b->rivers, "builds: %s", err);
-    if (a && b && a->rivers && b->rivers) {
-        CHECK(b->rivers->dr.lakes_closed > a->rivers->dr.lakes_closed, "closed lakes %u -> %u",
-              a->rivers->dr.lakes_closed, b->rivers->dr.lakes_closed);
-        CHECK(b->rivers->land_to_sea_m2 < a->rivers->land_to_sea_m2, "less land drains to the sea");
+    CHECK(a && b && a->field.rivers && b->field.rivers, "builds: %s", err);
+    if (a && b && a->field.rivers && b->field.rivers) {
+        CHECK(b->field.rivers->dr.lakes_closed > a->field.rivers->dr.lakes_closed, "closed lakes %u -> %u",
+              a->field.rivers->dr.lakes_closed, b->field.rivers->dr.lakes_closed);
+        CHECK(b->field.rivers->land_to_sea_m2 < a->field.rivers->land_to_sea_m2, "less land drains to the sea");
         test_every_vertex_drains(b, "balanced, lakes closed");
         test_one_outlet_per_lake(b, "balanced, lakes closed");
     }
@@ -194,7 +196,7 @@ static void test_off(void)
     ct_world *w = build("reference", 42u, -1.0);
     ct_rivers_info info;
     if (!w) return;
-    CHECK(w->rivers == NULL, "the reference preset solves no drainage");
+    CHECK(w->field.rivers == NULL, "the reference preset solves no drainage");
     CHECK(ct_world_rivers_info(w, &info, NULL, 0) == CT_OK && info.node_count == 0, "no river nodes");
     CHECK(ct_world_rivers(w, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0) == CT_OK, "empty graph");
     CHECK(ct_world_rivers(NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0) == CT_ERR_NULL, "NULL world");
@@ -207,19 +209,19 @@ static void test_off(void)
  * outlet at its first vertex in that flood's order. */
 static void test_flood_matches_full_queue(const ct_world *w, const char *name)
 {
-    const ct__drainage *d = &w->rivers->dr;
-    uint32_t V = w->vertex_count, v, k, count = 0, bad_fill = 0, bad_down = 0, outlets = 0;
+    const ct__drainage *d = &w->field.rivers->dr;
+    uint32_t V = w->field.vertex_count, v, k, count = 0, bad_fill = 0, bad_down = 0, outlets = 0;
     uint32_t *order = (uint32_t *)malloc(sizeof *order * V), *rank = (uint32_t *)malloc(sizeof *rank * V);
     uint8_t *sink = (uint8_t *)malloc(V), *seen = (uint8_t *)calloc(V, 1);
     double *fill = (double *)malloc(sizeof *fill * V), key;
     ct__graph g;
     ct__heap hp = {0};
     char err[256];
-    CHECK(ct__graph_build(w, w->cfg.radius_m, &g, err, sizeof err) == CT_OK, "%s: graph: %s", name, err);
+    CHECK(ct__graph_build(&w->field, w->field.cfg.radius_m, &g, err, sizeof err) == CT_OK, "%s: graph: %s", name, err);
     CHECK(ct__heap_init(&hp, V) == CT_OK && order && rank && sink && seen && fill, "%s: memory", name);
     for (v = 0; v < V; v++) {
-        fill[v] = w->body_v[v] >= 0 ? w->water_level_v[v] : w->height_v[v];
-        sink[v] = (uint8_t)(w->body_v[v] >= 0 && !(d->lake_v[v] && !d->closed_v[v]));
+        fill[v] = w->field.body_v[v] >= 0 ? w->field.water_level_v[v] : w->field.height_v[v];
+        sink[v] = (uint8_t)(w->field.body_v[v] >= 0 && !(d->lake_v[v] && !d->closed_v[v]));
         if (sink[v]) ct__heap_push(&hp, v, fill[v]);
     }
     while ((v = ct__heap_pop(&hp, &key)) != CT__NONE) {
@@ -229,7 +231,7 @@ static void test_flood_matches_full_queue(const ct_world *w, const char *name)
             uint32_t u = g.nbr[4u * (size_t)v + k];
             double h;
             if (u == CT__NONE || hp.done[u]) continue;
-            h = w->body_v[u] >= 0 ? w->water_level_v[u] : w->height_v[u];
+            h = w->field.body_v[u] >= 0 ? w->field.water_level_v[u] : w->field.height_v[u];
             ct__heap_push(&hp, u, h > key ? h : key);
         }
     }
@@ -241,9 +243,9 @@ static void test_flood_matches_full_queue(const ct_world *w, const char *name)
         uint32_t x = order[v], best = CT__NONE;
         double best_s = 0.0;
         int lake = d->lake_v[x] && !d->closed_v[x];
-        if (sink[x] || v == 0 || (lake && seen[w->body_v[x]])) continue;
+        if (sink[x] || v == 0 || (lake && seen[w->field.body_v[x]])) continue;
         if (lake) {
-            seen[w->body_v[x]] = 1;   /* first vertex of its lake: the outlet */
+            seen[w->field.body_v[x]] = 1;   /* first vertex of its lake: the outlet */
             outlets++;
         }
         for (k = 0; k < 4u; k++) {
@@ -280,8 +282,8 @@ int main(void)
         ct_world *w = build(presets[k], seeds[k], -1.0);
         if (!w) continue;
         snprintf(name, sizeof name, "%s seed %u", presets[k], seeds[k]);
-        CHECK(w->rivers != NULL, "%s: rivers on by default", name);
-        if (w->rivers) {
+        CHECK(w->field.rivers != NULL, "%s: rivers on by default", name);
+        if (w->field.rivers) {
             test_every_vertex_drains(w, name);
             test_one_outlet_per_lake(w, name);
             test_flood_matches_full_queue(w, name);

@@ -8,7 +8,8 @@
  * generation hash covered (or the reader recomputed) every value a sample
  * reads, region-weight and shore-distance edits loaded under the original ID
  * with different terrain. */
-#include "ct_surface.h"
+#include "surface/ct_surface.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -26,10 +27,10 @@ static double unit_hash(uint32_t x)
  * weigh most) and scattered points between them. */
 static double *probe_dirs(const ct_world *w, size_t *count)
 {
-    size_t V = w->vertex_count, k;
+    size_t V = w->field.vertex_count, k;
     double *d = (double *)malloc(sizeof(double) * 3u * (V + EXTRA_DIRS));
     if (!d) return NULL;
-    memcpy(d, w->dir_v, sizeof(double) * 3u * V);
+    memcpy(d, w->field.dir_v, sizeof(double) * 3u * V);
     for (k = 0; k < EXTRA_DIRS; k++) {
         d[3u * (V + k)] = unit_hash(3u * (uint32_t)k) * 2.0 - 1.0;
         d[3u * (V + k) + 1] = unit_hash(3u * (uint32_t)k + 1u) * 2.0 - 1.0;
@@ -109,7 +110,7 @@ static void sweep(const char *label, const ct_world *w)
  * a load derives them: both must be the same bits, and so must the stats. */
 static void derived_equals_built(const char *label, const ct_world *w)
 {
-    size_t len = ct_world_snapshot_size(w), V = w->vertex_count;
+    size_t len = ct_world_snapshot_size(w), V = w->field.vertex_count;
     uint8_t *snap = (uint8_t *)malloc(len);
     ct_world *back = NULL;
     ct_world_stats a, b;
@@ -117,9 +118,9 @@ static void derived_equals_built(const char *label, const ct_world *w)
     ct_world_snapshot_write(w, snap, len, NULL, 0);
     CHECK(ct_world_snapshot_read(snap, len, &back, NULL, 0) == CT_OK, "%s: reload", label);
     if (back) {
-        CHECK(memcmp(back->region_w_v, w->region_w_v, sizeof(float) * 4u * V) == 0, "%s: region weights", label);
-        CHECK(memcmp(back->shore_v, w->shore_v, sizeof(float) * V) == 0, "%s: shore distances", label);
-        CHECK(memcmp(back->shore_ref_v, w->shore_ref_v, sizeof(double) * V) == 0, "%s: shore references", label);
+        CHECK(memcmp(back->field.region_w_v, w->field.region_w_v, sizeof(float) * 4u * V) == 0, "%s: region weights", label);
+        CHECK(memcmp(back->field.shore_v, w->field.shore_v, sizeof(float) * V) == 0, "%s: shore distances", label);
+        CHECK(memcmp(back->field.shore_ref_v, w->field.shore_ref_v, sizeof(double) * V) == 0, "%s: shore references", label);
         ct_world_stats_get(w, &a);
         ct_world_stats_get(back, &b);
         CHECK(a.edge_count == b.edge_count && a.water_bodies == b.water_bodies && a.lakes == b.lakes &&

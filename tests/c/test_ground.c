@@ -1,10 +1,10 @@
-/* test_ground.c - the fine-relief layer (ground.c) keeps every contract:
+/* test_ground.c - the fine-relief layer (fine_relief.c) keeps every contract:
  * it runs only past ground_from_lod (a surface_lod 6 world is unchanged), it
  * moves no coastline and stays within its bound, coarse LODs are exact subsets
  * of fine ones, ct_world_sample equals the chunk vertex, borders are shared
  * across cube edges, and surface_lod 16 works. */
 #include "ct.h"
-#include "ct_ground.h"
+#include "layers/ct_fine_relief.h"
 #include "test.h"
 
 #include <math.h>

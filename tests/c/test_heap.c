@@ -1,4 +1,4 @@
-/* test_heap.c - the vertex queue of the slope and lake solves (slope.c):
+/* test_heap.c - the vertex queue of the slope and lake solves (heap.c):
  * against a brute-force reference, every pop is the least (key, vertex) among
  * queued vertices not popped yet, with the first of equal keys kept (so -0.0
  * and +0.0 stay as pushed), stale pairs skipped, growth past the initial
@@ -6,7 +6,8 @@
  * from their state when they did not settle; Dijkstra alone; the last
  * envelope queueing only some vertices) against a plain Dijkstra with every
  * vertex queued, bit for bit. The world build's generation IDs depend on both. */
-#include "ct_build.h"
+#include "solve/ct_solve.h"
+#include "base/ct_heap.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -120,7 +121,7 @@ static void ref_project(const ct__graph *g, double s, const uint8_t *is_pin, dou
  * plateaus, signed zeros and over-steep spikes. */
 static void check_projection(void)
 {
-    ct_world w;
+    ct__field w;
     ct__graph g;
     ct__heap hp;
     char err[256];
@@ -128,7 +129,7 @@ static void check_projection(void)
     double *h, *r, *h0, *h1;
     uint8_t *pin;
     memset(&w, 0, sizeof w);
-    CHECK(ct__world_alloc_graph(&w, 12, err, sizeof err) == CT_OK, "graph: %s", err);
+    CHECK(ct__field_alloc_graph(&w, 12, err, sizeof err) == CT_OK, "graph: %s", err);
     CHECK(ct__graph_build(&w, 1000.0, &g, err, sizeof err) == CT_OK, "graph: %s", err);
     V = g.V;
     h = (double *)malloc(sizeof *h * V);

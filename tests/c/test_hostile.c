@@ -2,7 +2,7 @@
  * config text, a directory given as a config file, snapshots claiming graphs
  * beyond macro_resolution's range, local positions so large their squares
  * overflow, and `terrain --verify` on good and tampered files. Run from the repository root (make test does). */
-#include "ct_surface.h"
+#include "surface/ct_surface.h"
 #include "test.h"
 
 #include <math.h>

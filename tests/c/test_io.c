@@ -4,7 +4,8 @@
  * files, atomic saves that leave nothing behind, .ctc/.u16le layouts, and the
  * terrain CLI's exit codes, palette handling and --load. Run from the
  * repository root (make test does). */
-#include "ct_surface.h"
+#include "surface/ct_surface.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -54,7 +55,7 @@ static void test_round_trip(const ct_world *w)
         size_t knob_bytes = 0;
         for (k = 0; k < (int)ct_knob_count(); k++)
             knob_bytes += ct_knob_get((size_t)k)->kind == CT_KNOB_UINT ? 4 : 8;
-        CHECK(len == 20 + knob_bytes + 8 + 24u * (size_t)w->vertex_count + 16,
+        CHECK(len == 20 + knob_bytes + 8 + 24u * (size_t)w->field.vertex_count + 16,
               "snapshot size %lu matches the documented layout", (unsigned long)len);
     }
     CHECK(ct_world_snapshot_read(snap, len, &back, err, sizeof err) == CT_OK, "read: %s", err);

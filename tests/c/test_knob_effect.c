@@ -39,7 +39,7 @@ static const no_effect NO_EFFECT[] = {
     {#p "_delay_passes", "region_strength = 0", {"region_strength", "1", NULL}}
     REGION_KNOB(plains), REGION_KNOB(ridges), REGION_KNOB(broken), REGION_KNOB(basins),
 #undef REGION_KNOB
-    /* Fine relief (ground.c) starts at ground_from_lod: the base world's
+    /* Fine relief (fine_relief.c) starts at ground_from_lod: the base world's
      * surface_lod 6 carries none (ground_from_lod itself, moved below 7,
      * does change it). Dunes need dry land. */
 #define GROUND_KNOB(k) {#k, "surface_lod < ground_from_lod (fine relief octaves start past LOD 6)", \

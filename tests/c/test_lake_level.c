@@ -8,7 +8,8 @@
  * A lake whose rim vertex also touches another water body shares that pin
  * with it and takes the lower of the two levels (the rim cannot hold two
  * heights); those lakes are reported and checked only for level <= minimum. */
-#include "ct_build.h"
+#include "solve/ct_solve.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>
@@ -32,16 +33,16 @@ static uint32_t check_levels(const ct_world *w, const ct__build_trace *tr, const
 {
     ct__graph g;
     char err[256];
-    uint32_t V = w->vertex_count, nb = tr->body_count, v, k, exact = 0, shared_count = 0;
+    uint32_t V = w->field.vertex_count, nb = tr->body_count, v, k, exact = 0, shared_count = 0;
     uint32_t *size = (uint32_t *)calloc(nb + 1u, sizeof *size);
     uint8_t *shared = (uint8_t *)calloc(nb + 1u, 1);
     double *min_h1 = (double *)malloc(sizeof *min_h1 * (nb + 1u));
     CHECK(size && shared && min_h1, "out of memory");
-    CHECK(ct__graph_build(w, w->cfg.radius_m, &g, err, sizeof err) == CT_OK, "graph: %s", err);
+    CHECK(ct__graph_build(&w->field, w->field.cfg.radius_m, &g, err, sizeof err) == CT_OK, "graph: %s", err);
     if (!size || !shared || !min_h1) { free(size); free(shared); free(min_h1); return 0; }
     for (k = 0; k < nb; k++) min_h1[k] = 1e300;
     for (v = 0; v < V; v++) {
-        int32_t c = w->body_v[v];
+        int32_t c = w->field.body_v[v];
         if (c > 0) {
             size[c]++;
             if (tr->h_pass1[v] < min_h1[c]) min_h1[c] = tr->h_pass1[v];
@@ -53,14 +54,14 @@ static uint32_t check_levels(const ct_world *w, const ct__build_trace *tr, const
             int32_t first = -1;
             for (k = 0; k < 4; k++) {
                 uint32_t b = g.nbr[4u * v + k];
-                if (b == CT__NONE || w->body_v[b] < 0) continue;
-                if (first < 0) first = w->body_v[b];
-                else if (w->body_v[b] != first) shared[first] = shared[w->body_v[b]] = 1;
+                if (b == CT__NONE || w->field.body_v[b] < 0) continue;
+                if (first < 0) first = w->field.body_v[b];
+                else if (w->field.body_v[b] != first) shared[first] = shared[w->field.body_v[b]] = 1;
             }
         }
     }
     for (k = 1; k < nb; k++) {
-        if (!size[k] || size[k] > w->cfg.lake_max_vertices) continue;   /* inland sea, not a lake */
+        if (!size[k] || size[k] > w->field.cfg.lake_max_vertices) continue;   /* inland sea, not a lake */
         CHECK(tr->level_b[k] <= min_h1[k], "%s: lake %u level %.6f above its first-pass minimum %.6f",
               what, k, tr->level_b[k], min_h1[k]);
         if (shared[k]) { shared_count++; continue; }

@@ -2,7 +2,8 @@
  * lowered only by the slope limit, a shore vertex shared with another body is
  * a dam at the higher level (it ties nothing), the elevated-lake count is
  * honest, and most lakes of the default world stand above the sea. */
-#include "ct_build.h"
+#include "solve/ct_solve.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -34,11 +35,11 @@ static double *provisional(const ct_world *w, const ct__build_trace *tr)
     uint32_t *size = (uint32_t *)calloc(tr->body_count + 1u, sizeof *size);
     uint32_t v, c;
     for (c = 0; c < tr->body_count; c++) p[c] = 1e300;
-    for (v = 0; v < w->vertex_count; v++)
-        if (w->body_v[v] >= 0) size[w->body_v[v]]++;
-    for (v = 0; v < w->vertex_count; v++) {
-        int32_t b = w->body_v[v];
-        if (b > 0 && size[b] <= w->cfg.lake_max_vertices && tr->h_pass1[v] < p[b]) p[b] = tr->h_pass1[v];
+    for (v = 0; v < w->field.vertex_count; v++)
+        if (w->field.body_v[v] >= 0) size[w->field.body_v[v]]++;
+    for (v = 0; v < w->field.vertex_count; v++) {
+        int32_t b = w->field.body_v[v];
+        if (b > 0 && size[b] <= w->field.cfg.lake_max_vertices && tr->h_pass1[v] < p[b]) p[b] = tr->h_pass1[v];
     }
     free(size);
     return p;
@@ -50,12 +51,12 @@ static void count_lakes(const ct_world *w, uint32_t *above0, uint32_t *elevated)
     uint8_t *seen = (uint8_t *)calloc(w->stats.water_bodies + 1u, 1);
     uint32_t v;
     *above0 = *elevated = 0;
-    for (v = 0; v < w->vertex_count; v++) {
-        int32_t c = w->body_v[v];
+    for (v = 0; v < w->field.vertex_count; v++) {
+        int32_t c = w->field.body_v[v];
         if (c <= 0 || seen[c]) continue;
         seen[c] = 1;
-        if (w->water_level_v[v] > 0.0) (*above0)++;
-        if (w->water_level_v[v] >= CT_ELEVATED_LAKE_M) (*elevated)++;
+        if (w->field.water_level_v[v] > 0.0) (*above0)++;
+        if (w->field.water_level_v[v] >= CT_ELEVATED_LAKE_M) (*elevated)++;
     }
     free(seen);
 }
@@ -134,21 +135,21 @@ static void test_dams_and_feasibility(void)
               seeds[k], raised, below_sea);
         CHECK(w->stats.max_macro_slope_excess_m < 1e-6, "seed %s: slope excess %g m", seeds[k],
               w->stats.max_macro_slope_excess_m);
-        ct__graph_build(w, w->cfg.radius_m, &g, err, sizeof err);
-        for (v = 0; v < w->vertex_count; v++) {
+        ct__graph_build(&w->field, w->field.cfg.radius_m, &g, err, sizeof err);
+        for (v = 0; v < w->field.vertex_count; v++) {
             double lo = 1e300, hi = -1e300;
             uint32_t q;
-            if (w->body_v[v] >= 0) continue;
+            if (w->field.body_v[v] >= 0) continue;
             for (q = 0; q < 4; q++) {
                 uint32_t b = g.nbr[4u * v + q];
                 double lv;
-                if (b == CT__NONE || w->body_v[b] < 0) continue;
-                lv = w->water_level_v[b];
+                if (b == CT__NONE || w->field.body_v[b] < 0) continue;
+                lv = w->field.water_level_v[b];
                 if (lv < lo) lo = lv;
                 if (lv > hi) hi = lv;
             }
             if (hi < -1e299) continue;
-            if (w->height_v[v] != hi) bad_pin++;
+            if (w->field.height_v[v] != hi) bad_pin++;
             if (lo < hi) dams_split++;
         }
         CHECK(bad_pin == 0, "seed %s: %u shore pins not at the highest level they touch", seeds[k], bad_pin);

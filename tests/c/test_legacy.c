@@ -3,7 +3,7 @@
  * the ready height source through a pointer of the old renderer's exact
  * callback type. */
 #include "ct_legacy.h"
-#include "ct_surface.h"
+#include "surface/ct_surface.h"
 #include "test.h"
 
 #include <math.h>

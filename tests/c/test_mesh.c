@@ -4,7 +4,7 @@
  * that cover exactly the wet cells, and the two-lane grid path against the
  * scalar sequence it replaces, bit for bit. */
 #include "ct.h"
-#include "ct_internal.h"
+#include "base/ct_base.h"
 #include "test.h"
 
 #include <math.h>

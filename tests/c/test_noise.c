@@ -2,7 +2,7 @@
  * hold, plus golden values so any change to the noise is a deliberate
  * decision (regenerate: print the values below with %.17g, review the
  * change, bump CT_ALGORITHM_VERSION, paste them here). */
-#include "ct_internal.h"
+#include "base/ct_base.h"
 #include "test.h"
 
 #include <math.h>

@@ -2,10 +2,10 @@
  * reference versions, bit for bit, on many inputs: the cell-shared multi-seed
  * fBm, the inlined corner hashes, the early-stopping asin series, the
  * 4-sample vector noise, the two-point derivative noise and the four-lane
- * fine relief (ground.c) must all give exactly what the straightforward
+ * fine relief (fine_relief.c) must all give exactly what the straightforward
  * formulation gives, or generation IDs and digests would move. The references below are the formulations the golden
  * values were made with. */
-#include "ct_ground.h"
+#include "layers/ct_fine_relief.h"
 #include "test.h"
 
 #include <math.h>

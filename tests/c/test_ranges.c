@@ -1,9 +1,10 @@
-/* test_ranges.c - the ranges layer (core/src/ranges.c): its gradient is the
+/* test_ranges.c - the ranges layer (core/src/layers/ranges.c): its gradient is the
  * derivative of its height, it never moves water or takes land down to it,
  * the default world has no slope-capped plateaus or flat sheets, and
  * alpine keeps its peaks under about 9 km with rock on steep ground. */
 #include "ct.h"
-#include "ct_ranges.h"
+#include "layers/ct_ranges.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>
@@ -196,19 +197,19 @@ static void slopes(const ct_world *w, double *median_deg, double *p90_deg, doubl
 /* Share of land vertices with a downhill graph edge at the slope limit. */
 static double capped_share(const ct_world *w)
 {
-    uint32_t n = w->n, f, i, j, land = 0, capped = 0;
-    double s = w->cfg.max_macro_slope, R = w->cfg.radius_m;
+    uint32_t n = w->field.n, f, i, j, land = 0, capped = 0;
+    double s = w->field.cfg.max_macro_slope, R = w->field.cfg.radius_m;
     for (f = 0; f < 6; f++)
         for (j = 0; j < n; j++)
             for (i = 0; i < n; i++) {
-                uint32_t a = w->vertex_fij[CT__FIJ(n, f, i, j)], b1 = w->vertex_fij[CT__FIJ(n, f, i + 1u, j)];
-                uint32_t b2 = w->vertex_fij[CT__FIJ(n, f, i, j + 1u)];
+                uint32_t a = w->field.vertex_fij[CT__FIJ(n, f, i, j)], b1 = w->field.vertex_fij[CT__FIJ(n, f, i + 1u, j)];
+                uint32_t b2 = w->field.vertex_fij[CT__FIJ(n, f, i, j + 1u)];
                 uint32_t b[2], k, hit = 0;
                 b[0] = b1; b[1] = b2;
-                if (w->body_v[a] >= 0) continue;
+                if (w->field.body_v[a] >= 0) continue;
                 for (k = 0; k < 2; k++) {
-                    double d = ct__arc(&w->dir_v[3u * a], &w->dir_v[3u * b[k]]) * R;
-                    if (fabs(w->height_v[a] - w->height_v[b[k]]) >= s * d * (1.0 - 1e-6)) hit = 1;
+                    double d = ct__arc(&w->field.dir_v[3u * a], &w->field.dir_v[3u * b[k]]) * R;
+                    if (fabs(w->field.height_v[a] - w->field.height_v[b[k]]) >= s * d * (1.0 - 1e-6)) hit = 1;
                 }
                 land++;
                 capped += hit;
@@ -245,7 +246,7 @@ static void test_alpine(void)
     printf("ok alpine: highest sampled land %.0f m, rock %.0f%% of land\n", maxh, 100.0 * rock);
     CHECK(maxh < 9500.0 && maxh > 4000.0, "alpine peaks %.0f m", maxh);
     CHECK(rock > 0.1, "alpine rock share %.2f", rock);
-    CHECK(ct__ranges_need_belts(ct_world_config(w)) && w->belt_v, "belts derived");
+    CHECK(ct__ranges_need_belts(ct_world_config(w)) && w->field.belt_v, "belts derived");
     ct_world_free(w);
 }
 

@@ -194,7 +194,7 @@ int main(int argc, char **argv)
             ct_world_free(world);
             world = build(preset, over, err, sizeof err);
             CHECK(world != NULL, "build %s: %s", name, err);
-            /* The same world at surface_lod 10, where fine relief (ground.c)
+            /* The same world at surface_lod 10, where fine relief (fine_relief.c)
              * would run past ground_from_lod: its off value keeps every
              * payload. (The reference model has no layer that reads
              * surface_lod below it.) */

@@ -5,7 +5,8 @@
  * river surface falls along the river through both chunks, and LOD subsets
  * hold on a river chunk. Prints the chunk cost of rivers, interleaved. */
 #include "test.h"
-#include "ct_rivers.h"
+#include "layers/ct_rivers.h"
+#include "world/ct_world.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ static void seg_point(const ct__river_seg *s, int k, double t, double p[3])
  * next segment's upstream level. Also counts banks below the river. */
 static void test_monotone(const ct_world *w, uint32_t seed)
 {
-    const ct__rivers *rv = w->rivers;
+    const ct__rivers *rv = w->field.rivers;
     uint32_t s, rises = 0, out_of_range = 0, chain = 0;
     long samples = 0, wet = 0, river = 0, perched = 0, banks = 0;
     double worst = 0.0;
@@ -80,7 +81,7 @@ static void test_monotone(const ct_world *w, uint32_t seed)
                     side[1] = p[2] * e[0] - p[0] * e[2];
                     side[2] = p[0] * e[1] - p[1] * e[0];
                     l = sqrt(side[0] * side[0] + side[1] * side[1] + side[2] * side[2]);
-                    for (c = 0; c < 3; c++) q[c] = p[c] + side[c] / l * (4.0 * sg->half_w_m / w->cfg.radius_m);
+                    for (c = 0; c < 3; c++) q[c] = p[c] + side[c] / l * (4.0 * sg->half_w_m / w->field.cfg.radius_m);
                     river++;
                     if (ct_world_sample(w, q, &b, NULL, 0) == CT_OK && !b.has_water) {
                         banks++;
@@ -154,14 +155,14 @@ static long chunk_vs_samples(const ct_world *w, const ct_chunk *c, const ct__riv
             uint16_t wc;
             ct_key_direction(c->key, i, j, d, NULL, 0);
             ct_world_sample(w, d, &s, NULL, 0);
-            wc = s.has_water ? ct_height_encode(s.water_m, w->cfg.height_quantum_m, NULL) : 0;
-            if (ct_height_encode(s.height_m, w->cfg.height_quantum_m, NULL) != c->height[at] || wc != c->water[at] ||
+            wc = s.has_water ? ct_height_encode(s.water_m, w->field.cfg.height_quantum_m, NULL) : 0;
+            if (ct_height_encode(s.height_m, w->field.cfg.height_quantum_m, NULL) != c->height[at] || wc != c->water[at] ||
                 s.biome != c->biome[at] || s.palette_index != c->palette[at])
                 (*bad)++;
             if (s.water_body != CT_WATER_RIVER) continue;
             rivers++;
             ct__normalize_canonical(d);
-            if (sqrt(ct__river_nearest(sg, d, &uu)) * w->cfg.radius_m < sg->half_w_m) {
+            if (sqrt(ct__river_nearest(sg, d, &uu)) * w->field.cfg.radius_m < sg->half_w_m) {
                 u[*n_u] = uu;
                 code[*n_u] = c->water[at];
                 (*n_u)++;
@@ -182,13 +183,13 @@ static int cmp_u(const void *a, const void *b)
  * river. Then the LOD subset of the coarser chunk over the crossing. */
 static void test_cube_edge_chunks(const ct_world *w)
 {
-    const ct__rivers *rv = w->rivers;
+    const ct__rivers *rv = w->field.rivers;
     static ct_chunk c[2], fine[4], coarse;
     rec *r = (rec *)malloc(sizeof *r * 8u * 256u);
     double *u = (double *)malloc(sizeof(double) * 2u * 257u * 257u * 2u);
     uint16_t *code = (uint16_t *)malloc(sizeof(uint16_t) * 2u * 257u * 257u);
     uint32_t s;
-    int found = 0, lod = (int)w->cfg.surface_lod;
+    int found = 0, lod = (int)w->field.cfg.surface_lod;
     long bad = 0, rivers = 0, shared = 0, mismatched = 0, rises = 0, along = 0, subset_bad = 0;
     if (!r || !u || !code) goto done;
     for (s = 0; s < rv->node_count && found < 3; s++) {
@@ -282,7 +283,7 @@ static void report_cost(uint32_t seed)
     double t[2][2] = {{0, 0}, {0, 0}};
     int count[2] = {0, 0}, f, x, y, rep, lod;
     if (!on || !off) goto done;
-    lod = (int)on->cfg.surface_lod;
+    lod = (int)on->field.cfg.surface_lod;
     for (rep = 0; rep < 2; rep++)
         for (f = 0; f < 6; f++)
             for (y = 5; y < 64; y += 13)
@@ -298,13 +299,13 @@ static void report_cost(uint32_t seed)
                         int face;
                         double uu, vv;
                         ct__cube_from_dir(d, &face, &uu, &vv);
-                        fi = (uint32_t)floor((uu + 1.0) * 0.5 * on->n);
-                        fj = (uint32_t)floor((vv + 1.0) * 0.5 * on->n);
-                        if (fi >= on->n) fi = on->n - 1u;
-                        if (fj >= on->n) fj = on->n - 1u;
-                        cell = CT__RIVER_CELL(on->n, face, fi, fj);
+                        fi = (uint32_t)floor((uu + 1.0) * 0.5 * on->field.n);
+                        fj = (uint32_t)floor((vv + 1.0) * 0.5 * on->field.n);
+                        if (fi >= on->field.n) fi = on->field.n - 1u;
+                        if (fj >= on->field.n) fj = on->field.n - 1u;
+                        cell = CT__RIVER_CELL(on->field.n, face, fi, fj);
                     }
-                    has = ct__river_cell_has(on->rivers, cell);
+                    has = ct__river_cell_has(on->field.rivers, cell);
                     for (lo = 0; lo < 2; lo++) {
                         const ct_world *w = lo ? on : off;
                         clock_t t0 = clock();
@@ -335,7 +336,7 @@ static double mouth_gap(const ct_world *w, const double *pt, uint32_t npts)
     for (k = 0; k + 1 < npts; k++) {
         const double *a = pt + 3 * k, *b = a + 3;
         double len = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
-                          (b[2] - a[2]) * (b[2] - a[2])) * w->cfg.radius_m;
+                          (b[2] - a[2]) * (b[2] - a[2])) * w->field.cfg.radius_m;
         int steps = (int)ceil(len / MOUTH_STEP_M), st;
         for (st = 0; st <= steps; st++) {
             double x[3], l = 0.0, here = walked + len * st / steps;
@@ -362,7 +363,7 @@ static double mouth_gap(const ct_world *w, const double *pt, uint32_t npts)
  * within 500 m before it (the channel reaches the sea). */
 static void test_curves(const ct_world *w, uint32_t seed)
 {
-    const ct__rivers *rv = w->rivers;
+    const ct__rivers *rv = w->field.rivers;
     uint32_t segs = 0, pts = 0, i, *off, mouths = 0;
     double worst = 0.0;
     double *points, *surf, *width, *dir, *level;
@@ -423,7 +424,7 @@ int main(int argc, char **argv)
     size_t k;
     for (k = 0; k < 3; k++) {
         ct_world *w = build(seeds[k], -1.0);
-        if (!w || !w->rivers) {
+        if (!w || !w->field.rivers) {
             CHECK(0, "seed %u: no rivers", seeds[k]);
             ct_world_free(w);
             continue;
@@ -444,8 +445,8 @@ int main(int argc, char **argv)
         CHECK(ct_config_parse(&cfg, "seed=7\nerosion_iterations=2\nerosion_k=0.57\nrange_height_m=15500\n"
                                     "macro_ceiling_m=8000\nrange_belt_width=0.26\nhill_height_m=2000\n", err, sizeof err) == CT_OK, "%s", err);
         w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
-        CHECK(w && w->rivers, "eroded seed 7: %s", err);
-        if (w && w->rivers) test_monotone(w, 7u);
+        CHECK(w && w->field.rivers, "eroded seed 7: %s", err);
+        if (w && w->field.rivers) test_monotone(w, 7u);
         ct_world_free(w);
     }
     if (argc > 1 && strcmp(argv[1], "--cost") == 0) report_cost(42u);

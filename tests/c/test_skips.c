@@ -12,7 +12,8 @@
  * (sealed groups in sea chunks, river skips in river chunks), or the test
  * would pass without testing anything. */
 #include "ct.h"
-#include "ct_surface.h"
+#include "world/ct_world.h"
+#include "surface/ct_surface.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -47,8 +48,8 @@ static int compare_chunk(const ct_world *w, ct_key key, int river)
     size_t k, differ = 0, dry = 0;
     int cls, q;
     memset(counts, 0, sizeof counts);
-    if (ct__chunk_generate_with(w, key, &chunk_off, 0, NULL, NULL, 0) != CT_OK ||
-        ct__chunk_generate_with(w, key, &chunk_on, 1, counts, NULL, 0) != CT_OK) {
+    if (ct__chunk_generate_with(&w->field, key, &chunk_off, 0, NULL, NULL, 0) != CT_OK ||
+        ct__chunk_generate_with(&w->field, key, &chunk_on, 1, counts, NULL, 0) != CT_OK) {
         CHECK(0, "generate face %d lod %d %u,%u", key.face, key.lod, key.x, key.y);
         return 0;
     }
@@ -153,7 +154,7 @@ static void compare_points(const ct_world *w, uint32_t seed, int count, double s
         d[0] = rng_unit(&s); d[1] = rng_unit(&s); d[2] = rng_unit(&s);
         if (d[0] == 0.0 && d[1] == 0.0 && d[2] == 0.0) continue;
         ct_world_sample(w, d, &a, NULL, 0);
-        ct__sample_dir_with(w, d, 1, 0, NULL, &b);
+        ct__sample_dir_with(&w->field, d, 1, 0, NULL, &b);
         bad += !sample_equal(&a, &b);
     }
     CHECK(bad == 0, "%d of %d point samples differ with the skips on", bad, count);
@@ -163,8 +164,8 @@ static void compare_points(const ct_world *w, uint32_t seed, int count, double s
             memcpy(start, dir + 3 * (rng_next(&s) % info.node_count), sizeof start);
         free(dir);
     }
-    ct__sampler_init(&on1, w, 1);
-    ct__sampler_init(&on4, w, 0);
+    ct__sampler_init(&on1, &w->field, 1);
+    ct__sampler_init(&on4, &w->field, 0);
     memset(counts, 0, sizeof counts);
     on1.skip_counts = on4.skip_counts = counts;
     memcpy(p, start, sizeof p);
@@ -180,8 +181,8 @@ static void compare_points(const ct_world *w, uint32_t seed, int count, double s
         for (k = 0; k < 4; k++) {
             ct_sample a, b, c;
             ct__sampler_run(&on1, d4 + 3 * k, 1, &a);
-            ct__sample_dir_with(w, d4 + 3 * k, 1, 0, NULL, &b);
-            ct__sample_dir_with(w, d4 + 3 * k, 0, 0, NULL, &c);
+            ct__sample_dir_with(&w->field, d4 + 3 * k, 1, 0, NULL, &b);
+            ct__sample_dir_with(&w->field, d4 + 3 * k, 0, 0, NULL, &c);
             /* chunks' lanes drop the mask and, on water, the moisture */
             c.mask = a4[k].mask;
             if (c.has_water) c.moisture = a4[k].moisture;

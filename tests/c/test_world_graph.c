@@ -1,6 +1,7 @@
 /* test_world_graph.c - the macro graph (unique vertices shared across cube
  * seams, adjacency, edge lengths) and the region weights/profiles. */
-#include "ct_build.h"
+#include "solve/ct_solve.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>
@@ -9,7 +10,7 @@
 
 static void check_graph(uint32_t n)
 {
-    ct_world w;
+    ct__field w;
     ct__graph g;
     char err[256];
     uint32_t f, i, j, v, k, deg3 = 0, bad_deg = 0, bad_dir = 0, bad_unit = 0, bad_len = 0;
@@ -17,7 +18,7 @@ static void check_graph(uint32_t n)
     size_t miss = 0;
     double mean;
     memset(&w, 0, sizeof w);
-    CHECK(ct__world_alloc_graph(&w, n, err, sizeof err) == CT_OK, "alloc n=%u: %s", n, err);
+    CHECK(ct__field_alloc_graph(&w, n, err, sizeof err) == CT_OK, "alloc n=%u: %s", n, err);
     CHECK(w.vertex_count == 6u * n * n + 2u, "n=%u: %u vertices", n, w.vertex_count);
     CHECK(ct__graph_build(&w, 1000.0, &g, err, sizeof err) == CT_OK, "graph n=%u: %s", n, err);
     CHECK(g.edge_count == 12u * n * n, "n=%u: %u edges", n, g.edge_count);
@@ -98,13 +99,13 @@ static void test_regions(void)
     w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
     CHECK(w != NULL, "regional build: %s", err);
     if (!w) return;
-    for (v = 0; v < w->vertex_count; v++) {
+    for (v = 0; v < w->field.vertex_count; v++) {
         double s = 0.0;
-        ct_world_region(w, w->dir_v + 3u * v, &info, err, sizeof err);
+        ct_world_region(w, w->field.dir_v + 3u * v, &info, err, sizeof err);
         for (k = 0; k < 4; k++) {
-            s += w->region_w_v[4u * v + k];
-            if (w->region_w_v[4u * v + k] < 0.0f) bad_sum++;
-            if (fabs(info.weight[k] - w->region_w_v[4u * v + k]) > 1e-6) bad_store++;
+            s += w->field.region_w_v[4u * v + k];
+            if (w->field.region_w_v[4u * v + k] < 0.0f) bad_sum++;
+            if (fabs(info.weight[k] - w->field.region_w_v[4u * v + k]) > 1e-6) bad_store++;
         }
         if (fabs(s - 1.0) > 1e-5) bad_sum++;
         dominants[info.dominant]++;
@@ -147,8 +148,8 @@ static void test_regions(void)
     w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
     CHECK(w != NULL, "strength 0 build: %s", err);
     if (!w) return;
-    for (v = 0; v < w->vertex_count; v += 7) {
-        ct_world_region(w, w->dir_v + 3u * v, &info, err, sizeof err);
+    for (v = 0; v < w->field.vertex_count; v += 7) {
+        ct_world_region(w, w->field.dir_v + 3u * v, &info, err, sizeof err);
         if (info.height_scale != 1.0 || info.roughness != 1.0 || info.ridge_scale != 1.0 ||
             info.delay_passes != 2.0)
             neutral_bad++;
@@ -176,8 +177,8 @@ static void test_strength_zero_neutral(void)
     wb = ct_world_build(&b, NULL, NULL, err, sizeof err);
     CHECK(wa && wb, "builds: %s", err);
     if (wa && wb) {
-        CHECK(memcmp(wa->height_v, wb->height_v, sizeof(double) * wa->vertex_count) == 0 &&
-              memcmp(wa->mask_v, wb->mask_v, sizeof(float) * wa->vertex_count) == 0,
+        CHECK(memcmp(wa->field.height_v, wb->field.height_v, sizeof(double) * wa->field.vertex_count) == 0 &&
+              memcmp(wa->field.mask_v, wb->field.mask_v, sizeof(float) * wa->field.vertex_count) == 0,
               "profile knobs change nothing at strength 0");
         CHECK(ct_world_generation(wa) != ct_world_generation(wb), "but the generation still differs");
     }
@@ -188,7 +189,7 @@ static void test_strength_zero_neutral(void)
     wa = ct_world_build(&a, NULL, NULL, err, sizeof err);
     wb = ct_world_build(&b, NULL, NULL, err, sizeof err);
     if (wa && wb)
-        CHECK(memcmp(wa->height_v, wb->height_v, sizeof(double) * wa->vertex_count) != 0,
+        CHECK(memcmp(wa->field.height_v, wb->field.height_v, sizeof(double) * wa->field.vertex_count) != 0,
               "profile knobs matter at strength 1");
     ct_world_free(wa);
     ct_world_free(wb);

@@ -2,7 +2,8 @@
  * self-collision makes SUM ridges, increments stay in their ranges, elevated
  * lakes are flat, above sea level and held by their rim, the slope projection
  * leaves no excess and keeps shore pins, and the modes do what they say. */
-#include "ct_build.h"
+#include "solve/ct_solve.h"
+#include "world/ct_world.h"
 #include "test.h"
 
 #include <math.h>
@@ -126,7 +127,7 @@ static void check_walk_records(const ct__walk_params *p, const ct__walk *w, doub
 
 static void test_island_sum_ridge(void)
 {
-    ct_world w;
+    ct__field w;
     ct__graph g;
     ct__walk walk;
     ct__walk_params p;
@@ -137,7 +138,7 @@ static void test_island_sum_ridge(void)
     double *srch;
 
     memset(&w, 0, sizeof w);
-    CHECK(ct__world_alloc_graph(&w, 32, err, sizeof err) == CT_OK, "graph: %s", err);
+    CHECK(ct__field_alloc_graph(&w, 32, err, sizeof err) == CT_OK, "graph: %s", err);
     CHECK(ct__graph_build(&w, 6371000.0, &g, err, sizeof err) == CT_OK, "adjacency: %s", err);
     domain = (uint8_t *)calloc(g.V, 1);
     delay = (uint8_t *)calloc(g.V, 1);
@@ -204,13 +205,13 @@ static void test_island_sum_ridge(void)
 
 static void test_increment_ranges(void)
 {
-    ct_world w;
+    ct__field w;
     ct__walk_params p;
     char err[256];
     uint32_t v, d, out_land = 0, out_sea = 0, out_coh = 0;
     double lo = 1e9, hi = -1e9;
     memset(&w, 0, sizeof w);
-    ct__world_alloc_graph(&w, 16, err, sizeof err);
+    ct__field_alloc_graph(&w, 16, err, sizeof err);
     memset(&p, 0, sizeof p);
     p.dir_v = w.dir_v;
     p.seed_iid = 5u;
@@ -264,12 +265,12 @@ static void test_island_world(void)
     ct_world_stats_get(w, &s);
     CHECK(s.collisions > 0 && s.water_bodies == 1 && s.lakes == 0, "collisions %u, bodies %u, lakes %u",
           s.collisions, s.water_bodies, s.lakes);
-    for (v = 0; v < w->vertex_count; v++)
-        if (w->body_v[v] < 0 && w->height_v[v] != tr.land2.h[v]) diff++;
+    for (v = 0; v < w->field.vertex_count; v++)
+        if (w->field.body_v[v] < 0 && w->field.height_v[v] != tr.land2.h[v]) diff++;
     CHECK(diff == 0, "%u land heights differ from the walk (walk mode, no slope limit)", diff);
     {
         uint32_t coll = 0;
-        for (v = 0; v < w->vertex_count; v++) coll += tr.land2.state[v] == CT__WALK_COLLISION;
+        for (v = 0; v < w->field.vertex_count; v++) coll += tr.land2.state[v] == CT__WALK_COLLISION;
         CHECK(coll > 0 && coll <= s.collisions, "second-pass collisions %u of %u", coll, s.collisions);
     }
     ct__build_trace_free(&tr);
@@ -285,30 +286,30 @@ static double check_ring_lake(const ct_world *w, const ct__build_trace *tr, cons
     uint32_t v, best = CT__NONE, bad_flat = 0, bad_bed = 0, bad_rim = 0, bad_pin = 0;
     int32_t lake;
     double level, min_h1 = 1e300, probe = 0.9155;   /* cos(0.41 rad): inside the ring */
-    ct__graph_build(w, w->cfg.radius_m, &g, err, sizeof err);
-    for (v = 0; v < w->vertex_count; v++) {
-        double d = dot_c(w->dir_v + 3u * v);
-        if (w->body_v[v] > 0 && (best == CT__NONE || fabs(d - probe) < fabs(dot_c(w->dir_v + 3u * best) - probe)))
+    ct__graph_build(&w->field, w->field.cfg.radius_m, &g, err, sizeof err);
+    for (v = 0; v < w->field.vertex_count; v++) {
+        double d = dot_c(w->field.dir_v + 3u * v);
+        if (w->field.body_v[v] > 0 && (best == CT__NONE || fabs(d - probe) < fabs(dot_c(w->field.dir_v + 3u * best) - probe)))
             best = v;
     }
     CHECK(best != CT__NONE, "%s: the ring is a water body", what);
     if (best == CT__NONE) { ct__graph_free(&g); return 0.0; }
-    lake = w->body_v[best];
-    level = w->water_level_v[best];
-    for (v = 0; v < w->vertex_count; v++) {
+    lake = w->field.body_v[best];
+    level = w->field.water_level_v[best];
+    for (v = 0; v < w->field.vertex_count; v++) {
         uint32_t k;
-        if (w->body_v[v] == lake) {
-            if (w->water_level_v[v] != level) bad_flat++;
-            if (!(w->height_v[v] < level)) bad_bed++;
+        if (w->field.body_v[v] == lake) {
+            if (w->field.water_level_v[v] != level) bad_flat++;
+            if (!(w->field.height_v[v] < level)) bad_bed++;
             if (tr->h_pass1[v] < min_h1) min_h1 = tr->h_pass1[v];
             continue;
         }
-        if (w->body_v[v] >= 0) continue;
+        if (w->field.body_v[v] >= 0) continue;
         for (k = 0; k < 4; k++) {
             uint32_t b = g.nbr[4u * v + k];
-            if (b == CT__NONE || w->body_v[b] != lake) continue;
-            if (w->height_v[v] < level) bad_rim++;
-            if (w->height_v[v] != level) bad_pin++;
+            if (b == CT__NONE || w->field.body_v[b] != lake) continue;
+            if (w->field.height_v[v] < level) bad_rim++;
+            if (w->field.height_v[v] != level) bad_pin++;
         }
     }
     CHECK(level > 0.0, "%s: the lake is elevated (level %.1f m)", what, level);
@@ -348,8 +349,8 @@ static void test_elevated_lake(void)
     if (!w) return;
     {
         double level = check_ring_lake(w, &tr, "strict slope");
-        for (v = 0; v < w->vertex_count; v++)
-            if (w->body_v[v] > 0 && w->water_level_v[v] == level && tr.h_pass1[v] < min_h1) min_h1 = tr.h_pass1[v];
+        for (v = 0; v < w->field.vertex_count; v++)
+            if (w->field.body_v[v] > 0 && w->field.water_level_v[v] == level && tr.h_pass1[v] < min_h1) min_h1 = tr.h_pass1[v];
         CHECK(level < min_h1 - 1.0, "strict slope lowered the level: %.1f < %.1f", level, min_h1);
         CHECK(level < free_level, "strict level %.1f below free level %.1f", level, free_level);
     }
@@ -376,30 +377,30 @@ static void test_presets_slope_and_pins(void)
         if (!w) continue;
         CHECK(w->stats.max_macro_slope_excess_m < 1e-6, "%s: slope excess %g m", name,
               w->stats.max_macro_slope_excess_m);
-        ct__graph_build(w, cfg.radius_m, &g, err, sizeof err);
-        for (v = 0; v < w->vertex_count; v++) {
+        ct__graph_build(&w->field, cfg.radius_m, &g, err, sizeof err);
+        for (v = 0; v < w->field.vertex_count; v++) {
             uint32_t k;
             double pin = 1e300;
-            if (w->body_v[v] >= 0) {
-                if (!(w->height_v[v] < w->water_level_v[v])) bad_bed++;
-                if (w->body_v[v] == 0 && w->water_level_v[v] != 0.0) bad_level++;
-                if (cfg.mode == CT_MODE_NOISE && w->water_level_v[v] != 0.0) bad_level++;
+            if (w->field.body_v[v] >= 0) {
+                if (!(w->field.height_v[v] < w->field.water_level_v[v])) bad_bed++;
+                if (w->field.body_v[v] == 0 && w->field.water_level_v[v] != 0.0) bad_level++;
+                if (cfg.mode == CT_MODE_NOISE && w->field.water_level_v[v] != 0.0) bad_level++;
                 continue;
             }
-            if (w->water_level_v[v] != 0.0) bad_level++;
+            if (w->field.water_level_v[v] != 0.0) bad_level++;
             /* A pin stands at the level of its water: the lowest it touches
              * under the reference rule (all equal there), the highest (a dam)
              * when lakes keep their own levels. */
             for (k = 0; k < 4; k++) {
                 uint32_t b = g.nbr[4u * v + k];
                 double lv;
-                if (b == CT__NONE || w->body_v[b] < 0) continue;
-                lv = w->water_level_v[b];
+                if (b == CT__NONE || w->field.body_v[b] < 0) continue;
+                lv = w->field.water_level_v[b];
                 if (pin == 1e300 || (cfg.lake_own_levels ? lv > pin : lv < pin)) pin = lv;
             }
             if (pin < 1e300) {
                 pins++;
-                if (w->height_v[v] != pin) bad_pin++;
+                if (w->field.height_v[v] != pin) bad_pin++;
             }
         }
         CHECK(pins > 0 && bad_pin == 0, "%s: %u of %u shore pins moved", name, bad_pin, pins);
@@ -419,14 +420,14 @@ static void test_presets_slope_and_pins(void)
  * constraints is left alone; an arbitrary one ends with no excess. */
 static void test_projection(void)
 {
-    ct_world w;
+    ct__field w;
     ct__graph g;
     char err[256];
     uint32_t v, moved = 0, pins_moved = 0;
     double *h, *h0, s = 0.001, R = 6371000.0;
     uint8_t *pin;
     memset(&w, 0, sizeof w);
-    ct__world_alloc_graph(&w, 16, err, sizeof err);
+    ct__field_alloc_graph(&w, 16, err, sizeof err);
     ct__graph_build(&w, R, &g, err, sizeof err);
     h = (double *)malloc(sizeof *h * g.V);
     h0 = (double *)malloc(sizeof *h0 * g.V);
@@ -476,7 +477,7 @@ static void test_modes(void)
     b.ridge_scale = 2.0;
     wa = ct_world_build(&a, NULL, NULL, err, sizeof err);
     wb = ct_world_build(&b, NULL, NULL, err, sizeof err);
-    CHECK(wa && wb && memcmp(wa->height_v, wb->height_v, sizeof(double) * wa->vertex_count) == 0,
+    CHECK(wa && wb && memcmp(wa->field.height_v, wb->field.height_v, sizeof(double) * wa->field.vertex_count) == 0,
           "walk mode: relief knobs do not change heights");
     ct_world_free(wa);
     ct_world_free(wb);
@@ -491,8 +492,8 @@ static void test_modes(void)
     wb = ct_world_build(&b, NULL, NULL, err, sizeof err);
     if (wa && wb) {
         uint32_t v, water_same = 1;
-        for (v = 0; v < wa->vertex_count; v++)
-            if (wa->body_v[v] >= 0 && wa->height_v[v] != wb->height_v[v]) water_same = 0;
+        for (v = 0; v < wa->field.vertex_count; v++)
+            if (wa->field.body_v[v] >= 0 && wa->field.height_v[v] != wb->field.height_v[v]) water_same = 0;
         CHECK(water_same, "noise mode: walk and lake knobs do not change water beds");
     }
     ct_world_free(wa);
@@ -504,7 +505,7 @@ static void test_modes(void)
     b.mode = CT_MODE_WALK;
     wa = ct_world_build(&a, NULL, NULL, err, sizeof err);
     wb = ct_world_build(&b, NULL, NULL, err, sizeof err);
-    CHECK(wa && wb && memcmp(wa->height_v, wb->height_v, sizeof(double) * wa->vertex_count) != 0,
+    CHECK(wa && wb && memcmp(wa->field.height_v, wb->field.height_v, sizeof(double) * wa->field.vertex_count) != 0,
           "hybrid adds relief to the walk");
     ct_world_free(wa);
     ct_world_free(wb);
