@@ -61,7 +61,7 @@ export class Core {
     return this._knobs.map((k) => ({ ...k }));
   }
 
-  /** @returns {string[]} preset names, e.g. ['walk','noise','balanced',...] */
+  /** @returns {string[]} preset names in the core's table order (the same list as PRESET_NAMES in ct_constants.mjs) */
   presets() {
     const x = this.heap.x, out = [];
     for (let i = 0, n = x.ctw_preset_count(); i < n; i++) out.push(this.heap.str(x.ctw_preset_name(i)));

@@ -4,7 +4,7 @@ import { keyAt, CHUNK_CORE } from '../stream/geo.js';
 /**
  * Height of the drawn mesh under a direction, in drawn metres (the mesh's own
  * exaggerated heights), or null when no drawn tile with kept heights holds it.
- * Interpolates on the mesh's own two triangles per cell (core/src/mesh.c:
+ * Interpolates on the mesh's own two triangles per cell (core/src/surface/mesh.c:
  * (v00, v10, v01) and (v10, v11, v01)), so it is the surface the GPU draws.
  * @param {{key: object, stride: number, heights?: Float32Array}[]} tiles drawn tiles
  * @param {number[]} dir unit direction

@@ -64,7 +64,7 @@ for (const [preset, extra] of RUNS) {
   });
 }
 
-// Fine relief (ground.c) runs past LOD 6: a surface_lod 10 world, its LOD 6
+// Fine relief (layers/fine_relief.c) runs past LOD 6: a surface_lod 10 world, its LOD 6
 // chunks and a LOD 10 one; the chunk lines carry the float heights' digest.
 test('fine relief at surface_lod 10: same stdout (float heights too) and files', async () => {
   const chunks = [...CHUNKS, ['+Z', 10, 355, 838], ['+X', 10, 1023, 300]];

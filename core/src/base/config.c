@@ -86,7 +86,7 @@ static const char ct__reference_layers_text[] =
     "rock_slope=0\n"
     /* the ranges layer took over the detail noise's three finest octaves */
     "detail_octaves=6\n"
-    /* ground.c: fine relief */
+    /* layers/fine_relief.c: fine relief */
     "ground_amplitude_m=0\n"
     /* drainage.c, rivers.c: no drainage solve, no rivers */
     "river_min_area_km2=0\n"

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CT__STREAM_MAX_SLOTS 1024   /* about 400 MB of chunks; more is a bug */
+#define CT__STREAM_MAX_SLOTS 1024   /* about 676 MB of chunks (660,552 bytes a slot); more is a bug */
 
 enum { CT__SLOT_EMPTY = 0, CT__SLOT_QUEUED, CT__SLOT_GENERATING, CT__SLOT_READY };
 
