@@ -420,7 +420,8 @@ test('the three descents settle, and going back reuses the cache', async () => {
   assert.ok(px.dark < 0.05, `no holes at the cube corner (${px.dark})`);
   // The picture with a low afternoon sun, which shows the relief (noon flattens it).
   await afternoonSun(...DESCENTS[2]);
-  await page.evaluate(() => window.ctDemo.pixels(1));
+  // A frame drawn now (its coarse readback is not sent back): the screenshot shows the new sun.
+  await page.evaluate(() => { window.ctDemo.pixels(16); });
   await picture('corner-8km.png');
   // Every drawn surface_lod tile is coloured per pixel from its palette map.
   const st = await page.evaluate(() => window.ctDemo.stats());
