@@ -2,11 +2,13 @@
 // suites run (native library, CLIs and test binaries, the WebAssembly core,
 // the noise check and the C game compiled to WebAssembly, the libFuzzer
 // harnesses when clang is present), one `npm pack` for the suites that
-// install the package, then two lanes at once on the two cores: the
-// real-browser suite in one, and in the other the native tests (two at a
-// time), a short fuzz run of every harness and the uvu suites (core under
-// Node, worker, pure page modules). Each step prints its output and time when
-// it ends; the last line is one "N passed, M failed" over everything.
+// install the package, then lanes at once: the real-browser test files, each
+// in its own process (they wait on frames and streaming far more than they
+// use the CPU: a whole run used under a third of the two cores), and the
+// native tests (two at a time), a short fuzz run of every harness and the
+// uvu suites (core under Node, worker, pure page modules) one after another.
+// Each step prints its output and time when it ends; the last line is one
+// "N passed, M failed" over everything.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -74,15 +76,25 @@ function parseFuzz(out) {
 const FUZZ_TEST_SECONDS = process.env.CT_FUZZ_SECONDS || '3';
 /** Parallel jobs for the build and the native tests: the reference machine has two cores. */
 const JOBS = String(Math.max(2, Math.min(4, os.cpus().length)));
+/** Browser test files running at once (CT_BROWSER_LANES), beside the native and Node lane. */
+const BROWSER_LANES = Math.max(1, Number(process.env.CT_BROWSER_LANES) || 3);
+/** The browser files that take longest start first (order of start only). */
+const BROWSER_LONG = ['rivers.test.mjs', 'globe_views.test.mjs', 'globe.test.mjs'];
 
 function haveClangFuzzer() {
   const r = spawnSync('clang', ['--version'], { encoding: 'utf8' });
   return r.status === 0;
 }
 
-function jsSuite(dir) {
-  return existsSync(path.join(root, dir)) &&
-    readdirSync(path.join(root, dir)).some((f) => f.endsWith('.test.mjs'));
+function testFiles(dir) {
+  return existsSync(path.join(root, dir)) ? readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.mjs')).sort() : [];
+}
+const jsSuite = (dir) => testFiles(dir).length > 0;
+
+/** Runs jobs (functions returning promises) at most n at a time. */
+async function pool(jobs, n) {
+  const next = async () => { for (let job = jobs.shift(); job; job = jobs.shift()) await job(); };
+  await Promise.all(Array.from({ length: n }, next));
 }
 
 const uvu = path.join('node_modules', 'uvu', 'bin.js');
@@ -109,9 +121,10 @@ try {
   process.env.CT_PACK_DIR = packDir;
   console.log(`=== npm pack (${seconds(Date.now() - packed)})`);
 
-  const browserLane = async () => {
-    if (wantBrowser) await step('uvu: real browser', 'node', [uvu, 'tests/browser', '\\.test\\.mjs$'], parseUvu);
-  };
+  const browserFiles = wantBrowser ? testFiles('tests/browser') : [];
+  const rank = (f) => (BROWSER_LONG.includes(f) ? BROWSER_LONG.indexOf(f) : BROWSER_LONG.length);
+  const browserJobs = [...browserFiles].sort((a, b) => rank(a) - rank(b)).map((f) => () =>
+    step(`uvu: real browser, ${f}`, 'node', [uvu, 'tests/browser', `^${f.replaceAll('.', '\\.')}$`], parseUvu));
   const mainLane = async () => {
     await step('native tests', 'make', ['--no-print-directory', 'check'], parseNative, { CT_TEST_JOBS: JOBS });
     if (fuzz) {
@@ -121,7 +134,7 @@ try {
     }
     if (jsSuite('tests/js')) await step('uvu: core, worker and page modules', 'node', [uvu, 'tests/js', '\\.test\\.mjs$'], parseUvu);
   };
-  await Promise.all([browserLane(), mainLane()]);
+  await Promise.all([pool(browserJobs, BROWSER_LANES), mainLane()]);
 } catch (e) {
   failed += 1;
   failures.push(e.message);
