@@ -38,7 +38,7 @@ B := build/native
 NATIVE_OBJ := $(patsubst core/src/%.c,$(B)/obj/%.o,$(NATIVE_SRC))
 TEST_BIN := $(patsubst tests/c/%.c,$(B)/tests/%,$(TEST_SRC))
 
-.PHONY: all test check sanitize thread-sanitize sweep wasm constants wasm-lib wasm-check site bench clean fuzz fuzz-build c-game
+.PHONY: all test check test-bins sanitize thread-sanitize sweep wasm constants wasm-lib wasm-check site bench clean fuzz fuzz-build c-game
 .PHONY: samples previews validate
 all: $(B)/libct.a terrain $(if $(wildcard core/cli/cache_demo.c),cache_demo)
 
@@ -70,10 +70,12 @@ $(B)/tests/%: tests/c/%.c $(TEST_HDR) $(B)/libct.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itests/c $< $(B)/libct.a $(LIBS) -o $@
 
-# Each test binary prints "name: N passed, M failed"; run-c-tests adds them up.
+# Each test binary prints "name: N passed, M failed"; tests/c/run.sh runs
+# them two at a time (CT_TEST_JOBS) and adds them up. test-bins only builds.
 test: all check
 check: $(TEST_BIN)
 	@sh tests/c/run.sh $(TEST_BIN)
+test-bins: $(TEST_BIN)
 
 # Sanitizer builds live in their own folders so they never mix objects.
 sanitize:

@@ -1,23 +1,45 @@
-// This module is `npm test`: set-up, native tests, a short fuzz run of every
-// libFuzzer harness when clang is present, WebAssembly build, the uvu
-// suites (core under Node, worker, pure page modules) and the real-browser
-// test, ending with one "N passed, M failed" line over everything.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, existsSync } from 'node:fs';
+// This module is `npm test`: set-up, one parallel build of everything the
+// suites run (native library, CLIs and test binaries, the WebAssembly core,
+// the noise check and the C game compiled to WebAssembly, the libFuzzer
+// harnesses when clang is present), one `npm pack` for the suites that
+// install the package, then lanes at once: the real-browser test files, each
+// in its own process (they wait on frames and streaming far more than they
+// use the CPU: a whole run used under a third of the two cores), and the
+// native tests (two at a time), a short fuzz run of every harness and the
+// uvu suites (core under Node, worker, pure page modules) one after another.
+// Each step prints its output and time when it ends; the last line is one
+// "N passed, M failed" over everything.
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { root, run, ensureNpm, ensureEmcc, ensureChromium, ensureCc } from './setup.mjs';
 
 let passed = 0;
 let failed = 0;
 const failures = [];
+const t0 = Date.now();
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-/** Runs a step, echoes its output, and adds its counts from the line the step prints. */
-function step(name, cmd, args, parse) {
-  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  process.stdout.write(r.stdout || '');
-  process.stderr.write(r.stderr || '');
-  const counts = parse((r.stdout || '') + (r.stderr || ''));
+/** Runs a command to the end, its output kept: {out, status, ms}. */
+function capture(cmd, args, env) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    child.on('error', (e) => resolve({ out: `${out}${cmd}: ${e.message}\n`, status: -1, ms: Date.now() - started }));
+    child.on('close', (status) => resolve({ out, status, ms: Date.now() - started }));
+  });
+}
+
+/** Runs a step, prints its output and time, and adds its counts from the summary line it prints. */
+async function step(name, cmd, args, parse, env = {}) {
+  const r = await capture(cmd, args, env);
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')} (${seconds(r.ms)}, ended at ${seconds(Date.now() - t0)})`);
+  process.stdout.write(r.out);
+  const counts = parse(r.out);
   if (!counts) {
     failed += 1;
     failures.push(`${name}: no test summary (exit ${r.status})`);
@@ -52,40 +74,75 @@ function parseFuzz(out) {
 
 /** Seconds each fuzz harness runs under npm test (make fuzz defaults to 60). */
 const FUZZ_TEST_SECONDS = process.env.CT_FUZZ_SECONDS || '3';
+/** Parallel jobs for the build and the native tests: the reference machine has two cores. */
+const JOBS = String(Math.max(2, Math.min(4, os.cpus().length)));
+/** Browser test files running at once (CT_BROWSER_LANES), beside the native and Node lane. */
+const BROWSER_LANES = Math.max(1, Number(process.env.CT_BROWSER_LANES) || 3);
+/** The browser files that take longest start first (order of start only). */
+const BROWSER_LONG = ['rivers.test.mjs', 'globe_views.test.mjs', 'globe.test.mjs'];
 
 function haveClangFuzzer() {
   const r = spawnSync('clang', ['--version'], { encoding: 'utf8' });
   return r.status === 0;
 }
 
-function jsSuite(dir) {
-  return existsSync(path.join(root, dir)) &&
-    readdirSync(path.join(root, dir)).some((f) => f.endsWith('.test.mjs'));
+function testFiles(dir) {
+  return existsSync(path.join(root, dir)) ? readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.mjs')).sort() : [];
+}
+const jsSuite = (dir) => testFiles(dir).length > 0;
+
+/** Runs jobs (functions returning promises) at most n at a time. */
+async function pool(jobs, n) {
+  const next = async () => { for (let job = jobs.shift(); job; job = jobs.shift()) await job(); };
+  await Promise.all(Array.from({ length: n }, next));
 }
 
+const uvu = path.join('node_modules', 'uvu', 'bin.js');
+let packDir = null;
 try {
   ensureCc();
   ensureNpm();
   ensureEmcc();
   const wantBrowser = jsSuite('tests/browser') && !process.env.CT_SKIP_BROWSER;
   if (wantBrowser) process.env.CHROMIUM_PATH = ensureChromium();
+  const fuzz = haveClangFuzzer();
 
-  step('native tests', 'make', ['--no-print-directory', 'test'], parseNative);
-  if (haveClangFuzzer()) {
-    step(`fuzz (${FUZZ_TEST_SECONDS} s per harness)`, 'make', ['--no-print-directory', 'fuzz', `FUZZ_SECONDS=${FUZZ_TEST_SECONDS}`], parseFuzz);
-  } else {
-    console.log('\n=== fuzz: skipped: clang not found (make fuzz needs clang with libFuzzer)');
-  }
-  run('make', ['--no-print-directory', 'wasm']);
-  const uvu = path.join('node_modules', 'uvu', 'bin.js');
-  if (jsSuite('tests/js')) step('uvu: core, worker and page modules', 'node', [uvu, 'tests/js', '\\.test\\.mjs$'], parseUvu);
-  if (wantBrowser) step('uvu: real browser', 'node', [uvu, 'tests/browser', '\\.test\\.mjs$'], parseUvu);
+  // Everything the suites run, built once with both cores: the suites' own
+  // `make` calls then find it up to date (and never race each other).
+  const goals = ['all', 'test-bins', 'wasm', 'build/wasm/test_noise_exact.cjs', 'c-game', ...(fuzz ? ['fuzz-build'] : [])];
+  const built = Date.now();
+  run('make', ['--no-print-directory', `-j${JOBS}`, ...goals]);
+  console.log(`=== build: make -j${JOBS} ${goals.join(' ')} (${seconds(Date.now() - built)})`);
+  // One tarball for both suites that install the package (tests/pack_fixture.mjs).
+  packDir = mkdtempSync(path.join(os.tmpdir(), 'ct-pack-'));
+  const packed = Date.now();
+  const { pack } = await import('../tests/pack_fixture.mjs');
+  pack(packDir);
+  process.env.CT_PACK_DIR = packDir;
+  console.log(`=== npm pack (${seconds(Date.now() - packed)})`);
+
+  const browserFiles = wantBrowser ? testFiles('tests/browser') : [];
+  const rank = (f) => (BROWSER_LONG.includes(f) ? BROWSER_LONG.indexOf(f) : BROWSER_LONG.length);
+  const browserJobs = [...browserFiles].sort((a, b) => rank(a) - rank(b)).map((f) => () =>
+    step(`uvu: real browser, ${f}`, 'node', [uvu, 'tests/browser', `^${f.replaceAll('.', '\\.')}$`], parseUvu));
+  const mainLane = async () => {
+    await step('native tests', 'make', ['--no-print-directory', 'check'], parseNative, { CT_TEST_JOBS: JOBS });
+    if (fuzz) {
+      await step(`fuzz (${FUZZ_TEST_SECONDS} s per harness)`, 'make', ['--no-print-directory', 'fuzz', `FUZZ_SECONDS=${FUZZ_TEST_SECONDS}`], parseFuzz);
+    } else {
+      console.log('\n=== fuzz: skipped: clang not found (make fuzz needs clang with libFuzzer)');
+    }
+    if (jsSuite('tests/js')) await step('uvu: core, worker and page modules', 'node', [uvu, 'tests/js', '\\.test\\.mjs$'], parseUvu);
+  };
+  await Promise.all([pool(browserJobs, BROWSER_LANES), mainLane()]);
 } catch (e) {
   failed += 1;
   failures.push(e.message);
+} finally {
+  if (packDir) rmSync(packDir, { recursive: true, force: true });
 }
 
 console.log('');
 for (const f of failures) console.log(`FAILED ${f}`);
-console.log(`npm test: ${passed} passed, ${failed} failed`);
+console.log(`npm test: ${passed} passed, ${failed} failed (${seconds(Date.now() - t0)})`);
 process.exit(failed ? 1 : 0);

@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { serve } from '../../scripts/serve.mjs';
-import { launchChromium } from './chromium.mjs';
+import { sharedChromium } from './chromium.mjs';
 import { packAndInstall, pkg, root } from '../pack_fixture.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
 
@@ -44,13 +44,13 @@ window.result = (async () => {
 
 test.before(async () => {
   mkdirSync(artifacts, { recursive: true });
-  ({ page, close: closeBrowser } = await launchChromium({ width: 800, height: 500 }, problems));
+  ({ page, close: closeBrowser } = await sharedChromium({ width: 800, height: 500 }, problems));
 });
 
 test.after(async () => {
-  await closeBrowser?.();
   for (const s of servers) await s.close();
   if (fx && fx.dir.includes('ct-pack-')) rmSync(fx.dir, { recursive: true, force: true });
+  await closeBrowser?.();
 });
 
 test('a page bundled with esbuild from the installed package needs no copied files', async () => {

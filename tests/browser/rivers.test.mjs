@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { launchChromium } from './chromium.mjs';
+import { sharedChromium } from './chromium.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
 import { dirToLatLon } from '../../stream/geo.js';
 
@@ -37,14 +37,14 @@ test.before(async () => {
   radiusM = w.config.radius_m;
   w.free();
   server = await serve({ port: 0, quiet: true });
-  ({ page, close: closeBrowser } = await launchChromium({ width: W, height: H }, problems));
+  ({ page, close: closeBrowser } = await sharedChromium({ width: W, height: H }, problems));
   await page.goto(`${server.url}web/#preset=balanced&surface_lod=${SURFACE_LOD}&view=20,10,14000000,0,0`);
   await within(120000, page.evaluate(() => window.ctDemo.ready), 'ctDemo.ready');
 });
 
 test.after(async () => {
-  await closeBrowser?.();
   await server?.close();
+  await closeBrowser?.();
 });
 
 /** The largest river's mouth into the sea and its main tributary node (largest drainage area upstream). */
@@ -70,15 +70,23 @@ async function look(dir, altM, name, dir2 = img) {
   return { px: await readback() };
 }
 
+/**
+ * Sets the address's hash and resolves once the page has taken it (its own
+ * hashchange listener, added first, runs before this one) and drawn
+ * everything the view wants.
+ */
+const setHash = (h) => within(200000, page.evaluate((x) => new Promise((res) => {
+  addEventListener('hashchange', () => res(window.ctDemo.settled()), { once: true });
+  location.hash = x;
+}), h), 'hashchange');
+
 /** Readback with the river lines and without them (the page's debug=norivers). */
 async function withAndWithout() {
   const on = await readback();
   const hash = await page.evaluate(() => location.hash);
-  await page.evaluate((h) => { location.hash = `${h}&debug=norivers`; }, hash);
-  await page.waitForTimeout(300);
+  await setHash(`${hash}&debug=norivers`);
   const off = await readback();
-  await page.evaluate((h) => { location.hash = h; }, hash.replace(/&debug=norivers/, ''));
-  await page.waitForTimeout(300);
+  await setHash(hash.replace(/&debug=norivers/, ''));
   let diff = 0, bluer = 0;
   for (let i = 0; i < on.rgb.length; i += 3) {
     const d = Math.abs(on.rgb[i] - off.rgb[i]) + Math.abs(on.rgb[i + 1] - off.rgb[i + 1]) + Math.abs(on.rgb[i + 2] - off.rgb[i + 2]);

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freshCore } from './ct_fixture.mjs';
-import { native, node } from './cli_runs.mjs';
+import { native, node, both } from './cli_runs.mjs';
 
 const work = mkdtempSync(path.join(tmpdir(), 'ct-parity-'));
 /** The summary without the two host-dependent lines (wall time, struct sizes). */
@@ -53,7 +53,7 @@ for (const [preset, extra] of RUNS) {
     const chunkArgs = CHUNKS.flatMap((c) => ['--chunk', ...c.map(String)]);
     const outN = path.join(work, `${preset}-native`), outJ = path.join(work, `${preset}-node`);
     const args = (out) => ['--preset', preset, ...extra, '--out', out, ...chunkArgs];
-    const n = native(args(outN)), j = await node(args(outJ));
+    const [n, j] = await both(args(outN), args(outJ));
     assert.is(n.status, 0, n.stderr);
     assert.is(j.status, 0, j.stderr);
     assert.is(j.stdout.replaceAll(outJ, 'OUT'), n.stdout.replaceAll(outN, 'OUT'));
@@ -72,7 +72,7 @@ test('fine relief at surface_lod 10: same stdout (float heights too) and files',
   const outN = path.join(work, 'ground-native'), outJ = path.join(work, 'ground-node');
   const args = (out) => ['--preset', 'balanced', '--set', 'surface_lod=10', '--set', 'macro_resolution=32',
     '--out', out, ...chunkArgs];
-  const n = native(args(outN)), j = await node(args(outJ));
+  const [n, j] = await both(args(outN), args(outJ));
   assert.is(n.status, 0, n.stderr);
   assert.is(j.status, 0, j.stderr);
   assert.is(j.stdout.replaceAll(outJ, 'OUT'), n.stdout.replaceAll(outN, 'OUT'));
@@ -85,14 +85,13 @@ test('--config files and --load of the other side\'s snapshot', async () => {
   writeFileSync(cfg, '# a config file\nseed = 5\nmacro_resolution=32\n\nsurface_lod=4  # comment\nland_bias=0.1\n');
   const outN = path.join(work, 'cfg-native'), outJ = path.join(work, 'cfg-node');
   const chunk = ['--chunk', 'nx', '4', '15', '8'];
-  const n = native(['--preset', 'dry', '--config', cfg, '--set', 'seed=6', '--out', outN, ...chunk]);
-  const j = await node(['--preset', 'dry', '--config', cfg, '--set', 'seed=6', '--out', outJ, ...chunk]);
+  const [n, j] = await both(['--preset', 'dry', '--config', cfg, '--set', 'seed=6', '--out', outN, ...chunk],
+    ['--preset', 'dry', '--config', cfg, '--set', 'seed=6', '--out', outJ, ...chunk]);
   assert.is(n.status, 0, n.stderr);
   assert.is(j.status, 0, j.stderr);
   sameTree(outN, outJ);
   // Each side loads the snapshot the other wrote.
-  const ln = native(['--load', path.join(outJ, 'world.ctw'), ...chunk]);
-  const lj = await node(['--load', path.join(outN, 'world.ctw'), ...chunk]);
+  const [ln, lj] = await both(['--load', path.join(outJ, 'world.ctw'), ...chunk], ['--load', path.join(outN, 'world.ctw'), ...chunk]);
   assert.is(ln.status, 0, ln.stderr);
   assert.is(strip(lj.stdout).replace(outN, 'OUT'), strip(ln.stdout).replace(outJ, 'OUT'));
   const chunkLine = n.stdout.split('\n').find((l) => l.startsWith('chunk '));
@@ -101,7 +100,7 @@ test('--config files and --load of the other side\'s snapshot', async () => {
 
 test('the config summary (no --out) matches except wall time and host struct sizes', async () => {
   const args = ['--preset', 'walk', '--set', 'macro_resolution=16', '--set', 'seed=8'];
-  const n = native(args), j = await node(args);
+  const [n, j] = await both(args);
   assert.is(strip(j.stdout), strip(n.stdout));
   assert.match(n.stdout, /^# --preset walk\n/);
   assert.ok(n.stdout.split('\n').length > 70);
@@ -116,7 +115,7 @@ test('rejections: same exit status and message', async () => {
   ];
   writeFileSync(path.join(work, 'nul.cfg'), 'seed=5\u0000junk\nplanet_id=2\n');
   for (const args of cases) {
-    const n = native(args), j = await node(args);
+    const [n, j] = await both(args);
     assert.is(j.status, n.status, args.join(' '));
     assert.is(j.stderr.split('\n')[0], n.stderr.split('\n')[0], args.join(' '));
   }
@@ -155,7 +154,7 @@ test('addressing and samples at faces, edges and corners agree with native --loc
   for (const d of dirs) {
     for (const lod of [2, 6]) {
       const args = ['--load', path.join(outN, 'world.ctw'), '--locate', ...d.map(String), String(lod), '--sample', ...d.map(String)];
-      const n = native(args), j = await node(args);
+      const [n, j] = await both(args);
       assert.is(n.status, 0, n.stderr);
       assert.is(j.stdout, n.stdout, `direction ${d} lod ${lod}`);
       // The JS API agrees with what the twin printed.

@@ -32,7 +32,8 @@ async function rejectsWith(promise, code) {
   assert.unreachable(`expected a rejection with ${code}`);
 }
 
-const until = async (cond, ms = 5000) => {
+/** Waits for cond; ms only bounds a hang (generous: the machine may be loaded). */
+const until = async (cond, ms = 120000) => {
   const t0 = Date.now();
   while (!cond()) {
     if (Date.now() - t0 > ms) throw new Error('timed out waiting');

@@ -26,12 +26,12 @@ test('a stuck worker is replaced, its other requests retried, the stuck one reje
   const pool = await createPool({ workers: 1, testHooks: true, timeoutMs: 1500, pipeline: 2 });
   try {
     await pool.build(SMALL);
-    const t0 = Date.now();
+    // A stall of 10 s against a timeout of 1.5 s: a pool that waited for the
+    // stall would get its answer and resolve, and the rejection check below
+    // fails; how long the rejection took is no part of the check.
     const stuck = pool.request(MSG.TEST_STALL, { ms: 10000 });
     const victim = pool.chunk({ face: 4, lod: 1, x: 1, y: 0 });   // pipelined behind the stall on the same worker
     const e = await rejectsWith(stuck, ERR.TIMEOUT);
-    const took = Date.now() - t0;
-    assert.ok(took < 9000, `rejected after ${took} ms, before the 10 s stall would end`);
     assert.match(e.message, /timed out twice/);
     const chunk = await victim;
     assert.ok(chunk.digest, 'the request stuck behind it was retried on the replacement');
@@ -45,7 +45,8 @@ test('a stuck worker is replaced, its other requests retried, the stuck one reje
 });
 
 test('a slow but answering request is not timed out', async () => {
-  const pool = await createPool({ workers: 1, testHooks: true, timeoutMs: 5000 });
+  // The timeout is a hundred times the stall: a loaded machine cannot make the answer late.
+  const pool = await createPool({ workers: 1, testHooks: true, timeoutMs: 30000 });
   try {
     await pool.build(SMALL);
     const r = await pool.request(MSG.TEST_STALL, { ms: 300 });
