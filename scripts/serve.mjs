@@ -140,7 +140,14 @@ export async function serve(o = {}) {
       const port = server.address().port;
       const url = `http://${host}:${port}/`;
       if (!o.quiet) console.log(`serving ${root} at ${url} (the demo is ${url}web/)`);
-      resolve({ server, url, port, close: () => new Promise((r) => server.close(() => r())) });
+      // close() also ends the connections a page still holds open: a page
+      // left open (one that draws every frame, say) otherwise keeps the
+      // server, and whoever awaits close(), alive until keep-alive lapses.
+      const close = () => new Promise((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+      resolve({ server, url, port, close });
     });
   });
 }

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { sharedChromium } from './chromium.mjs';
+import { sharedChromium, testViewport } from './chromium.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
 import { sliderScale } from '../../web/sliders.js';
 import { MSG } from '../../worker/protocol.js';
@@ -114,7 +114,7 @@ async function downloadVia(selector) {
 test.before(async () => {
   mkdirSync(artifacts, { recursive: true });
   server = await serve({ port: 0, quiet: true });
-  ({ context, page, close: closeBrowser } = await sharedChromium({ width: 960, height: 600 }, problems));
+  ({ context, page, close: closeBrowser } = await sharedChromium(testViewport(), problems));
   await page.addInitScript(installBuildHold, MSG.BUILD);
 });
 
@@ -163,7 +163,7 @@ test('the sun is fixed in the world: the antisolar point is night, the sub-solar
     }
     return sum / n;
   };
-  // The canvas is 960 wide with the panel on the right: 40% across is on the globe's centre line.
+  // The panel covers the canvas's right side: 40% across is on the globe's disc, near its centre line.
   const night = await centre(-sun.lat, sun.lon > 0 ? sun.lon - 180 : sun.lon + 180);
   const day = await centre(sun.lat, sun.lon);
   assert.ok(night < 25, `antisolar point is dark (r+g+b ${night.toFixed(1)})`);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { sharedChromium } from './chromium.mjs';
+import { sharedChromium, testViewport } from './chromium.mjs';
 import { detailShare } from './detail_metric.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -108,7 +108,7 @@ async function jitterChange(before, [lat, lon], heading, tilt) {
 test.before(async () => {
   mkdirSync(shots, { recursive: true });
   server = await serve({ port: 0, quiet: true });
-  ({ page, close: closeBrowser } = await sharedChromium({ width: 960, height: 600 }, problems));
+  ({ page, close: closeBrowser } = await sharedChromium(testViewport(), problems));
 });
 test.after.each((ctx) => { process.stderr.write(`  done: ${ctx.__test__}\n`); });
 test.after(async () => {

@@ -48,6 +48,9 @@ test.before(async () => {
 });
 
 test.after(async () => {
+  // Off examples/three first: it draws every frame, and software GL would
+  // keep both cores busy for as long as the page stayed open.
+  await page?.goto('about:blank').catch(() => {});
   for (const s of servers) await s.close();
   if (fx && fx.dir.includes('ct-pack-')) rmSync(fx.dir, { recursive: true, force: true });
   await closeBrowser?.();
