@@ -22,6 +22,7 @@
  *     time; it must outlive the cache.
  */
 #include "world/ct_world.h"
+#include "native/ct_cache_hold.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -48,6 +49,7 @@ struct ct_cache {
     int queue_head, queue_len;
     uint64_t tick;
     int stopping;
+    int held;                  /* ct__cache_hold: the worker takes no job */
     ct_cache_stats stats;
     pthread_mutex_t mutex;
     pthread_cond_t work;       /* worker sleeps here while the ring is empty */
@@ -103,7 +105,7 @@ static void *ct__worker(void *arg)
         ct_key key;
         ct_result r;
         double t0, ms;
-        while (!c->stopping && c->queue_len == 0)
+        while (!c->stopping && (c->queue_len == 0 || c->held))
             pthread_cond_wait(&c->work, &c->mutex);
         if (c->stopping) break;   /* queued jobs are dropped with the cache */
         idx = c->queue_q[c->queue_head];
@@ -302,6 +304,15 @@ int ct_cache_wait(ct_cache *cache, ct_key key, int timeout_ms)
     }
     pthread_mutex_unlock(&cache->mutex);
     return ready;
+}
+
+void ct__cache_hold(ct_cache *cache, int on)
+{
+    if (!cache) return;
+    pthread_mutex_lock(&cache->mutex);
+    cache->held = on != 0;
+    if (!cache->held) pthread_cond_broadcast(&cache->work);
+    pthread_mutex_unlock(&cache->mutex);
 }
 
 void ct_cache_stats_get(const ct_cache *cache, ct_cache_stats *out)
