@@ -74,6 +74,9 @@ export class Handler {
   /** The world, or null before the first build or load. */
   get world() { return this.#world; }
 
+  /** Whether the test hooks are on (test-crash, test-stall, a build's testHold). */
+  get testHooks() { return this.#testHooks; }
+
   /** Requests waiting behind the running one. */
   get queued() { return this.#queue.length; }
 

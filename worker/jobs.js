@@ -16,10 +16,11 @@ const PROGRESS_STEP = 0.01;
  * @property {() => object} needWorld        the world, or a CT_ERR_NO_WORLD error
  * @property {(next: object) => void} replaceWorld  makes next the world and frees the old one
  * @property {() => object} workload         requests queued and the time spent answering each type
+ * @property {boolean} testHooks             test hooks on (a build's testHold)
  */
 
 function build(h, msg, post) {
-  const built = h.core.buildWorld(worldSpec(msg), { onProgress: progressPoster(msg, post) });
+  const built = h.core.buildWorld(worldSpec(msg), { onProgress: progressPoster(msg, post, h.testHooks ? testHoldOf(msg) : null) });
   h.replaceWorld(built);
   const result = worldSummary(built);
   if (msg.snapshot) result.snapshot = built.snapshot();
@@ -118,12 +119,14 @@ export const JOBS = Object.freeze({
 
 /**
  * The build's progress callback: posts thinned-out progress messages and
- * returns true (stop the build) once the shared cancel flag is set.
+ * returns true (stop the build) once the shared cancel flag is set. hold
+ * (test hooks only) is called with the count of progress messages posted.
  */
-function progressPoster(msg, post) {
+function progressPoster(msg, post, hold) {
   const cancelled = cancelFlagOf(msg);
   let lastStage = '';
   let lastFraction = -1;
+  let posted = 0;
   return (stage, fraction) => {
     // The build runs synchronously, so no cancel message can arrive
     // meanwhile; a flag in shared memory can. true stops the build.
@@ -133,8 +136,26 @@ function progressPoster(msg, post) {
     lastStage = stage;
     lastFraction = fraction;
     post({ id: msg.id, type: MSG.PROGRESS, stage, fraction });
+    posted += 1;
+    if (hold) hold(posted);
     return false;
   };
+}
+
+/**
+ * A build's test hold (test hooks only): with testHold, a SharedArrayBuffer,
+ * the build waits after its testHoldAt-th progress message (default 1) until
+ * the test stores a non-zero value there. What a test does on that message
+ * (cancel, start another build) then certainly happens mid-build, however
+ * quickly the build would otherwise have ended.
+ */
+function testHoldOf(msg) {
+  if (msg.testHold === undefined) return null;
+  if (!(msg.testHold instanceof SharedArrayBuffer) || msg.testHold.byteLength < 4) {
+    throw protocolError(ERR.MESSAGE, 'testHold must be a SharedArrayBuffer of at least 4 bytes');
+  }
+  const view = new Int32Array(msg.testHold, 0, 1), at = msg.testHoldAt ?? 1;
+  return (posted) => { if (posted === at) Atomics.wait(view, 0, 0); };
 }
 
 /** () => true once the build's shared cancel flag is set (never without one). */

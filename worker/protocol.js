@@ -21,6 +21,7 @@ export const MSG = Object.freeze({
   // Test hooks: answered only by a handler created with {testHooks: true}.
   TEST_CRASH: 'test-crash', // {times}: the worker dies while msg.attempt < times
   TEST_STALL: 'test-stall', // {ms}: busy-waits, to hold a request in flight
+  // (and BUILD's testHold/testHoldAt: the build waits after that progress message until released)
 });
 
 /** Types a client may send (progress only flows from the worker). */

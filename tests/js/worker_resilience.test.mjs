@@ -2,7 +2,8 @@
 // and builds that must stop, on real Node worker_threads: a stuck
 // worker is replaced and its requests retried once, then rejected with
 // CT_ERR_TIMEOUT; a running build stops at its next progress tick when the
-// pool cancels it or a newer build starts.
+// pool cancels it or a newer build starts (the build held at a progress
+// tick by the test hooks, so the cancel lands mid-build on any machine).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPool } from '../../worker/client.js';
@@ -57,27 +58,41 @@ test('a slow but answering request is not timed out', async () => {
   }
 });
 
+/**
+ * A build spec that waits, in the worker, after its first progress message
+ * until release() (test hooks): what the test does on that message lands
+ * mid-build whatever the machine's speed.
+ */
+function heldBuild(spec) {
+  const hold = new SharedArrayBuffer(4);
+  const release = () => { Atomics.store(new Int32Array(hold), 0, 1); Atomics.notify(new Int32Array(hold), 0); };
+  return { spec: { ...spec, testHold: hold, testHoldAt: 1 }, release };
+}
+
 test('pool.cancel stops a running build at its next progress tick; the previous world keeps serving', async () => {
-  const pool = await createPool({ workers: 1 });
+  const pool = await createPool({ workers: 1, testHooks: true });
   try {
     const first = await pool.build(SMALL);
+    const held = heldBuild(BIG);
     let ticks = 0;
-    let cancelledAt = 0;
-    const big = pool.build(BIG, {
+    const big = pool.build(held.spec, {
       onProgress: () => {
         ticks += 1;
-        if (ticks === 2) { cancelledAt = Date.now(); assert.is(pool.cancel(big.id), 1, 'one build cancelled'); }
+        if (ticks === 1) {
+          assert.is(pool.cancel(big.id), 1, 'one build cancelled');
+          held.release();
+        }
       },
     });
     assert.ok(big.id > 0, 'build promise carries its request id');
     await rejectsWith(big, ERR.CANCELLED);
+    assert.is(ticks, 1, 'no progress after the cancel');
     // Had the build run to the end, the worker would now hold the big world
     // (the handler installs a finished build): it still holds the first one.
     const chunk = await pool.chunk({ face: 1, lod: 1, x: 0, y: 1 });
     assert.is(chunk.generation, first.generation, 'the worker never finished the cancelled build');
     const [ws] = await pool.workerStats();
     assert.is(ws.generation, first.generation);
-    assert.ok(cancelledAt > 0);
     assert.is(pool.stats().buildsStopped, 1);
   } finally {
     await pool.terminate();
@@ -85,26 +100,46 @@ test('pool.cancel stops a running build at its next progress tick; the previous 
 });
 
 test('a new build stops the running one instead of waiting behind it', async () => {
-  const pool = await createPool({ workers: 1 });
+  const pool = await createPool({ workers: 1, testHooks: true });
   try {
-    let started = 0;
-    let t0 = 0;
+    const held = heldBuild(BIG);
     let second = null;
-    const big = pool.build(BIG, {
+    const big = pool.build(held.spec, {
       onProgress: () => {
-        started += 1;
-        if (started === 2) { t0 = Date.now(); second = pool.build(SMALL); }
+        if (second) return;
+        second = pool.build(SMALL);
+        held.release();
       },
     });
     await rejectsWith(big, ERR.CANCELLED);
-    while (!second) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(second, 'the second build started while the first was running');
     const r = await second;
     assert.match(r.generation, /^[0-9a-f]{16}$/);
-    assert.ok(t0 > 0);
+    const [ws] = await pool.workerStats();
+    assert.is(ws.generation, r.generation, 'the worker holds the second world');
     assert.is(pool.stats().buildsStopped, 1, 'the running build was stopped, not waited for');
   } finally {
     await pool.terminate();
   }
+});
+
+test('a build holds at its test hold until released, and only with test hooks', async () => {
+  const { loadCore } = await import('../../wasm/ct.mjs');
+  const { createHandler } = await import('../../worker/handler.js');
+  const core = await loadCore();
+  // Without test hooks the hold is ignored: the build runs through.
+  const plain = createHandler(core, { defer: (fn) => setTimeout(fn, 0) });
+  const replies = [];
+  await plain.handle({ id: 1, type: MSG.BUILD, ...SMALL, testHold: new SharedArrayBuffer(4) }, (r) => replies.push(r));
+  assert.is(replies[replies.length - 1].ok, true);
+  plain.dispose();
+  // With them, a hold that is not shared memory is a clear error.
+  const hooked = createHandler(core, { defer: (fn) => setTimeout(fn, 0), testHooks: true });
+  const bad = [];
+  await hooked.handle({ id: 2, type: MSG.BUILD, ...SMALL, testHold: 5 }, (r) => bad.push(r));
+  assert.is(bad[bad.length - 1].ok, false);
+  assert.match(bad[bad.length - 1].error.message, /testHold must be a SharedArrayBuffer/);
+  hooked.dispose();
 });
 
 test('the handler stops a build whose shared cancel flag is set, answering CT_ERR_CANCELLED', async () => {
