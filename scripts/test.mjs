@@ -4,9 +4,9 @@
 // harnesses when clang is present), one `npm pack` for the suites that
 // install the package, then lanes at once: the real-browser test files, each
 // in its own process (they wait on frames and streaming far more than they
-// use the CPU: a whole run used under a third of the two cores), and the
-// native tests (two at a time), a short fuzz run of every harness and the
-// uvu suites (core under Node, worker, pure page modules) one after another.
+// use the CPU: a whole run used under a third of the two cores), the native
+// tests (two at a time) followed by a short fuzz run of every harness, and
+// the uvu suites (core under Node, worker, pure page modules).
 // Each step prints its output and time when it ends; the last line is one
 // "N passed, M failed" over everything.
 import { spawn, spawnSync } from 'node:child_process';
@@ -125,16 +125,20 @@ try {
   const rank = (f) => (BROWSER_LONG.includes(f) ? BROWSER_LONG.indexOf(f) : BROWSER_LONG.length);
   const browserJobs = [...browserFiles].sort((a, b) => rank(a) - rank(b)).map((f) => () =>
     step(`uvu: real browser, ${f}`, 'node', [uvu, 'tests/browser', `^${f.replaceAll('.', '\\.')}$`], parseUvu));
-  const mainLane = async () => {
+  const nativeLane = async () => {
     await step('native tests', 'make', ['--no-print-directory', 'check'], parseNative, { CT_TEST_JOBS: JOBS });
     if (fuzz) {
       await step(`fuzz (${FUZZ_TEST_SECONDS} s per harness)`, 'make', ['--no-print-directory', 'fuzz', `FUZZ_SECONDS=${FUZZ_TEST_SECONDS}`], parseFuzz);
     } else {
       console.log('\n=== fuzz: skipped: clang not found (make fuzz needs clang with libFuzzer)');
     }
+  };
+  const nodeLane = async () => {
     if (jsSuite('tests/js')) await step('uvu: core, worker and page modules', 'node', [uvu, 'tests/js', '\\.test\\.mjs$'], parseUvu);
   };
-  await Promise.all([pool(browserJobs, BROWSER_LANES), mainLane()]);
+  // The Node suite has a lane of its own: after the native tests it ran
+  // alone on one core for the last minute of the run.
+  await Promise.all([pool(browserJobs, BROWSER_LANES), nativeLane(), nodeLane()]);
 } catch (e) {
   failed += 1;
   failures.push(e.message);
