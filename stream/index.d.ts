@@ -159,6 +159,25 @@ export declare function dirToLatLon(dir: Vec3): { lat: number; lon: number };
 export declare function enuFrame(dir: Vec3): { east: number[]; north: number[]; up: number[] };
 export declare function sampleSpacingM(radiusM: number, lod: number): number;
 
+/**
+ * The ground pose (stream/pose.js): a body-fixed unit direction from the planet's centre and a unit
+ * forward tangent, with no latitude or longitude in it. Up is dir, right is forward x up; angles in
+ * radians are counter-clockwise seen from above. An altitude, where needed, travels beside it.
+ */
+export interface GroundPose { dir: Vec3; forward: Vec3; }
+/** How far a pose may be off unit length or off tangent before it is an error (CT_ERR_DIRECTION). */
+export declare const POSE_TOLERANCE: number;
+/** Moves forwardM ahead and rightM right along a great circle of radiusM, the heading carried by parallel transport. */
+export declare function movePose(pose: GroundPose, forwardM: number, rightM: number, radiusM: number): { dir: number[]; forward: number[] };
+/** Heading in radians in [-pi, pi], counter-clockwise from the key's local +x axis at the pose's point. */
+export declare function headingInKey(pose: GroundPose, key: ChunkKeyLike | string): number;
+/** The pose at a key's local position heading `angle` radians from its local +x axis. */
+export declare function poseFromKeyHeading(key: ChunkKeyLike | string, localX: number, localY: number, angle: number): { dir: number[]; forward: number[] };
+/** The ground pose at lat/lon (degrees) facing headingDeg clockwise from north (at a pole: north along meridian lon). */
+export declare function groundPoseFromLatLon(latDeg: number, lonDeg: number, headingDeg: number): { dir: number[]; forward: number[] };
+/** lat, lon (lon 0 exactly at a pole) and heading in [0, 360) clockwise from north. */
+export declare function latLonFromGroundPose(pose: GroundPose): { lat: number; lon: number; heading: number };
+
 /** Render-only surface detail (stream/surface_glsl.js): GLSL chunks and the float64 eye anchors they need. */
 export declare const SURFACE_ANCHOR_M: number;
 /** Splits a float64 eye (metres, planet-centred) into per-frame integer lattice cells, float32 remainders and the rotations. */

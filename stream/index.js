@@ -9,6 +9,7 @@
 //   computeView    orbit pose -> float64 eye, camera-relative view/projection
 //   selectTiles    the quadtree choice on its own (screen-space error, culling)
 //   prepareTerrain a worker mesh -> interleaved x,y,z,height with geomorph targets
+//   pose           the ground pose {dir, forward}: moved by parallel transport, read in chunk axes
 //   surface_glsl   render-only surface detail as GLSL chunks + the float64 eye anchors they need
 export { TileStreamer, HEIGHT_RANGE_M } from './streamer.js';
 export { selectTiles, tileId, meshTriangles } from './lod.js';
@@ -18,6 +19,9 @@ export {
   FACE_NAMES, FACE_FILE_NAMES, CHUNK_CORE, parseKey, keyId, keyAt, keyDirection, keyBounds,
   latLonToDir, dirToLatLon, enuFrame, sampleSpacingM,
 } from './geo.js';
+export {
+  POSE_TOLERANCE, movePose, headingInKey, poseFromKeyHeading, groundPoseFromLatLon, latLonFromGroundPose,
+} from './pose.js';
 export {
   SURFACE_ANCHOR_M, surfaceAnchors, logDepthFactor,
   SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL, LOG_DEPTH_VS, LOG_DEPTH_FS,

@@ -299,6 +299,10 @@ export declare class Core {
   keyDirection(key: ChunkKeyLike, localX: number, localY: number): Vec3;
   keyMetric(key: ChunkKeyLike, localX: number, localY: number, radiusM: number): { dx: number[]; dy: number[] };
   keyNeighbourhood(key: ChunkKeyLike, localX?: number, localY?: number): ChunkKey[];
+  /** The ground pose in C (ct_pose_*, wasm/ct_pose.mjs): stream/pose.js's twins. */
+  movePose(pose: { dir: Vec3Like; forward: Vec3Like }, forwardM: number, rightM: number, radiusM: number): { dir: Vec3; forward: Vec3 };
+  headingInKey(pose: { dir: Vec3Like; forward: Vec3Like }, key: ChunkKeyLike | string): number;
+  poseFromKeyHeading(key: ChunkKeyLike | string, localX: number, localY: number, angle: number): { dir: Vec3; forward: Vec3 };
   faceName(face: number): string;
   faceFileName(face: number): string;
   faceParse(face: FaceLike): number;

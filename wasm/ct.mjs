@@ -7,6 +7,7 @@ import { World, readDir } from './ct_world.mjs';
 import { parseKey } from './ct_key.mjs';
 import { verifyFile } from './ct_verify.mjs';
 import { defaultWasmSource } from './ct_location.mjs';
+import { POSE_METHODS } from './ct_pose.mjs';
 
 export { ctError, compileCore, World };
 
@@ -293,6 +294,9 @@ export class Core {
     return heap.u8().slice(out, out + size);
   }
 }
+
+// The ground pose's core twins: core.movePose, core.headingInKey, core.poseFromKeyHeading.
+Object.assign(Core.prototype, POSE_METHODS);
 
 /** Normalises `set` into [name, value] pairs. */
 function setEntries(set) {

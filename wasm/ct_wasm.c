@@ -1,6 +1,7 @@
 /* ct_wasm.c - the flat WebAssembly ABI over ct.h for wasm/ct.mjs.
  *
- * This is the only C file that includes emscripten.h. Every export takes and
+ * This and its siblings (wasm/ct_wasm_*.c, e.g. the ground pose's) are the
+ * only C files that include emscripten.h. Every export takes and
  * returns plain integers, doubles and pointers into linear memory, so the JS
  * loader needs no generated glue: it allocates with malloc/free, passes
  * pointers, and copies results out. Structs never cross the boundary; the

@@ -222,6 +222,41 @@ ct_result ct_key_at(const struct ct_world *world, const double dir[3], int lod,
  * far (very large ones are rescaled exactly before normalising). */
 ct_result ct_key_direction(ct_key key, double local_x, double local_y, double dir[3],
                            char *err, size_t errlen);
+/* GROUND POSE: a body-fixed direction from the planet's centre (unit) and a
+ * forward tangent (unit, perpendicular to dir), with no latitude or longitude
+ * in it, so it crosses both poles and every cube edge and corner alike. An
+ * altitude, where one is needed, travels beside it. Up is dir; right is
+ * forward x up, so (right, forward, up) is right-handed seen from above.
+ * Angles are radians, counter-clockwise seen from above. A pose whose dir or
+ * forward is off unit length, or whose dir . forward is off zero, by more than
+ * CT_POSE_TOLERANCE is CT_ERR_DIRECTION (as are NaN and zero vectors); within
+ * it the pose is made exactly orthonormal before use. stream/pose.js is the
+ * JavaScript twin. */
+#define CT_POSE_TOLERANCE 1e-6
+typedef struct ct_pose {
+    double dir[3];       /* unit, body-fixed, from the planet's centre */
+    double forward[3];   /* unit tangent: the heading */
+} ct_pose;
+/* Moves forward_m ahead and right_m to the right over the sphere of radius_m
+ * (the world's radius_m), along the great circle of the combined
+ * displacement, carrying forward by parallel transport along it. out may be
+ * pose. radius_m not positive and finite: CT_ERR_CONFIG; distances not
+ * finite: CT_ERR_LOCAL. */
+ct_result ct_pose_move(const ct_pose *pose, double forward_m, double right_m, double radius_m,
+                       ct_pose *out, char *err, size_t errlen);
+/* The heading in radians, in [-pi, pi], counter-clockwise seen from above
+ * from key's local +x axis at the pose's point: the tangent part of
+ * d(position)/d(local_x), measured from +x alone (near cube corners the
+ * chunk's x and y axes are not perpendicular). Any key whose face's plane
+ * reaches the point works, the owner or a neighbour across an edge; a point
+ * on the far side of the face is CT_ERR_LOCAL. */
+ct_result ct_pose_heading_in_key(const ct_pose *pose, ct_key key, double *angle_rad,
+                                 char *err, size_t errlen);
+/* The inverse: the pose at (local_x, local_y) of key (ct_key_direction's
+ * point) heading angle_rad from its local +x axis. A NaN or infinite angle is
+ * CT_ERR_DIRECTION. */
+ct_result ct_pose_from_key_heading(ct_key key, double local_x, double local_y, double angle_rad,
+                                   ct_pose *out, char *err, size_t errlen);
 /* Local tangent vectors (metres in body-fixed space per +1 local_x and +1
  * local_y sample) at a key position on a sphere of radius_m. */
 ct_result ct_key_metric(ct_key key, double local_x, double local_y, double radius_m,

@@ -1,7 +1,9 @@
 // example_stream.ts - a renderer adapter over the streaming library, type-checked
 // (never run) by tests/js/types.test.mjs against stream/index.d.ts.
 import { createPool } from '../../../worker/client.js';
-import { TileStreamer, computeView, defaultPose, parseKey, keyId } from '../../../stream/index.js';
+import { TileStreamer, computeView, defaultPose, parseKey, keyId, keyAt, movePose, headingInKey, poseFromKeyHeading,
+  groundPoseFromLatLon, latLonFromGroundPose } from '../../../stream/index.js';
+import type { GroundPose } from '../../../stream/index.js';
 import type { RendererAdapter, PreparedTerrain } from '../../../stream/index.js';
 
 interface Handle { bytes: number; vertices: number }
@@ -20,4 +22,9 @@ const frame = streamer.update(view, 0);
 const vertices: number = frame.tiles.reduce((n, t) => n + t.gpu.vertices, 0);
 const id: string = keyId(parseKey('pz/2/1/1'));
 const address: string = await pool.address({ face: 4, lod: 2, x: 1, y: 1 });
-console.log(vertices, id, address);
+const walker: GroundPose = movePose(groundPoseFromLatLon(89.995, 30, 0), 1000, 0, 6371000);
+const at = keyAt(walker.dir, 12);
+const heading: number = headingInKey(walker, at.key);
+const again: GroundPose = poseFromKeyHeading(at.key, at.localX, at.localY, heading);
+const { lat, lon }: { lat: number; lon: number } = latLonFromGroundPose(again);
+console.log(vertices, id, address, lat, lon);
