@@ -4,10 +4,12 @@
 // corner), ground() and groundInChunk() against groundAt, raycasts against a
 // brute-force ray over every triangle of a chunk's mesh, an origin under the
 // ground, colliders equal to world.mesh and welded across a seam, a cube
-// edge and a cube corner at LOD 10 and LOD 2, and bad input.
+// edge and a cube corner at LOD 10 and LOD 2, pool.collider in a worker, and
+// bad input.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshCore, thrown } from './ct_fixture.mjs';
+import { createPool } from '../../worker/client.js';
 
 const core = await freshCore();
 const world = core.buildWorld({ preset: 'balanced', set: { macro_resolution: 32, surface_lod: 10, seed: 7 } });
@@ -229,6 +231,27 @@ test('colliders weld across a seam, a cube edge and a cube corner (LOD 10 to 1 m
     });
     const tol = tolOf(world.collider(hs[0].key, { stride }));
     assert.ok(len(sub(pts[0], pts[1])) <= tol && len(sub(pts[0], pts[2])) <= tol, `LOD ${lod}: corner vertex`);
+  }
+});
+
+test('pool.collider: the same collider from a worker, arrays transferred; bad requests leave the worker alive', async () => {
+  const pool = await createPool({ workers: 1 });
+  try {
+    await pool.build({ preset: 'balanced', set: { macro_resolution: 32, surface_lod: 10, seed: 7 } });
+    const got = await pool.collider(LAND, { stride: 8 }), want = world.collider(LAND, { stride: 8 });
+    assert.is(got.generation, world.generation);
+    assert.equal(got.key, want.key);
+    assert.equal(Array.from(got.positions), Array.from(want.positions));
+    assert.equal(Array.from(got.indices), Array.from(want.indices));
+    assert.equal(Array.from(got.center), Array.from(want.center));
+    assert.ok(got.indices instanceof Uint32Array && got.positions.buffer instanceof ArrayBuffer);
+    const bad = await pool.collider({ face: 0, lod: L, x: 2 ** L, y: 0 }).catch((e) => e);
+    assert.is(bad.code, 'CT_ERR_CHUNK_XY');
+    assert.is((await pool.collider(LAND, { stride: 5 }).catch((e) => e)).code, 'CT_ERR_MESH');
+    assert.is((await pool.collider(LAND, { skirt: 1 }).catch((e) => e)).code, 'CT_ERR_MESSAGE');
+    assert.is((await pool.collider(LAND, { stride: 64 })).triangleCount, 2 * 4 * 4, 'the worker still answers');
+  } finally {
+    await pool.terminate();
   }
 });
 
