@@ -58,6 +58,28 @@ void ct__gq_ground(const ct__gq_cell *c, double radius_m, const double d[3], dou
  * samples it, with the position in that chunk. */
 ct_result ct__field_ground_cell(const ct__field *f, const double dir[3], ct__gq_cell *c, double *local_x,
                                double *local_y, char *err, size_t errlen);
+/* Samples taken as chunk.c takes them (the same sampler set-up, the fine
+ * relief from a pyramid over the box of the positions asked for, whose
+ * values are functions of face, level and node alone), kept in a table. */
+#define CT__GQ_TABLE 16
+typedef struct ct__gq_world {
+    ct__sampler sp;
+    ct__gpyr pyr;
+    ct_key key;               /* the chunk whose local positions are sampled */
+    double q;
+    int lx[CT__GQ_TABLE], ly[CT__GQ_TABLE], have;
+    ct__gq_sample got[CT__GQ_TABLE];
+} ct__gq_world;
+void ct__gq_world_init(ct__gq_world *g, const ct__field *f);
+/* Samples n local positions of g->key, in row-major order, into the table. */
+void ct__gq_world_sample(ct__gq_world *g, const int lx[], const int ly[], int n);
+void ct__gq_world_put(ct__gq_world *g, int lx, int ly, const ct__gq_sample *s);
+int ct__gq_world_find(const ct__gq_world *g, int lx, int ly, ct__gq_sample *out);
+/* The 12 positions around cell (ci, cj) inside the chunk, row-major; the count. */
+int ct__gq_world_ring(int ci, int cj, int lx[12], int ly[12]);
+/* Fills a cell from the table. */
+void ct__gq_cell_from_table(ct__gq_cell *c, ct__gq_world *g, int ci, int cj);
+
 /* ct_world_ground of a field. */
 ct_result ct__field_ground(const ct__field *f, const double dir[3], ct_ground *out, char *err, size_t errlen);
 /* ct_chunk_ground of a field. */

@@ -192,16 +192,6 @@ ct_result ct__chunk_ground(const ct__field *f, const ct_chunk *chunk, double loc
 }
 
 /* --------------------------------------------------------- from samples */
-/* The corners sampled four at a time up front; anything else (a water
- * cell's outer ring) one by one through the same sampler. */
-typedef struct ct__gq_world {
-    ct__sampler sp;
-    ct_key key;
-    double q;
-    int lx[16], ly[16], have;
-    ct__gq_sample got[16];
-} ct__gq_world;
-
 static void ct__gq_encode(const ct_sample *s, double q, ct__gq_sample *out)
 {
     out->height_m = (float)s->height_m;
@@ -215,88 +205,142 @@ static void ct__gq_encode(const ct_sample *s, double q, ct__gq_sample *out)
     out->palette = (uint8_t)s->palette_index;
 }
 
-static void ct__gq_sample_dir(const ct__gq_world *g, int lx, int ly, double dir[3])
+void ct__gq_world_init(ct__gq_world *g, const ct__field *f)
 {
-    ct__sample_direction(g->key.face, g->key.lod, (int64_t)g->key.x * CT_CHUNK_CORE + lx,
-                         (int64_t)g->key.y * CT_CHUNK_CORE + ly, dir);
+    ct__sampler_init(&g->sp, f, 0);
+    g->q = f->cfg.height_quantum_m;
+    g->have = 0;
 }
 
-/* Samples up to four local positions in one ct__sampler_run4 (bit for bit
- * four ct__sampler_run calls) into the table. */
-static void ct__gq_world_batch(ct__gq_world *g, const int lx[], const int ly[], int n)
+void ct__gq_world_put(ct__gq_world *g, int lx, int ly, const ct__gq_sample *s)
 {
+    if (g->have >= CT__GQ_TABLE) return;
+    g->lx[g->have] = lx;
+    g->ly[g->have] = ly;
+    g->got[g->have++] = *s;
+}
+
+int ct__gq_world_find(const ct__gq_world *g, int lx, int ly, ct__gq_sample *out)
+{
+    int k;
+    for (k = 0; k < g->have; k++) {
+        if (g->lx[k] == lx && g->ly[k] == ly) {
+            *out = g->got[k];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Samples up to four local positions of row ly: four at a time like a chunk
+ * row, fewer one by one like a row's remainder. */
+static void ct__gq_world_row(ct__gq_world *g, int ly, const int lx[], int n)
+{
+    int64_t gx0 = (int64_t)g->key.x * CT_CHUNK_CORE, gy = (int64_t)g->key.y * CT_CHUNK_CORE + ly;
     double dirs[12];
     ct_sample s[4];
     int k;
-    for (k = 0; k < 4; k++) ct__gq_sample_dir(g, lx[k < n ? k : 0], ly[k < n ? k : 0], dirs + 3 * k);
-    ct__sampler_run4(&g->sp, dirs, 0, s);
-    for (k = 0; k < n && g->have < 16; k++) {
-        g->lx[g->have] = lx[k];
-        g->ly[g->have] = ly[k];
-        ct__gq_encode(&s[k], g->q, &g->got[g->have++]);
+    for (k = 0; k < n; k++) {
+        ct__sample_direction(g->key.face, g->key.lod, gx0 + lx[k], gy, dirs + 3 * k);
+        g->sp.lane_gx[k] = gx0 + lx[k];
+    }
+    g->sp.lane_gy = gy;
+    if (n == 4) {
+        ct__sampler_run4(&g->sp, dirs, 0, s);
+    } else {
+        for (k = 0; k < n; k++) {
+            g->sp.lane_gx[CT__SLOT_SCALAR] = gx0 + lx[k];
+            ct__sampler_run(&g->sp, dirs + 3 * k, 0, &s[k]);
+        }
+    }
+    for (k = 0; k < n; k++) {
+        ct__gq_sample e;
+        ct__gq_encode(&s[k], g->q, &e);
+        ct__gq_world_put(g, lx[k], ly, &e);
+    }
+}
+
+void ct__gq_world_sample(ct__gq_world *g, const int lx[], const int ly[], int n)
+{
+    int64_t gx0 = (int64_t)g->key.x * CT_CHUNK_CORE, gy0 = (int64_t)g->key.y * CT_CHUNK_CORE;
+    int x0 = CT_CHUNK_CORE, x1 = 0, y0 = CT_CHUNK_CORE, y1 = 0, k, at = 0;
+    if (n <= 0) return;
+    for (k = 0; k < n; k++) {
+        if (lx[k] < x0) x0 = lx[k];
+        if (lx[k] > x1) x1 = lx[k];
+        if (ly[k] < y0) y0 = ly[k];
+        if (ly[k] > y1) y1 = ly[k];
+    }
+    /* chunk.c's fine-relief set-up, over the box of the positions. */
+    g->sp.pyr = NULL;
+    g->sp.chunk_chain = 0;
+    g->sp.chunk_face = g->key.face;
+    g->sp.chunk_lod = g->key.lod;
+    if (g->sp.ground.octaves > 0 && g->key.lod > g->sp.ground.base) {
+        ct__gpyr_init(&g->pyr, &g->sp.ground, g->key.face, g->key.lod, gx0 + x0, gx0 + x1, gy0 + y0, gy0 + y1,
+                      ct__sampler_coarse, &g->sp);
+        g->sp.pyr = &g->pyr;
+    } else if (g->sp.ground.octaves > 0) {
+        g->sp.chunk_chain = 1;
+    }
+    /* Row by row (the positions come row-major), as the pyramid wants. */
+    while (at < n) {
+        int row[4], m = 0, y = ly[at];
+        while (at < n && m < 4 && ly[at] == y) row[m++] = lx[at++];
+        ct__gq_world_row(g, y, row, m);
     }
 }
 
 static void ct__gq_fetch_world(void *ctx, int lx, int ly, ct__gq_sample *out)
 {
-    ct__gq_world *g = (ct__gq_world *)ctx;
-    double dir[3];
-    ct_sample s;
-    int k;
-    for (k = 0; k < g->have; k++) {
-        if (g->lx[k] == lx && g->ly[k] == ly) {
-            *out = g->got[k];
-            return;
-        }
-    }
-    ct__gq_sample_dir(g, lx, ly, dir);
-    ct__sampler_run(&g->sp, dir, 0, &s);
-    ct__gq_encode(&s, g->q, out);
+    if (!ct__gq_world_find((const ct__gq_world *)ctx, lx, ly, out))
+        memset(out, 0, sizeof *out);   /* never: every sample asked for was taken */
 }
 
-/* The 12 samples around a water cell, inside the chunk, four at a time. */
-static void ct__gq_world_ring(ct__gq_world *g, int ci, int cj)
+void ct__gq_cell_from_table(ct__gq_cell *c, ct__gq_world *g, int ci, int cj)
 {
-    int lx[4], ly[4], n = 0, dx, dy;
+    ct__gq_cell_fill(c, g->key, ci, cj, g->q, ct__gq_fetch_world, g);
+}
+
+int ct__gq_world_ring(int ci, int cj, int lx[12], int ly[12])
+{
+    int n = 0, dx, dy;
     for (dy = -1; dy <= 2; dy++) {
         for (dx = -1; dx <= 2; dx++) {
             int x = ci + dx, y = cj + dy;
             if ((dx == 0 || dx == 1) && (dy == 0 || dy == 1)) continue;
             if (x < 0 || y < 0 || x > CT_CHUNK_CORE || y > CT_CHUNK_CORE) continue;
             lx[n] = x;
-            ly[n] = y;
-            if (++n == 4) {
-                ct__gq_world_batch(g, lx, ly, n);
-                n = 0;
-            }
+            ly[n++] = y;
         }
     }
-    if (n) ct__gq_world_batch(g, lx, ly, n);
+    return n;
 }
 
 ct_result ct__field_ground_cell(const ct__field *f, const double dir[3], ct__gq_cell *c, double *local_x,
                                double *local_y, char *err, size_t errlen)
 {
     ct__gq_world g;
-    int ci, cj, k, cx[4], cy[4];
+    int ci, cj, k, lx[12], ly[12], n;
     ct_result r;
     if (!f || !c) return ct__fail(err, errlen, CT_ERR_NULL, "world and output are required");
     r = ct__key_at(&f->cfg, dir, (int)f->cfg.surface_lod, &g.key, local_x, local_y, err, errlen);
     if (r != CT_OK) return r;
     ci = ct__gq_cell_of(*local_x);
     cj = ct__gq_cell_of(*local_y);
-    ct__sampler_init(&g.sp, f, 0);
-    g.q = f->cfg.height_quantum_m;
-    g.have = 0;
+    ct__gq_world_init(&g, f);
     for (k = 0; k < 4; k++) {
-        cx[k] = ci + (k & 1);
-        cy[k] = cj + (k >> 1);
+        lx[k] = ci + (k & 1);
+        ly[k] = cj + (k >> 1);
     }
-    ct__gq_world_batch(&g, cx, cy, 4);
+    ct__gq_world_sample(&g, lx, ly, 4);
     for (k = 0; k < 4; k++)
         if (g.got[k].water != CT_NO_WATER_CODE) break;
-    if (k < 4) ct__gq_world_ring(&g, ci, cj);
-    ct__gq_cell_fill(c, g.key, ci, cj, g.q, ct__gq_fetch_world, &g);
+    if (k < 4) {
+        n = ct__gq_world_ring(ci, cj, lx, ly);
+        ct__gq_world_sample(&g, lx, ly, n);
+    }
+    ct__gq_cell_from_table(c, &g, ci, cj);
     ct__sampler_finish(&g.sp);
     return CT_OK;
 }

@@ -30,10 +30,9 @@ typedef struct ct__ray_slot {
 
 typedef struct ct__ray {
     const ct__field *f;
-    ct__sampler sp;
+    ct__gq_world g;                 /* the sampler (chunk.c's way) and a cell's samples */
     int lod;
     int64_t n;                      /* samples per face edge */
-    ct_key key;                     /* the chunk of the cell being filled */
     double o[3], d[3], max_m;
     int water;
     double best;                    /* distance of the best hit so far */
@@ -41,33 +40,36 @@ typedef struct ct__ray {
     ct__ray_slot slot[CT__RAY_SLOTS];
 } ct__ray;
 
-static void ct__ray_fetch(void *ctx, int lx, int ly, ct__gq_sample *out)
+static ct__ray_slot *ct__ray_slot_of(ct__ray *ry, int face, int64_t gx, int64_t gy)
 {
-    ct__ray *ry = (ct__ray *)ctx;
-    int64_t gx = (int64_t)ry->key.x * CT_CHUNK_CORE + lx, gy = (int64_t)ry->key.y * CT_CHUNK_CORE + ly;
-    uint32_t h = ct__hash2((uint32_t)(gx * 6 + ry->key.face), (uint32_t)gy) & (CT__RAY_SLOTS - 1);
-    ct__ray_slot *sl = &ry->slot[h];
-    double dir[3];
-    ct_sample s;
-    if (sl->face == ry->key.face && sl->gx == gx && sl->gy == gy) {
-        *out = sl->s;
-        return;
+    return &ry->slot[ct__hash2((uint32_t)(gx * 6 + face), (uint32_t)gy) & (CT__RAY_SLOTS - 1)];
+}
+
+/* Local positions (row-major) of ry->g.key into ry->g's table: those cached
+ * from earlier cells, the rest sampled and cached. */
+static void ct__ray_take(ct__ray *ry, const int lx[], const int ly[], int n)
+{
+    const ct_key key = ry->g.key;
+    int64_t gx0 = (int64_t)key.x * CT_CHUNK_CORE, gy0 = (int64_t)key.y * CT_CHUNK_CORE;
+    int mx[12], my[12], m = 0, k, before;
+    for (k = 0; k < n; k++) {
+        const ct__ray_slot *sl = ct__ray_slot_of(ry, key.face, gx0 + lx[k], gy0 + ly[k]);
+        if (sl->face == key.face && sl->gx == gx0 + lx[k] && sl->gy == gy0 + ly[k]) {
+            ct__gq_world_put(&ry->g, lx[k], ly[k], &sl->s);
+        } else {
+            mx[m] = lx[k];
+            my[m++] = ly[k];
+        }
     }
-    ct__sample_direction(ry->key.face, ry->lod, gx, gy, dir);
-    ct__sampler_run(&ry->sp, dir, 0, &s);
-    /* As chunk.c stores a sample (code 0 is dry: a surface that deep is 1). */
-    out->height_m = (float)s.height_m;
-    out->water = CT_NO_WATER_CODE;
-    if (s.has_water) {
-        out->water = ct_height_encode(s.water_m, ry->f->cfg.height_quantum_m, NULL);
-        if (out->water == CT_NO_WATER_CODE) out->water = 1;
+    before = ry->g.have;
+    ct__gq_world_sample(&ry->g, mx, my, m);
+    for (k = before; k < ry->g.have; k++) {
+        ct__ray_slot *sl = ct__ray_slot_of(ry, key.face, gx0 + ry->g.lx[k], gy0 + ry->g.ly[k]);
+        sl->face = key.face;
+        sl->gx = gx0 + ry->g.lx[k];
+        sl->gy = gy0 + ry->g.ly[k];
+        sl->s = ry->g.got[k];
     }
-    out->biome = (uint8_t)s.biome;
-    out->palette = (uint8_t)s.palette_index;
-    sl->face = ry->key.face;
-    sl->gx = gx;
-    sl->gy = gy;
-    sl->s = *out;
 }
 
 /* Moller-Trumbore in double; the hit's distance or -1. */
@@ -123,10 +125,25 @@ static void ct__ray_surface(ct__ray *ry, const ct__gq_cell *c, int water)
 static void ct__ray_cell(ct__ray *ry, int face, int64_t i, int64_t j)
 {
     ct__gq_cell c;
+    int ci, cj, k, lx[12], ly[12], wet = 0;
     if (i < 0 || j < 0 || i >= ry->n || j >= ry->n) return;
-    ry->key = ct_key_make(face, ry->lod, (uint32_t)(i / CT_CHUNK_CORE), (uint32_t)(j / CT_CHUNK_CORE));
-    ct__gq_cell_fill(&c, ry->key, (int)(i % CT_CHUNK_CORE), (int)(j % CT_CHUNK_CORE), ry->f->cfg.height_quantum_m,
-                     ct__ray_fetch, ry);
+    ry->g.key = ct_key_make(face, ry->lod, (uint32_t)(i / CT_CHUNK_CORE), (uint32_t)(j / CT_CHUNK_CORE));
+    ry->g.have = 0;
+    ci = (int)(i % CT_CHUNK_CORE);
+    cj = (int)(j % CT_CHUNK_CORE);
+    for (k = 0; k < 4; k++) {
+        lx[k] = ci + (k & 1);
+        ly[k] = cj + (k >> 1);
+    }
+    ct__ray_take(ry, lx, ly, 4);
+    for (k = 0; k < 4; k++) {
+        ct__gq_sample sm;
+        if (ct__gq_world_find(&ry->g, lx[k], ly[k], &sm) && sm.water != CT_NO_WATER_CODE) wet = 1;
+    }
+    /* The ring a water cell's levels read, only when water stops the ray
+     * (without it the cell's water levels are filled from nothing, unread). */
+    if (wet && ry->water) ct__ray_take(ry, lx, ly, ct__gq_world_ring(ci, cj, lx, ly));
+    ct__gq_cell_from_table(&c, &ry->g, ci, cj);
     ct__ray_surface(ry, &c, 0);
     if (ry->water && c.wet) ct__ray_surface(ry, &c, 1);
 }
@@ -262,9 +279,9 @@ ct_result ct__field_raycast(const ct__field *f, double top_m, const double origi
     if (t0 < 0.0) t0 = 0.0;
     if (t1 > max_m) t1 = max_m;
     if (t0 > t1) return CT_OK;
-    ct__sampler_init(&ry.sp, f, 0);
+    ct__gq_world_init(&ry.g, f);
     ct__ray_walk(&ry, t0, t1);
-    ct__sampler_finish(&ry.sp);
+    ct__sampler_finish(&ry.g.sp);
     if (ry.best <= max_m) {
         *out = ry.hit;
         *hit = 1;
