@@ -2,7 +2,7 @@
 // and colliders in WebAssembly on the page world (balanced, seed 42,
 // surface_lod 12), interleaved rep by rep in one process: groundAt against
 // sampleAt (one point sample) at the same random land points, level rays over
-// 1 km of ground, and world.collider against world.mesh at stride 1 on the
+// 1 km of ground, rays from 100 km up at 45 degrees, and world.collider against world.mesh at stride 1 on the
 // same chunk (generated once, so both time the mesh build). Prints min and
 // median of each.
 //   node bench/ground_query.mjs [reps] [points]
@@ -34,9 +34,17 @@ function levelRay(d) {
   return { o: up.map((x) => x * r), dir: t.map((x) => x / tl) };
 }
 const rays = land.slice(0, 40).map(levelRay);
+/** A ray from 100 km up, 45 degrees off the vertical, aimed at the ground at d. */
+function orbitRay(d) {
+  const { dir: t } = levelRay(d), g = world.groundAt(d), p = d.map((x) => x * (R + g.heightM));
+  const o = p.map((x, i) => x + 100e3 * d[i] + 100e3 * t[i]);
+  const dir = p.map((x, i) => x - o[i]), l = Math.hypot(...dir);
+  return { o, dir: dir.map((x) => x / l), maxM: 2 * l };
+}
+const orbit = land.slice(40, 60).map(orbitRay);
 const meshKey = world.keyAt(land[0]).key;
 
-const times = { groundAt: [], sampleAt: [], raycast: [], collider: [], mesh: [], meshCopy: [] };
+const times = { groundAt: [], sampleAt: [], raycast: [], orbit: [], collider: [], mesh: [], meshCopy: [] };
 let hits = 0;
 const parts = [
   () => { for (const d of land) { const t = nowMs(); world.groundAt(d); times.groundAt.push(1000 * (nowMs() - t)); } },
@@ -48,6 +56,7 @@ const parts = [
       hits += h ? 1 : 0;
     }
   },
+  () => { for (const r of orbit) { const t = nowMs(); world.raycast(r.o, r.dir, r.maxM); times.orbit.push(nowMs() - t); } },
   () => { const t = nowMs(); world.collider(meshKey); times.collider.push(nowMs() - t); },
   () => { const t = nowMs(); world.mesh(meshKey); times.mesh.push(nowMs() - t); },
   () => { const t = nowMs(); world.mesh(meshKey, { copy: true }); times.meshCopy.push(nowMs() - t); },
@@ -64,6 +73,7 @@ line('groundAt (land)', 'us', summarize(times.groundAt));
 line('sampleAt (same points)', 'us', summarize(times.sampleAt));
 line('raycast 1 km level', 'ms', summarize(times.raycast));
 console.log(`  (${hits} of ${times.raycast.length} level rays hit rising ground within 1 km)`);
+line('raycast from orbit 45deg', 'ms', summarize(times.orbit));
 line('collider stride 1', 'ms', summarize(times.collider));
 line('mesh stride 1 (views)', 'ms', summarize(times.mesh));
 line('mesh stride 1 (copy)', 'ms', summarize(times.meshCopy));
