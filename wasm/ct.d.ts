@@ -321,3 +321,73 @@ export declare function loadCore(source?: CoreSource): Promise<Core>;
 export declare function compileCore(source: CoreSource | Response): Promise<WebAssembly.Module>;
 /** Makes an Error with a `code` like those thrown by the API. */
 export declare function ctError(code: string, message: string): CtError;
+
+// ------------------------------------------------ ground, rays, colliders
+// (wasm/ct_ground.mjs; the World methods merge into the class above.)
+
+/** The exact ground: the surface of the stride-1 mesh of the surface_lod chunk. */
+export interface Ground {
+  /** where the radial line meets the terrain mesh, metres from sea level */
+  heightM: number;
+  /** the drawn water surface there (world.mesh water: true), meaningful when hasWater */
+  waterM: number;
+  /** the water mesh covers the point (at a shore its surface may lie under the ground) */
+  hasWater: boolean;
+  /** the terrain triangle's outward unit normal, body-fixed */
+  normal: [number, number, number];
+  /** angle between the normal and the radial up, degrees */
+  slopeDeg: number;
+  /** biome, material and palette entry of the cell corner nearest the point */
+  biome: number;
+  material: number;
+  paletteIndex: number;
+  /** the surface_lod chunk (for groundInChunk: that chunk) and the position in it */
+  key: ChunkKey;
+  localX: number;
+  localY: number;
+}
+
+/** world.ground(dirs): one entry per direction; normal holds 3 per direction. */
+export interface GroundResult {
+  heightM: Float64Array; waterM: Float64Array; hasWater: Uint8Array; normal: Float64Array; slopeDeg: Float64Array;
+  biome: Uint8Array; material: Uint8Array; paletteIndex: Uint8Array;
+  /** the surface_lod key of each point (lod is the world's surface_lod) */
+  face: Uint8Array; x: Uint32Array; y: Uint32Array;
+  localX: Float64Array; localY: Float64Array;
+}
+
+export interface RayHit {
+  /** along the ray from its origin; 0 when inside */
+  distanceM: number;
+  point: [number, number, number];
+  normal: [number, number, number];
+  key: ChunkKey;
+  /** a water surface was hit (only with { water: true }) */
+  water: boolean;
+  /** the origin is under the ground (or the water, with { water: true }) */
+  inside: boolean;
+}
+
+export interface ColliderOptions {
+  /** 1, 2, 4 ... 256 (default 1) */
+  stride?: number;
+}
+
+/** world.mesh's positions and triangles for a key and stride, without skirts, in arrays of their own. */
+export interface Collider {
+  key: ChunkKey;
+  center: Float64Array;
+  /** float32 metres relative to center, body-fixed */
+  positions: Float32Array;
+  indices: Uint32Array;
+  vertexCount: number;
+  triangleCount: number;
+}
+
+export interface World {
+  groundAt(dir: Vec3Like): Ground;
+  ground(dirs: Float64Array | Vec3Like[]): GroundResult;
+  groundInChunk(chunk: Chunk, localX: number, localY: number): Ground;
+  raycast(originM: Vec3Like, dir: Vec3Like, maxM: number, options?: { water?: boolean }): RayHit | null;
+  collider(key: ChunkKeyLike, options?: ColliderOptions): Collider;
+}

@@ -1,7 +1,7 @@
 // client.d.ts - Type declarations for worker/client.js, the promise-based pool
 // of terrain workers used by pages and Node programs (see docs/worker.md).
 import type {
-  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, RiverGraph, RiverCurves,
+  ChunkCounters, ChunkKey, ChunkKeyLike, Chunk, Collider, ColliderOptions, Config, ConfigOptions, KnobInfo, Mesh, MeshOptions, RiverGraph, RiverCurves,
   SampleResult,
   WorldStats,
 } from '../wasm/ct.mjs';
@@ -165,6 +165,9 @@ export interface WorkerStats {
   busy: { ms: Record<string, number>; count: Record<string, number> };
 }
 
+/** A collider reply: world.collider's result with the key and the world's generation. */
+export type PoolCollider = Collider & Epoched & { key: ChunkKey; generation: string };
+
 export interface Pool {
   /** the knob table, read from the core in a worker */
   readonly knobs: KnobInfo[];
@@ -178,6 +181,8 @@ export interface Pool {
   chunk(key: ChunkKeyLike, options: PriorityOptions & { format: 'ctc' | 'u16le' }): PoolPromise<PoolChunkBytes>;
   chunk(key: ChunkKeyLike, options?: PriorityOptions & { format?: ChunkFormat }): PoolPromise<PoolChunk | PoolChunkBytes>;
   mesh(key: ChunkKeyLike, meshOptions?: PoolMeshOptions, options?: PriorityOptions): PoolPromise<PoolMesh>;
+  /** A physics collider (world.collider) built in a worker, its arrays transferred. */
+  collider(key: ChunkKeyLike, colliderOptions?: ColliderOptions, options?: PriorityOptions): PoolPromise<PoolCollider>;
   /** dirs are copied, never detached */
   sample(dirs: ArrayLike<number> | ArrayLike<number>[], options?: PriorityOptions): PoolPromise<PoolSample>;
   snapshot(options?: PriorityOptions): Promise<Uint8Array>;

@@ -61,6 +61,16 @@ function mesh(h, msg) {
   return meshReply(h.needWorld(), msg);
 }
 
+/** A physics collider (wasm/ct_ground.mjs): its arrays are the reply's own, transferred. */
+function collider(h, msg) {
+  const w = h.needWorld(), key = parseKey(msg.key), opts = msg.options;
+  if (opts !== undefined && (opts === null || typeof opts !== 'object')) throw protocolError(ERR.MESSAGE, 'collider options must be an object');
+  const { stride, ...rest } = opts || {};
+  const unknown = Object.keys(rest);
+  if (unknown.length) throw protocolError(ERR.MESSAGE, `unknown collider option ${unknown[0]}`);
+  return { ...w.collider(key, { stride }), key, generation: w.generation };
+}
+
 function address(h, msg) {
   const w = h.needWorld();
   return { generation: w.generation, address: w.address(parseKey(msg.key)) };
@@ -109,6 +119,7 @@ export const JOBS = Object.freeze({
   [MSG.SAMPLE]: sample,
   [MSG.CHUNK]: chunk,
   [MSG.MESH]: mesh,
+  [MSG.COLLIDER]: collider,
   [MSG.ADDRESS]: address,
   [MSG.STATS]: stats,
   [MSG.RIVERS]: rivers,

@@ -28,6 +28,15 @@ export function worldRequests(request) {
         { key: `mesh:${keyId(k)}:${stableJson(opts)}`, priority, info: { key: k, options: opts }, affinity: keyId(k) });
     },
 
+    /** A physics collider of a chunk (world.collider in a worker; its arrays are transferred). */
+    collider(key, options = {}, { priority = 0 } = {}) {
+      let k;
+      try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
+      const opts = { ...options };
+      return request(MSG.COLLIDER, () => ({ msg: { key: k, options: opts }, transfer: [] }),
+        { key: `collider:${keyId(k)}:${stableJson(opts)}`, priority, info: { key: k, options: opts }, affinity: keyId(k) });
+    },
+
     sample(dirs, { priority = 0 } = {}) {
       let own;
       try { own = toDirs(dirs); } catch (e) { return Promise.reject(e); }

@@ -9,6 +9,7 @@ export declare const MSG: Readonly<{
   SAMPLE: 'sample';
   CHUNK: 'chunk';
   MESH: 'mesh';
+  COLLIDER: 'collider';
   CANCEL: 'cancel';
   STATS: 'stats';
   CONFIG: 'config';

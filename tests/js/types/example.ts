@@ -1,7 +1,7 @@
 // example.ts - a small embedder program type-checked (never run) by
 // tests/js/types.test.mjs with `tsc --noEmit`, so wasm/ct.d.ts stays true to
 // the API a TypeScript game would use.
-import { loadCore, type Chunk, type Mesh, type World, type CtError } from '../../../wasm/ct.mjs';
+import { loadCore, type Chunk, type Collider, type Ground, type Mesh, type RayHit, type World, type CtError } from '../../../wasm/ct.mjs';
 
 async function main(): Promise<void> {
   const core = await loadCore(new URL('../../../build/wasm/ct.wasm', import.meta.url));
@@ -28,6 +28,13 @@ async function main(): Promise<void> {
   const mesh: Mesh = world.mesh(chunk.key, { stride: 4, skirtDepthM: 500, water: false });
   const idx: Uint16Array | Uint32Array = mesh.indices;
   const palIndex: Uint8Array = mesh.paletteIndex;
+  const ground: Ground = world.groundAt([0, 0, 1]);
+  const slope: number = ground.slopeDeg + world.ground([[0, 1, 0]]).normal[2];
+  const twin: Ground = world.groundInChunk(chunk, 10.5, 20.25);
+  const ray: RayHit | null = world.raycast([0, 0, 7e6], [0, 0, -1], 1e6, { water: true });
+  const collider: Collider = world.collider(chunk.key, { stride: 4 });
+  const tris: Uint32Array = collider.indices;
+  void ground; void slope; void twin; void ray; void tris;
   const generated: number = world.chunkCounters().generated;
   const samples = world.sample(new Float64Array([1, 0, 0, 0, 1, 0]));
   const wet: boolean = samples.hasWater[0] === 1;

@@ -19,6 +19,9 @@ async function main(): Promise<void> {
   const mesh: Mesh = await pool.mesh(key, { stride: 4, skirtDepthM: 200 }, { priority: 0 });
   const withLakes = await pool.mesh(key, { stride: 4, lakes: true });
   const lakeIndex: Uint8Array | undefined = withLakes.lakes?.paletteIndex;
+  const collider = await pool.collider(key, { stride: 2 });
+  const colliderCenter: Float64Array = collider.center;
+  void colliderCenter;
   const reused: number = (await pool.workerStats())[0].chunks.reused;
   const samples = await pool.sample([[0, 1, 0]]);
   const height: number = samples.heightM[0];
