@@ -1,5 +1,5 @@
 /* game.c - the game side of the example (see game.h): pose, addressing,
- * neighbourhood, chunk slots, collision and the route log. Plain C99; the
+ * neighbourhood, chunk slots, ground and the route log. Plain C99; the
  * "worker" lives behind platform_request_chunk() / game_deliver(). */
 #include "game.h"
 #include "ct_legacy.h"
@@ -22,8 +22,11 @@ struct game {
     int lod;                  /* surface_lod: the canonical address level */
     double radius_m;
     int step;                 /* next route step to log */
-    int last_face;
-    ct_key active[9];         /* neighbourhood collision reads from */
+    ct_pose pose;             /* the player: core (Y-up) body-fixed direction and heading */
+    ct_pose last_pose;        /* the pose of the last logged step, */
+    ct_key last_key;          /* the chunk it stood in */
+    int have_last;
+    ct_key active[9];         /* neighbourhood the ground is read from */
     int n_active;
     ct_key wanted[9];         /* neighbourhood being loaded (== active once ready) */
     int n_wanted;
@@ -59,16 +62,35 @@ static game_slot *slot_of(game *g, ct_key k)
     return NULL;
 }
 
-/* Route position of step s: the normalised blend of the two ends. A blend
- * and sqrt instead of slerp keeps libm's sin/acos out, so the native and
- * the WebAssembly builds print the same digits. */
-static void route_dir(const game_route *r, int s, double dir[3])
+static double dot3(const double a[3], const double b[3])
 {
-    double t = r->steps > 0 ? (double)s / (double)r->steps : 0.0, len;
-    int i;
-    for (i = 0; i < 3; i++) dir[i] = (1.0 - t) * r->from[i] + t * r->to[i];
-    len = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
-    for (i = 0; i < 3; i++) dir[i] /= len;
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* v / |v|; 0 when v is zero or not finite. */
+static int unit3(double v[3])
+{
+    double len = sqrt(dot3(v, v));
+    if (!(len > 0.0) || !(len < HUGE_VAL)) return 0;
+    v[0] /= len;
+    v[1] /= len;
+    v[2] /= len;
+    return 1;
+}
+
+/* The start pose: at route.from, facing route.toward (the part of it
+ * tangent to the sphere there). Both are Z-up; the pose is in the core's
+ * Y-up frame, like every ct_pose call. */
+static int route_start(const game_route *r, ct_pose *pose)
+{
+    double along;
+    int k;
+    ct_legacy_to_world(r->from, pose->dir);
+    ct_legacy_to_world(r->toward, pose->forward);
+    if (!unit3(pose->dir)) return 0;
+    along = dot3(pose->dir, pose->forward);
+    for (k = 0; k < 3; k++) pose->forward[k] -= pose->dir[k] * along;
+    return unit3(pose->forward);
 }
 
 /* The 3x3 neighbourhood as the reference describes it: step one chunk
@@ -144,30 +166,6 @@ void game_deliver(game *g, const ct_chunk *data)
     }
 }
 
-/* Collision from the chunk: bilinear over the cell holding (lx, ly), as the
- * chunk's own triangles would give on flat cells, plus the nearest sample
- * (the exact vertex ct_world_sample reproduces) and its biome. */
-static double chunk_ground(const ct_chunk *c, double lx, double ly, int *vi, int *vj, double *vertex_m, int *biome)
-{
-    int i0 = (int)floor(lx), j0 = (int)floor(ly);
-    double fx, fy, h00, h10, h01, h11, q = c->height_quantum_m;
-    if (i0 > CT_CHUNK_CORE - 1) i0 = CT_CHUNK_CORE - 1;
-    if (j0 > CT_CHUNK_CORE - 1) j0 = CT_CHUNK_CORE - 1;
-    if (i0 < 0) i0 = 0;
-    if (j0 < 0) j0 = 0;
-    fx = lx - i0;
-    fy = ly - j0;
-    h00 = ct_height_decode(c->height[j0 * CT_CHUNK_EDGE + i0], q);
-    h10 = ct_height_decode(c->height[j0 * CT_CHUNK_EDGE + i0 + 1], q);
-    h01 = ct_height_decode(c->height[(j0 + 1) * CT_CHUNK_EDGE + i0], q);
-    h11 = ct_height_decode(c->height[(j0 + 1) * CT_CHUNK_EDGE + i0 + 1], q);
-    *vi = (int)floor(lx + 0.5);
-    *vj = (int)floor(ly + 0.5);
-    *vertex_m = ct_height_decode(c->height[*vj * CT_CHUNK_EDGE + *vi], q);
-    *biome = c->biome[*vj * CT_CHUNK_EDGE + *vi];
-    return (1.0 - fy) * ((1.0 - fx) * h00 + fx * h10) + fy * ((1.0 - fx) * h01 + fx * h11);
-}
-
 game *game_create(const ct_world *world, const game_route *route, FILE *out, char *err, size_t errlen)
 {
     game *g;
@@ -178,12 +176,16 @@ game *game_create(const ct_world *world, const game_route *route, FILE *out, cha
     }
     g = (game *)calloc(1, sizeof *g);
     if (!g) return NULL;
+    if (!route_start(route, &g->pose)) {
+        free(g);
+        if (err && errlen) snprintf(err, errlen, "game_create: route from and toward must be finite, non-zero and not parallel");
+        return NULL;
+    }
     g->world = world;
     g->route = *route;
     g->out = out;
     g->lod = (int)ct_world_config(world)->surface_lod;
     g->radius_m = ct_world_config(world)->radius_m;
-    g->last_face = -1;
     for (i = 0; i < GAME_SLOTS; i++) {
         g->slots[i].chunk = (ct_chunk *)malloc(sizeof(ct_chunk));
         if (!g->slots[i].chunk) {
@@ -214,50 +216,105 @@ int game_stalls(const game *g)
     return g ? g->stalls : 0;
 }
 
-static void log_step(game *g, const double zup[3], ct_key key, double lx, double ly, const ct_chunk *c)
+/* Vectors and angles are printed to fixed digits: libm's sin, cos and atan2
+ * (in ct_pose_move and ct_pose_heading_in_key) may differ in the last bit
+ * between the native and the WebAssembly C library, and the two builds must
+ * print the same bytes. 1e-12 of a direction is 6 micrometres on the ground. */
+static void print_vec(FILE *out, const char *name, const double world[3], int digits)
+{
+    double z[3];
+    ct_world_to_legacy(world, z);   /* the log speaks the game's Z-up frame */
+    fprintf(out, " %s=%.*f,%.*f,%.*f", name, digits, z[0], digits, z[1], digits, z[2]);
+}
+
+/* A cube-edge crossing: the same heading read in the old chunk's axes and in
+ * the new one's. The angles differ (local +x on one face is another axis on
+ * the next), while the world-space forward before and after the step agrees
+ * up to the step's own small turn. A game that kept the old angle in the new
+ * chunk would walk off sideways here. */
+static ct_result log_crossing(game *g, ct_key key, char *err, size_t errlen)
+{
+    char from[32], to[32];
+    double from_rad, to_rad;
+    ct_result r = ct_pose_heading_in_key(&g->pose, g->last_key, &from_rad, err, errlen);
+    if (r == CT_OK) r = ct_pose_heading_in_key(&g->pose, key, &to_rad, err, errlen);
+    if (r != CT_OK) return r;
+    key_text(g->last_key, from, sizeof from);
+    key_text(key, to, sizeof to);
+    fprintf(g->out, "cross %s -> %s at step %d from=%s to=%s heading_from=%.6f heading_to=%.6f",
+            ct_face_name(g->last_key.face), ct_face_name(key.face), g->step, from, to, from_rad, to_rad);
+    print_vec(g->out, "forward_before", g->last_pose.forward, 9);
+    print_vec(g->out, "forward_after", g->pose.forward, 9);
+    fputc('\n', g->out);
+    return CT_OK;
+}
+
+static ct_result log_step(game *g, ct_key key, double lx, double ly, const ct_chunk *c, char *err, size_t errlen)
 {
     char addr[48], kt[32];
-    double ground_m, vertex_m, source_m, vdir[3], vzup[3], dxm[3], dym[3];
-    int vi, vj, biome, source_mat = -1, i, clipped = 0, agree;
-    ground_m = chunk_ground(c, lx, ly, &vi, &vj, &vertex_m, &biome);
-    /* What the surface renderer's callback says at that same vertex. */
+    double heading, vertex_m, source_m, vdir[3], vzup[3], dxm[3], dym[3];
+    int vi, vj, source_mat = -1, i, clipped = 0, agree;
+    ct_ground ground;
+    /* The player stands on the exact ground: where the radial line meets the
+     * chunk's stride-1 mesh (the triangles ct_mesh_build draws), from the
+     * chunk's float heights, with its normal, slope and water. */
+    ct_result r = ct_chunk_ground(g->world, c, lx, ly, &ground, err, errlen);
+    /* The heading in this chunk's axes, for code that keeps headings that
+     * way (the old renderer's camera, local movement). Read it from the pose
+     * every frame; never carry the angle from one chunk to the next. */
+    if (r == CT_OK) r = ct_pose_heading_in_key(&g->pose, key, &heading, err, errlen);
+    if (r != CT_OK) return r;
+    /* What the surface renderer's callback says at the nearest vertex. */
+    vi = (int)floor(lx + 0.5);
+    vj = (int)floor(ly + 0.5);
+    vertex_m = ct_height_decode(c->height[vj * CT_CHUNK_EDGE + vi], c->height_quantum_m);
     ct_key_direction(key, vi, vj, vdir, NULL, 0);
     ct_world_to_legacy(vdir, vzup);
     source_m = surface_mode_probe(vzup, &source_mat);
     /* The chunk stores the same height quantised: encoding the callback's
      * value must give the chunk's code, and the materials must match. */
     agree = ct_height_encode(source_m, c->height_quantum_m, &clipped) == c->height[vj * CT_CHUNK_EDGE + vi] &&
-            source_mat == ct_legacy_material_from_biome(biome);
+            source_mat == ct_legacy_material_from_biome(ground.biome);
     /* Cell size here, from the metric (not the renderer's fixed 1 km). */
     ct_key_metric(key, lx, ly, g->radius_m, dxm, dym, NULL, 0);
     key_text(key, addr, sizeof addr);
-    fprintf(g->out, "step=%d dir=%.17g,%.17g,%.17g eye_m=%.3f addr=%u/%016" PRIx64 "/%s local=%.3f,%.3f"
-            " ground_m=%.3f vertex=%d,%d vertex_m=%.3f source_m=%.6f material=%s source_material=%s agree=%s"
+    fprintf(g->out, "step=%d", g->step);
+    print_vec(g->out, "dir", g->pose.dir, 12);
+    print_vec(g->out, "forward", g->pose.forward, 9);
+    fprintf(g->out, " heading=%.6f addr=%u/%016" PRIx64 "/%s local=%.3f,%.3f feet_m=%.4f eye_m=%.4f slope_deg=%.2f",
+            heading, (unsigned)c->planet_id, c->generation, addr, lx, ly, ground.height_m,
+            ground.height_m + g->route.eye_m, ground.slope_deg);
+    if (ground.has_water) fprintf(g->out, " water_m=%.4f", ground.water_m);
+    else fprintf(g->out, " water_m=none");
+    fprintf(g->out, " vertex=%d,%d vertex_m=%.3f source_m=%.6f material=%s source_material=%s agree=%s"
             " cell_m=%.1fx%.1f nb=%d:",
-            g->step, zup[0], zup[1], zup[2], ground_m + g->route.altitude_m, (unsigned)c->planet_id, c->generation, addr,
-            lx, ly, ground_m, vi, vj, vertex_m, source_m,
-            ct_legacy_material_name(ct_legacy_material_from_biome(biome)), ct_legacy_material_name(source_mat), agree ? "yes" : "NO",
-            sqrt(dxm[0] * dxm[0] + dxm[1] * dxm[1] + dxm[2] * dxm[2]),
-            sqrt(dym[0] * dym[0] + dym[1] * dym[1] + dym[2] * dym[2]), g->n_wanted);
+            vi, vj, vertex_m, source_m, ct_legacy_material_name(ct_legacy_material_from_biome(ground.biome)),
+            ct_legacy_material_name(source_mat), agree ? "yes" : "NO",
+            sqrt(dot3(dxm, dxm)), sqrt(dot3(dym, dym)), g->n_wanted);
     for (i = 0; i < g->n_wanted; i++) {
         key_text(g->wanted[i], kt, sizeof kt);
         fprintf(g->out, "%s%s", i ? "," : "", kt);
     }
     fprintf(g->out, " nb_library=%s\n", same_as_library(key, lx, ly, g->wanted, g->n_wanted) ? "same" : "DIFFERENT");
+    return CT_OK;
+}
+
+static int game_fail(const char *err)
+{
+    fprintf(stderr, "c-game: %s\n", err);
+    return -1;
 }
 
 int game_frame(game *g)
 {
-    double zup[3], dir[3], lx, ly;
+    char err[256];
+    double lx, ly;
     ct_key key, nb[9];
     game_slot *s;
     int n, i, changed;
     if (!g) return -1;
     if (g->step > g->route.steps) return 0;
-    /* The pose is authoritative in the game's Z-up body frame; the core is Y-up. */
-    route_dir(&g->route, g->step, zup);
-    ct_legacy_to_world(zup, dir);
-    if (ct_key_at(g->world, dir, g->lod, &key, &lx, &ly, NULL, 0) != CT_OK) return -1;
+    if (ct_key_at(g->world, g->pose.dir, g->lod, &key, &lx, &ly, err, sizeof err) != CT_OK) return game_fail(err);
 
     n = gather_neighbourhood(g, key, lx, ly, nb);
     changed = n != g->n_wanted;
@@ -269,18 +326,26 @@ int game_frame(game *g)
     request_missing(g);
     swap_when_ready(g);
 
-    /* Collision reads only the active neighbourhood. The player moves less
-     * than a chunk per step, so its chunk is in the old 3x3 while the new
-     * one loads; if even that is missing (start-up), wait a frame. */
+    /* The ground is read only from the active neighbourhood. The player
+     * moves less than a chunk per step, so its chunk is in the old 3x3
+     * while the new one loads; if even that is missing (start-up), wait a
+     * frame without moving. */
     s = key_in(key, g->active, g->n_active) ? slot_of(g, key) : NULL;
     if (!s) {
         g->stalls++;
         return 1;
     }
-    if (g->last_face >= 0 && g->last_face != key.face)
-        fprintf(g->out, "cross %s -> %s at step %d\n", ct_face_name(g->last_face), ct_face_name(key.face), g->step);
-    g->last_face = key.face;
-    log_step(g, zup, key, lx, ly, s->chunk);
+    if (g->have_last && g->last_key.face != key.face && log_crossing(g, key, err, sizeof err) != CT_OK)
+        return game_fail(err);
+    if (log_step(g, key, lx, ly, s->chunk, err, sizeof err) != CT_OK) return game_fail(err);
+    g->last_pose = g->pose;
+    g->last_key = key;
+    g->have_last = 1;
+    /* Walk on. ct_pose_move carries the heading over the sphere by parallel
+     * transport: no latitude, longitude or chunk axes in it, so nothing has
+     * to be turned by hand at a cube edge. */
+    if (ct_pose_move(&g->pose, g->route.step_m, 0.0, g->radius_m, &g->pose, err, sizeof err) != CT_OK)
+        return game_fail(err);
     g->step++;
     return g->step <= g->route.steps ? 1 : 0;
 }
@@ -299,7 +364,8 @@ ct_result game_example_config(ct_config *cfg, char *err, size_t errlen)
 game_route game_example_route(void)
 {
     /* Z-up: +Z is up (the core's +Y). From the core's +Z face over its +Y
-     * face to its +X face, close to their shared corner. */
-    game_route r = { { 0.7, 1.0, 0.99 }, { 1.0, 0.7, 0.99 }, 48, 120.0 };
+     * face to its +X face, close to their shared corner: 48 steps of 36 km
+     * (about 20 samples at surface_lod 4), eyes 1.7 m above the feet. */
+    game_route r = { { 0.7, 1.0, 0.99 }, { 1.0, 0.7, 0.99 }, 48, 36000.0, 1.7 };
     return r;
 }

@@ -1,8 +1,10 @@
-/* game.h - the shape of a C game that embeds the terrain core: a body-fixed
- * pose, the canonical chunk address under the player, the 3x3 chunk
- * neighbourhood across cube edges, chunks generated elsewhere (a worker) and
- * delivered back, collision heights read from those same chunks, and the old
- * surface renderer fed through ct_legacy.h. Nothing here knows Emscripten or
+/* game.h - the shape of a C game that embeds the terrain core: a ground pose
+ * (body-fixed direction and heading) walked over the sphere, the canonical
+ * chunk address under the player, the heading in that chunk's axes (turned
+ * at a cube edge), the 3x3 chunk neighbourhood across cube edges, chunks
+ * generated elsewhere (a worker) and delivered back, the exact ground read
+ * from those same chunks, and the old surface renderer fed through
+ * ct_legacy.h. Nothing here knows Emscripten or
  * threads: main_wasm.c and main_native.c supply the "worker". */
 #ifndef GAME_H
 #define GAME_H
@@ -14,12 +16,13 @@
 
 typedef struct game game;
 
-/* Route of the example: from one body-fixed direction to another (Z-up, the
- * game's frame) in `steps` equal angles, at altitude_m above the ground. */
+/* Route of the example: start at a body-fixed direction facing another (both
+ * Z-up, the game's frame) and walk straight ahead, `steps` steps of step_m
+ * over the sphere, feet on the ground and eyes eye_m above them. */
 typedef struct game_route {
-    double from[3], to[3];   /* Z-up directions, any length */
+    double from[3], toward[3];   /* Z-up directions, any length, not parallel */
     int steps;
-    double altitude_m;
+    double step_m, eye_m;
 } game_route;
 
 /* The platform asks a worker to generate key and later hands the result to
