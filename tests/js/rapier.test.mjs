@@ -6,12 +6,11 @@
 // corner), and then: a kinematic character controller with radial up walks
 // 7.7 km across chunk seams, two cube edges and through the corner; balls
 // dropped on seams, an edge and the corner come to rest on the ground; and
-// Rapier's rays agree with the exact ground.
+// Rapier's rays agree with the exact ground and with world.raycast.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import RAPIER from '@dimforge/rapier3d-compat';
 import { freshCore } from './ct_fixture.mjs';
-import { colliderFor, groundAt, groundHeightAt } from './collider_fixture.mjs';
 import { keyId } from '../../wasm/ct_key.mjs';
 
 await RAPIER.init();
@@ -72,13 +71,15 @@ for (const d of [...ROUTE, ...Object.values(SPOTS)]) keys.set(keyOf(d), world.ke
 const ORIGIN = CORNER.map((v) => v * R);
 const physics = new RAPIER.World(vec([0, 0, 0]));
 for (const key of keys.values()) {
-  const c = colliderFor(world, key, 1);
+  const c = world.collider(key, { stride: 1 });
   const v = new Float32Array(3 * c.vertexCount);
   for (let i = 0; i < v.length; i++) v[i] = c.center[i % 3] + c.positions[i] - ORIGIN[i % 3];
   physics.createCollider(RAPIER.ColliderDesc.trimesh(v, c.indices));
 }
 physics.step();   // puts the terrain colliders into the broad phase for queries
 
+/** The exact ground's height above the planet's radius under a direction. */
+const groundM = (dir) => world.groundAt(dir).heightM;
 const toFrame = (dir, heightM) => dir.map((v, i) => v * (R + heightM) - ORIGIN[i]);
 const fromFrame = (p) => p.map((v, i) => v + ORIGIN[i]);
 /** Height above the planet's radius, and the unit up, of a point in the frame. */
@@ -113,7 +114,7 @@ test('a character controller with radial up walks the route: never under the gro
   ctl.enableAutostep(0.4, 0.2, false);
   ctl.setMaxSlopeClimbAngle((60 * Math.PI) / 180);
   ctl.setMinSlopeSlideAngle((70 * Math.PI) / 180);
-  let p = toFrame(ROUTE[0], groundHeightAt(world, ROUTE[0]) + FOOT_M + 0.05);
+  let p = toFrame(ROUTE[0], groundM(ROUTE[0]) + FOOT_M + 0.05);
   let fallMps = 0, next = 1, worst = { dipM: -Infinity }, walkedM = 0, seams = 0, faces = 0, steps = 0;
   let key = world.keyAt(fromFrame(p), LOD).key, mark = p;
   while (next < ROUTE.length) {
@@ -133,8 +134,8 @@ test('a character controller with radial up walks the route: never under the gro
     walkedM += Math.acos(Math.min(1, dot(unit(fromFrame(p)), unit(fromFrame(q))))) * R;
     p = q;
     steps++;
-    const h = heightUp(p), feetM = h.heightM - FOOT_M, groundM = groundHeightAt(world, h.up);
-    if (groundM - feetM > worst.dipM) worst = { dipM: groundM - feetM, step: steps, at: keyOf(h.up) };
+    const h = heightUp(p), feetM = h.heightM - FOOT_M, underM = groundM(h.up);
+    if (underM - feetM > worst.dipM) worst = { dipM: underM - feetM, step: steps, at: keyOf(h.up) };
     assert.ok(worst.dipM < 0.25, `feet ${worst.dipM.toFixed(3)} m under the ground at step ${steps} in ${worst.at}`);
     const k = world.keyAt(h.up, LOD).key;
     if (keyId(k) !== keyId(key)) { seams++; if (k.face !== key.face) faces++; key = k; }
@@ -157,14 +158,14 @@ test('a character controller with radial up walks the route: never under the gro
 test('balls dropped on seams, an edge and the corner come to rest on the ground', () => {
   const BALL_M = 0.5, errs = [];
   for (const [name, dir] of Object.entries(SPOTS)) {
-    const g = groundAt(world, dir);
+    const g = world.groundAt(dir);
     physics.gravity = vec(dir.map((v) => -G * v));
     // Rotations locked and a grippy ball: it slides to rest on hills instead of rolling away.
     const ball = physics.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(...toFrame(dir, g.heightM + 5)).lockRotations());
     const col = physics.createCollider(RAPIER.ColliderDesc.ball(BALL_M).setFriction(2)
       .setFrictionCombineRule(RAPIER.CoefficientCombineRule.Max), ball);
     for (let i = 0; i < 240; i++) physics.step();
-    const t = ball.translation(), h = heightUp([t.x, t.y, t.z]), under = groundAt(world, h.up);
+    const t = ball.translation(), h = heightUp([t.x, t.y, t.z]), under = world.groundAt(h.up);
     // A ball resting on a plane with slope s has its centre r / cos s above the plane, straight up.
     const wantM = under.heightM + BALL_M / dot(under.normal, h.up);
     errs.push(`${name} ${(100 * (h.heightM - wantM)).toFixed(1)} cm`);
@@ -176,23 +177,33 @@ test('balls dropped on seams, an edge and the corner come to rest on the ground'
   process.stderr.write(`rapier balls at rest, centre minus resting height: ${errs.join(', ')}\n`);
 });
 
-test("Rapier's radial rays hit the exact ground within 1 cm near seams, edges and corners", () => {
-  let seed = 1, worst = 0;
+test("Rapier's rays hit the exact ground and agree with world.raycast within 1 cm near seams, edges and corners", () => {
+  let seed = 1, worst = 0, worstRay = 0;
   const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) - 0.5;
   for (const [name, spot] of Object.entries(SPOTS)) {
     for (let i = 0; i < 40; i++) {
       // Within 20 m of the spot: round the seam, on every chunk that meets there.
       const dir = unit(spot.map((v) => v + (rnd() * 40) / R));
-      const groundM = groundHeightAt(world, dir);
-      const ray = new RAPIER.Ray(vec(toFrame(dir, groundM + 100)), vec(dir.map((v) => -v)));
+      const g = groundM(dir);
+      const ray = new RAPIER.Ray(vec(toFrame(dir, g + 100)), vec(dir.map((v) => -v)));
       const hit = physics.castRay(ray, 1000, true);
       assert.ok(hit, `${name}: the ray fell through`);
       const errM = 100 - hit.timeOfImpact;   // Rapier's ground minus the exact one
       worst = Math.max(worst, Math.abs(errM));
       assert.ok(Math.abs(errM) < 0.01, `${name}: Rapier's ground ${errM.toFixed(4)} m from the exact one`);
+      // The same ray, slanted 30 degrees, through Rapier and through world.raycast.
+      const side = unit([dir[1] - dir[2], dir[2] - dir[0], dir[0] - dir[1]]);
+      const slant = unit(dir.map((v, k) => -v + 0.577 * side[k]));
+      const from = toFrame(dir, g + 100);
+      const rHit = physics.castRay(new RAPIER.Ray(vec(from), vec(slant)), 1000, true);
+      const ours = world.raycast(fromFrame(from), slant, 1000);
+      assert.ok(rHit && ours, `${name}: a slanted ray hits in both`);
+      const dRay = Math.abs(rHit.timeOfImpact - ours.distanceM);
+      worstRay = Math.max(worstRay, dRay);
+      assert.ok(dRay < 0.01, `${name}: Rapier's slanted hit ${rHit.timeOfImpact.toFixed(4)} m, world.raycast ${ours.distanceM.toFixed(4)} m`);
     }
   }
-  process.stderr.write(`rapier rays: worst ${(1000 * worst).toFixed(2)} mm from the exact ground\n`);
+  process.stderr.write(`rapier rays: worst ${(1000 * worst).toFixed(2)} mm from the exact ground, slanted ${(1000 * worstRay).toFixed(2)} mm from world.raycast\n`);
 });
 
 test.run();
