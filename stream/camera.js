@@ -1,5 +1,6 @@
 // This module is the camera maths: an orbit pose (lat, lon, altitude, heading, tilt) to a float64 eye, a rotation-only view and a projection for camera-relative rendering, frustum planes, screen rays (no DOM, no GL).
-import { latLonToDir, enuFrame, scale, add, dot, sub, normalize, cross, length } from './geo.js';
+import { scale, add, dot, sub, normalize, cross, length } from './geo.js';
+import { movePose, groundPoseFromLatLon, latLonFromGroundPose } from './pose.js';
 
 const DEG = Math.PI / 180;
 
@@ -24,13 +25,39 @@ export function autoTilt(altM) {
 /** Eye height above the ground (metres): walk mode's eye, and the lowest the orbit camera goes. */
 export const EYE_HEIGHT_M = 1.7;
 
-/** Clamps a pose into its valid ranges (in place) and returns it; alt is above sea level, so the sea surface plus the eye height. */
+/**
+ * Clamps a pose into its valid ranges (in place) and returns it; alt is above
+ * sea level, so the sea surface plus the eye height. A latitude past a pole
+ * is the same place seen from the other side (lat 95 at lon 10 heading 0 is
+ * lat 85 at lon -170 heading 180), so it folds back instead of stopping: the
+ * camera crosses the poles.
+ */
 export function clampPose(pose, radiusM, minAltM = EYE_HEIGHT_M) {
-  pose.lat = Math.max(-89.9, Math.min(89.9, pose.lat));
+  let lat = ((((pose.lat + 90) % 360) + 360) % 360) - 90;   // [-90, 270)
+  if (lat > 90) {
+    lat = 180 - lat;
+    pose.lon += 180;
+    pose.heading += 180;
+  }
+  pose.lat = lat;
   pose.lon = ((((pose.lon + 180) % 360) + 360) % 360) - 180;
   pose.alt = Math.max(minAltM, Math.min(radiusM * 12, pose.alt));
   pose.heading = ((pose.heading % 360) + 360) % 360;
   pose.tilt = Math.max(0, Math.min(85, pose.tilt));
+  return pose;
+}
+
+/**
+ * Moves a lat/lon pose (in place) aheadM along its heading and rightM to the
+ * right over the sphere of radiusM, through the ground pose (stream/pose.js):
+ * along a great circle, with the heading carried by parallel transport, so a
+ * move over a pole comes down the other side facing away from it.
+ * @param {{lat: number, lon: number, heading: number}} pose
+ */
+export function moveLatLonPose(pose, aheadM, rightM, radiusM) {
+  const lat = Math.max(-90, Math.min(90, pose.lat));
+  const g = movePose(groundPoseFromLatLon(lat, pose.lon, pose.heading), aheadM, rightM, radiusM);
+  Object.assign(pose, latLonFromGroundPose(g));
   return pose;
 }
 
@@ -49,11 +76,12 @@ export function computeView(pose, opt) {
   const fovy = (opt.fovyDeg ?? 45) * DEG;
   const width = opt.width, height = opt.height;
   const aspect = width / height;
-  const d = latLonToDir(pose.lat, pose.lon);
-  const eye = scale(d, R + pose.alt);
-  const { east, north, up } = enuFrame(d);
-  const h = pose.heading * DEG, t = pose.tilt * DEG;
-  const ahead = add(scale(north, Math.cos(h)), scale(east, Math.sin(h)));
+  // The ground pose's frame stays defined at the poles, where east and north
+  // are not (there north is along the meridian lon, as the pose module says).
+  const g = groundPoseFromLatLon(Math.max(-90, Math.min(90, pose.lat)), pose.lon, pose.heading);
+  const up = g.dir, ahead = g.forward;
+  const eye = scale(up, R + pose.alt);
+  const t = pose.tilt * DEG;
   const forward = normalize(add(scale(up, -Math.cos(t)), scale(ahead, Math.sin(t))));
   const camUp = normalize(add(scale(up, Math.sin(t)), scale(ahead, Math.cos(t))));
   const right = normalize(cross(forward, camUp));

@@ -65,7 +65,10 @@ export function createApi(o) {
       const r = await app.services.pool.sample(latLons.map(([la, lo]) => latLonToDir(la, lo)));
       return { heightM: [...r.heightM], waterM: [...r.waterM], hasWater: [...r.hasWater], waterBody: [...(r.waterBody ?? [])], biome: [...r.biome] };
     },
-    /** What the HUD shows under the cursor ({lat, lon, address, heightM, waterM, hasWater, biome}), or null. */
+    /**
+     * What the HUD shows under the cursor ({lat, lon, address, heightM, waterM, hasWater, biome, by
+     * ('raycast': the terrain ray on the page's world; 'sphere': before it loads), distanceM}), or null.
+     */
     cursor() {
       const c = app.upkeep.cursor;
       return c && { ...c, key: { ...c.key } };

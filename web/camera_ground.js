@@ -1,5 +1,5 @@
-// This module holds the one rule for what a sampled ground height under the camera changes (no DOM, no GL): the orbit camera takes it as its ground (kept above it, its tilt re-based), while walk mode owns the ground itself.
-import { autoTilt, EYE_HEIGHT_M } from '../stream/camera.js';
+// This module holds the rules for the ground under the camera (no DOM, no GL): what a sampled ground height changes (the orbit camera takes it as its ground, kept above it, its tilt re-based, while walk mode owns the ground itself), and the orbit camera's pose for a frame over the drawn mesh.
+import { autoTilt, clampPose, EYE_HEIGHT_M } from '../stream/camera.js';
 
 /** Changes under 1 drawn metre are not worth a redraw. */
 const GROUND_REDRAW_M = 1;
@@ -27,4 +27,20 @@ export function applyGroundSample(cam, realM, { exaggeration, walking }) {
     delete cam.pose.tiltTarget;
   }
   return redraw;
+}
+
+/**
+ * The orbit camera's pose for one frame: the asked pose, its tilt from the
+ * height above the ground, and its eye lifted to eye height over the mesh
+ * drawn under it (meshM, drawn metres; null when none). The lift is for this
+ * frame only: written back into the pose, a coarse tile drawn for a moment
+ * after a jump (hundreds of metres over a mountain valley) kept the camera
+ * up there after the fine tiles came, far over the height asked for.
+ * @param {{lat: number, lon: number, alt: number, heading: number, tiltBias?: number}} pose the asked pose (not changed)
+ * @param {{groundM: number, meshM: number|null, radiusM: number}} o
+ */
+export function orbitFramePose(pose, { groundM, meshM, radiusM }) {
+  const alt = meshM === null || meshM === undefined ? pose.alt : Math.max(pose.alt, meshM + EYE_HEIGHT_M);
+  const tilt = autoTilt(pose.alt - groundM) + (pose.tiltBias || 0);
+  return clampPose({ lat: pose.lat, lon: pose.lon, alt, heading: pose.heading, tilt }, radiusM);
 }

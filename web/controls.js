@@ -1,18 +1,14 @@
 // This module turns mouse, touch, wheel and keyboard input into camera pose changes: drag to orbit (grab the ground), right/shift-drag to turn and tilt, wheel or pinch to zoom, WASD/arrows to fly, Q/E turn, R/F climb, Z/X tilt, Home to reset; it stands aside while o.paused() (walk mode) says so.
-import { EYE_HEIGHT_M } from '../stream/camera.js';
-
-const DEG = 180 / Math.PI;
+import { EYE_HEIGHT_M, moveLatLonPose } from '../stream/camera.js';
 
 /**
- * Moves a pose over the ground by metres along the view's ahead/right axes.
+ * Moves a pose over the ground by metres along the view's ahead/right axes:
+ * on a great circle with the heading carried along (stream/camera.js
+ * moveLatLonPose), so a drag or a flight goes over a pole without a stop.
  * @param {object} pose {lat, lon, heading}
  */
 export function moveOnGround(pose, aheadM, rightM, radiusM) {
-  const h = pose.heading / DEG;
-  const north = aheadM * Math.cos(h) - rightM * Math.sin(h);
-  const east = aheadM * Math.sin(h) + rightM * Math.cos(h);
-  pose.lat += (north / radiusM) * DEG;
-  pose.lon += (east / (radiusM * Math.max(0.05, Math.cos(pose.lat / DEG)))) * DEG;
+  moveLatLonPose(pose, aheadM, rightM, radiusM);
 }
 
 /**

@@ -33,23 +33,38 @@ export function cellHeight(h, n, gx, gy) {
 }
 
 /**
- * A WebAssembly world on the page for synchronous ground heights: walk mode
- * asks every frame, which the worker round trip (a fifth of a second or
- * more on a busy machine) cannot answer. Loaded from the pool's snapshot.
+ * The height a walker stands on from a world's exact ground (world.groundAt:
+ * the stride-1 mesh of the surface_lod chunk, the surface a collider has): the
+ * ground, or the drawn water surface over it, never under the sea surface.
+ * @param {{heightM: number, waterM: number, hasWater: boolean}} g
+ */
+export function standingHeightM(g) {
+  return Math.max(g.heightM, g.hasWater ? g.waterM : -Infinity, 0);
+}
+
+/**
+ * A WebAssembly world on the page for synchronous ground heights and rays:
+ * walk mode asks every frame, which the worker round trip (a fifth of a
+ * second or more on a busy machine) cannot answer. Loaded from the pool's
+ * snapshot.
  * @param {{snapshot(): Promise<Uint8Array>}} pool
- * @returns {Promise<{generation: string, heightM(dir: number[]): number, free(): void}>}
- *   heightM: the ground or water surface in real metres (the sea surface is 0 m)
+ * @returns {Promise<{generation: string, heightM(dir: number[]): number,
+ *   raycast(originM: number[], dir: number[], maxM: number): object|null, free(): void}>}
+ *   heightM: standingHeightM of the exact ground in real metres; raycast:
+ *   world.raycast with water surfaces
  */
 export async function createGroundProbe(pool) {
   const [{ loadCore }, bytes] = await Promise.all([import('../wasm/ct.mjs'), pool.snapshot()]);
   const core = await loadCore();
-  const world = core.loadWorld(bytes);
+  return groundProbe(core.loadWorld(bytes));
+}
+
+/** The probe over a loaded world (createGroundProbe's, and the tests'). */
+export function groundProbe(world) {
   return {
     generation: world.generation,
-    heightM(dir) {
-      const s = world.sample([dir]);
-      return Math.max(s.heightM[0], s.hasWater[0] ? s.waterM[0] : -Infinity, 0);
-    },
+    heightM: (dir) => standingHeightM(world.groundAt(dir)),
+    raycast: (originM, dir, maxM) => world.raycast(originM, dir, maxM, { water: true }),
     free() { world.free(); },
   };
 }

@@ -4,7 +4,7 @@ import { MSG } from '../worker/protocol.js';
 import { createContext, isSoftwareRenderer } from './gl.js';
 import { Renderer } from './renderer.js';
 import { TileStreamer } from '../stream/streamer.js';
-import { computeView, defaultPose, clampPose, autoTilt, EYE_HEIGHT_M } from '../stream/camera.js';
+import { computeView, defaultPose, autoTilt, EYE_HEIGHT_M } from '../stream/camera.js';
 import { latLonToDir, keyAt, normalize, FACE_FILE_NAMES } from '../stream/geo.js';
 import { attachControls } from './controls.js';
 import { parseHash, pageWorld, formatHash, sameWorld, parseExaggeration, parseSun, formatSun, EXAGGERATION_RANGE } from './url.js';
@@ -16,7 +16,7 @@ import { sampleAround } from './probe.js';
 import { createApi } from './api.js';
 import { crossfade, reliefBoost } from './picture.js';
 import { createWalkMode } from './walk_mode.js';
-import { applyGroundSample } from './camera_ground.js';
+import { applyGroundSample, orbitFramePose } from './camera_ground.js';
 import { parseWalk } from './walk.js';
 
 /**
@@ -67,10 +67,9 @@ const effectivePose = () => {
     app.camera.groundM = w.groundM;
     return w.pose;
   }
-  // Near the ground the orbit camera too stays above the mesh drawn under it.
-  const mesh = walk && p.alt - app.camera.groundM < 2000 ? walk.ground(latLonToDir(p.lat, p.lon)).meshM : null;
-  if (mesh !== null && p.alt < mesh + EYE_HEIGHT_M) p.alt = mesh + EYE_HEIGHT_M;
-  return clampPose({ lat: p.lat, lon: p.lon, alt: p.alt, heading: p.heading, tilt: autoTilt(p.alt - app.camera.groundM) + (p.tiltBias || 0) }, app.world.radiusM);
+  // Near the ground the orbit camera too stays above the mesh drawn under it (this frame only).
+  const meshM = walk && p.alt - app.camera.groundM < 2000 ? walk.ground(latLonToDir(Math.max(-90, Math.min(90, p.lat)), p.lon)).meshM : null;
+  return orbitFramePose(p, { groundM: app.camera.groundM, meshM, radiusM: app.world.radiusM });
 };
 
 function setPoseFromView(v) {

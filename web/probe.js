@@ -1,6 +1,7 @@
-// This module asks the workers, a few times a second, for the ground height under the camera and what lies under the cursor (height, water, biome and the core's chunk address), for the camera's floor and the HUD.
-import { screenRay, raySphere } from '../stream/camera.js';
-import { dirToLatLon, keyAt, add, scale, normalize } from '../stream/geo.js';
+// This module asks the workers, a few times a second, for the ground height under the camera and what lies under the cursor (height, water, biome and the core's chunk address), for the camera's floor and the HUD; the point under the cursor is the terrain raycast's (web/cursor_pick.js).
+import { screenRay } from '../stream/camera.js';
+import { dirToLatLon, keyAt, normalize } from '../stream/geo.js';
+import { pickCursor } from './cursor_pick.js';
 import { BIOMES } from './palettes.js';
 
 /** Ground height under the camera and what lies under the cursor, from the workers (throttled). */
@@ -8,14 +9,16 @@ export function sampleAround(app, view, now, dpr, setGround) {
   const up = app.upkeep, world = app.world;
   if (up.sampling || now - up.lastSample < 200) return;
   const dirs = [normalize(view.eye)];
-  let cursorDir = null;
+  let pick = null;
   if (up.cursorPx) {
-    const ray = screenRay(view, up.cursorPx.x * dpr, up.cursorPx.y * dpr);
     const c = up.cursor;
-    const h = c ? Math.max(0, c.heightM, c.hasWater ? c.waterM : 0) : 0;
-    const t = raySphere(view.eye, ray, world.radiusM + h * app.display.exaggeration);
-    if (t !== null) cursorDir = normalize(add(view.eye, scale(ray, t)));
+    pick = pickCursor({
+      eye: view.eye, ray: screenRay(view, up.cursorPx.x * dpr, up.cursorPx.y * dpr), radiusM: world.radiusM,
+      exaggeration: app.display.exaggeration, pageWorld: app.services.walk?.pageWorld() ?? null,
+      lastHeightM: c ? Math.max(0, c.heightM, c.hasWater ? c.waterM : 0) : 0,
+    });
   }
+  const cursorDir = pick && pick.dir;
   if (cursorDir) dirs.push(cursorDir);
   up.sampling = true;
   up.lastSample = now;
@@ -31,7 +34,7 @@ export function sampleAround(app, view, now, dpr, setGround) {
       setGround(Math.max(0, s.hasWater[0] ? s.waterM[0] : 0, s.heightM[0]));
       app.camera.groundSeq = seq;
     }
-    up.cursor = cursorDir ? cursorInfo(cursorDir, key, s, addr) : null;
+    up.cursor = cursorDir ? { ...cursorInfo(cursorDir, key, s, addr), by: pick.by, distanceM: pick.distanceM } : null;
   }, () => { up.sampling = false; });
 }
 

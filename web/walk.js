@@ -1,6 +1,12 @@
 // This module is walk mode: a first-person camera at eye height that walks (WASD, 1.4 m/s) or runs (Shift, 6 m/s) over the ground and looks with the mouse; the pose maths is pure, the input binding small, and the page (main.js) supplies the ground height under the eye each frame.
-import { moveOnGround } from './controls.js';
+//
+// The walker is a ground pose (stream/pose.js: a direction and a forward
+// tangent) moved by movePose, so it walks over the poles and across cube
+// edges like anywhere else; latitude and longitude are read from it only for
+// the frame (walkPose) and the address bar.
 import { EYE_HEIGHT_M } from '../stream/camera.js';
+import { movePose, groundPoseFromLatLon, latLonFromGroundPose } from '../stream/pose.js';
+import { cross, normalize } from '../stream/geo.js';
 
 export { EYE_HEIGHT_M };
 /** Walking and running speeds (metres per second over the ground). */
@@ -27,23 +33,40 @@ export function parseWalk(text) {
 }
 
 /**
+ * A walker standing at lat/lon (degrees), facing headingDeg (clockwise from
+ * north; at a pole, from north along meridian lon) and looking tiltDeg from
+ * straight down: {pose: {dir, forward}, tilt}.
+ */
+export function walkerAt(latDeg, lonDeg, headingDeg = 0, tiltDeg = 90) {
+  const [lo, hi] = LOOK_TILT_RANGE;
+  const lat = Math.max(-90, Math.min(90, latDeg));
+  return { pose: groundPoseFromLatLon(lat, lonDeg, headingDeg), tilt: Math.max(lo, Math.min(hi, tiltDeg)) };
+}
+
+/**
  * Pose of the eye in walk mode: on the ground plus the eye height, heading
  * and look tilt as walked; the same {lat, lon, alt, heading, tilt} as the orbit
  * camera's, so the rest of the page draws it unchanged.
- * @param {{lat: number, lon: number, heading: number, tilt: number}} w
+ * @param {{pose: {dir: number[], forward: number[]}, tilt: number}} w
  * @param {number} groundM drawn ground height under the eye (metres)
  */
 export function walkPose(w, groundM) {
   const [lo, hi] = LOOK_TILT_RANGE;
-  const lon = ((((w.lon + 180) % 360) + 360) % 360) - 180;
-  return { lat: Math.max(-89.9, Math.min(89.9, w.lat)), lon, alt: groundM + EYE_HEIGHT_M,
-    heading: ((w.heading % 360) + 360) % 360, tilt: Math.max(lo, Math.min(hi, w.tilt)) };
+  const { lat, lon, heading } = latLonFromGroundPose(w.pose);
+  return { lat, lon, alt: groundM + EYE_HEIGHT_M, heading, tilt: Math.max(lo, Math.min(hi, w.tilt)) };
+}
+
+/** Turns the walker's forward by deg clockwise seen from above (the heading's sense), in place. */
+export function turnWalker(w, deg) {
+  const a = (deg * Math.PI) / 180, d = w.pose.dir, f = w.pose.forward;
+  const right = cross(f, d);   // forward x up, as movePose's right
+  w.pose = { dir: d, forward: normalize([0, 1, 2].map((k) => f[k] * Math.cos(a) + right[k] * Math.sin(a))) };
 }
 
 /**
  * Moves a walker by held keys over dtMs (in place): W/S ahead and back, A/D
  * sideways, Q/E turn, Shift runs; diagonal steps are not faster.
- * @param {{lat: number, lon: number, heading: number}} w
+ * @param {{pose: {dir: number[], forward: number[]}, tilt: number}} w
  * @param {Set<string>} keys lower-case key names held
  * @returns {boolean} true if it moved or turned
  */
@@ -55,19 +78,19 @@ export function walkStep(w, keys, dtMs, radiusM) {
   if (keys.has('d') || keys.has('arrowright')) right += 1;
   if (keys.has('a') || keys.has('arrowleft')) right -= 1;
   let turned = false;
-  if (keys.has('q')) { w.heading -= 60 * s; turned = true; }
-  if (keys.has('e')) { w.heading += 60 * s; turned = true; }
+  if (keys.has('q')) { turnWalker(w, -60 * s); turned = true; }
+  if (keys.has('e')) { turnWalker(w, 60 * s); turned = true; }
   const len = Math.hypot(ahead, right);
   if (!len) return turned;
   const step = ((keys.has('shift') ? RUN_SPEED_MS : WALK_SPEED_MS) * s) / len;
-  moveOnGround(w, ahead * step, right * step, radiusM);
+  w.pose = movePose(w.pose, ahead * step, right * step, radiusM);
   return true;
 }
 
 /** Turns the walker's look by a pointer movement in pixels (right and down positive). */
 export function walkLook(w, dx, dy) {
   const [lo, hi] = LOOK_TILT_RANGE;
-  w.heading += dx * LOOK_DEG_PER_PX;
+  if (dx) turnWalker(w, dx * LOOK_DEG_PER_PX);
   w.tilt = Math.max(lo, Math.min(hi, w.tilt - dy * LOOK_DEG_PER_PX));
 }
 

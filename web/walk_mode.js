@@ -1,6 +1,5 @@
 // This module puts walk mode on the demo page: the Walk button and the G key, the ground under the eye each frame (the core's height from a WebAssembly world on the page, never below the drawn mesh), the pose it hands to the frame loop, and entering from the address bar (walk=1) or ctDemo.walk().
-import { latLonToDir } from '../stream/geo.js';
-import { walkPose, walkStep, attachWalkInput, EYE_HEIGHT_M } from './walk.js';
+import { walkPose, walkStep, walkerAt, attachWalkInput, EYE_HEIGHT_M } from './walk.js';
 import { meshHeightAt, createGroundProbe } from './ground.js';
 
 /** The key that toggles walk mode (F is the orbit camera's "down"). */
@@ -15,7 +14,7 @@ export const WALK_KEY = 'g';
  */
 export function createWalkMode(o) {
   const { app } = o;
-  const m = { on: false, w: { lat: 0, lon: 0, heading: 0, tilt: 90 }, probe: null, probeFor: null, loading: null, last: null };
+  const m = { on: false, w: walkerAt(0, 0), probe: null, probeFor: null, loading: null, last: null };
   const button = document.createElement('button');
   button.id = 'walk';
   button.type = 'button';
@@ -56,7 +55,7 @@ export function createWalkMode(o) {
     /** Enters walk mode at {lat, lon, heading, tilt} (defaults: where the camera is, looking at the horizon). */
     enter(at = {}) {
       const p = app.camera.pose ?? { lat: 0, lon: 0, heading: 0 };
-      m.w = { lat: at.lat ?? p.lat, lon: at.lon ?? p.lon, heading: at.heading ?? p.heading ?? 0, tilt: at.tilt ?? 90 };
+      m.w = walkerAt(at.lat ?? p.lat, at.lon ?? p.lon, at.heading ?? p.heading ?? 0, at.tilt ?? 90);
       m.on = true;
       input.keys.clear();
       ensureProbe();
@@ -82,7 +81,7 @@ export function createWalkMode(o) {
      * mesh's height there, and the one the eye stands on (the higher; the sea
      * surface is 0 m).
      */
-    ground(dir = latLonToDir(m.w.lat, m.w.lon)) {
+    ground(dir = m.w.pose.dir) {
       const x = app.display.exaggeration;
       const fresh = m.probe && m.probe.generation === app.world.generation;
       const coreM = fresh ? m.probe.heightM(dir) * x : app.camera.groundRealM * x;
@@ -97,6 +96,14 @@ export function createWalkMode(o) {
       return { pose: walkPose(m.w, g.eyeGroundM), groundM: g.eyeGroundM };
     },
     lastGround: () => m.last && { ...m.last },
+    /**
+     * The page's own WebAssembly world of this generation (heightM, raycast),
+     * or null while it loads: the first ask starts the load.
+     */
+    pageWorld() {
+      ensureProbe();
+      return m.probe && m.probe.generation === app.world.generation ? m.probe : null;
+    },
     dispose() {
       input.detach();
       window.removeEventListener('keydown', onKey);

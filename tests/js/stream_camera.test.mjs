@@ -3,8 +3,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   computeView, screenRay, raySphere, frustumPlanes, sphereInFrustum, projectToScreen,
-  autoTilt, clampPose, transformPoint,
+  autoTilt, clampPose, transformPoint, moveLatLonPose,
 } from '../../stream/camera.js';
+import { parseHash, formatHash } from '../../web/url.js';
 import { latLonToDir, scale, sub, dot, length, add, enuFrame } from '../../stream/geo.js';
 
 const R = 6371000;
@@ -85,7 +86,58 @@ test('autoTilt leans towards the horizon as the camera comes down; clampPose bou
   assert.is(autoTilt(1e7), 0);
   assert.ok(autoTilt(100) > 60);
   const p = clampPose({ lat: 95, lon: 190, alt: -5, heading: -10, tilt: 120 }, R);
-  assert.equal([p.lat, p.lon, p.alt, p.heading, p.tilt], [89.9, -170, 1.7, 350, 85], 'the floor: the sea surface plus the eye height');
+  // 5 degrees past the north pole is 85 N on the far meridian, facing the other way.
+  assert.equal([p.lat, p.lon, p.alt, p.heading, p.tilt], [85, 10, 1.7, 170, 85], 'the floor: the sea surface plus the eye height');
+  const q = clampPose({ lat: -92, lon: 0, alt: 10, heading: 0, tilt: 0 }, R);
+  assert.equal([q.lat, q.lon, q.heading], [-88, -180, 180], 'past the south pole too');
+  assert.equal(clampPose({ lat: 90, lon: 20, alt: 10, heading: 0, tilt: 0 }, R).lat, 90, 'the pole itself is a place');
+  for (const lat of [95, -92, 130]) {
+    const a = clampPose({ lat, lon: 33, alt: 10, heading: 0, tilt: 0 }, R);
+    close(angleBetweenDirs(latLonToDirUnclamped(lat, 33), latLonToDir(a.lat, a.lon)), 0, 1e-12, `lat ${lat} folds to the same place`);
+  }
+});
+
+/** The direction of a latitude past a pole, by the same formula latLonToDir uses (it is periodic). */
+function latLonToDirUnclamped(lat, lon) {
+  const la = lat * Math.PI / 180, lo = lon * Math.PI / 180;
+  return [Math.cos(la) * Math.cos(lo), Math.sin(la), -Math.cos(la) * Math.sin(lo)];
+}
+const angleBetweenDirs = (a, b) => Math.acos(Math.min(1, dot(a, b) / (length(a) * length(b))));
+
+test('the view is defined at a pole: the eye over it, looking along the heading from meridian lon', () => {
+  const v = computeView({ lat: 90, lon: 0, alt: 1000, heading: 0, tilt: 60 }, opt);
+  close(length(sub(v.eye, [0, R + 1000, 0])), 0, 1e-6, 'eye over the north pole');
+  assert.ok(v.forward.every(Number.isFinite) && v.right.every(Number.isFinite));
+  // Heading 0 at the pole looks along meridian 0 past the pole: towards lon 180 (the -X axis).
+  assert.ok(v.forward[0] < -0.8, `forward ${v.forward}`);
+  // Just short of the pole the same pose looks the same way: no jump at 90.
+  const w = computeView({ lat: 89.99999, lon: 0, alt: 1000, heading: 0, tilt: 60 }, opt);
+  close(dot(v.forward, w.forward), 1, 1e-9, 'continuous at the pole');
+});
+
+test('the orbit camera dragged over a pole comes down the other side with its heading turned', () => {
+  const p = { lat: 88, lon: 40, alt: 5000, heading: 0 };
+  const arc = (Math.PI / 180) * R;
+  // Drag in 100 steps of 4 km-ish: 4 degrees north in all.
+  for (let i = 0; i < 100; i++) moveLatLonPose(p, (4 * arc) / 100, 0, R);
+  close(p.lat, 88, 1e-9, 'two degrees past the pole');
+  close(p.lon, -140, 1e-9, 'on the far meridian');
+  close(p.heading, 180, 1e-9, 'facing away from the pole');
+  assert.is(p.alt, 5000);
+  // Sideways along the equator keeps the heading (a great circle, parallel transport).
+  const e = { lat: 0, lon: 10, alt: 100, heading: 0 };
+  moveLatLonPose(e, 0, 2 * arc, R);
+  close(e.lat, 0, 1e-9, 'still on the equator');
+  close(e.lon, 12, 1e-9, 'two degrees east');
+  close(e.heading, 0, 1e-9, 'still north');
+  // The address bar writes and reads the pose at the pole and past it.
+  const h = parseHash(formatHash({ world: { preset: 'balanced', set: {} }, view: { ...p, tilt: 60 } }));
+  close(h.view.lat, 88, 1e-5, 'lat');
+  close(h.view.lon, -140, 1e-5, 'lon');
+  close(h.view.heading, 180, 0.05, 'heading');
+  const pole = parseHash(formatHash({ world: { preset: 'balanced', set: {} }, view: { lat: 90, lon: 0, alt: 300, heading: 10, tilt: 60 } })).view;
+  assert.equal([pole.lat, pole.lon, pole.heading], [90, 0, 10]);
+  assert.ok(computeView({ ...pole, tilt: 60 }, opt).eye.every(Number.isFinite));
 });
 
 test.run();
