@@ -511,3 +511,96 @@ CTW_EXPORT int ctw_mesh_build(const ct_world *w, const ct_chunk *c, const ct_pal
     ctw__hex64(h, digest_hex);
     return CT_OK;
 }
+
+/* ---------------------------------------------------- ground and rays */
+#define CTW_GROUND_DOUBLES 16
+
+/* out[16]: height_m, water_m, has_water, normal[3], slope_deg, biome,
+ * material, palette_index, face, lod, x, y, local_x, local_y. */
+static void ctw__ground_out(const ct_ground *g, double *out)
+{
+    out[0] = g->height_m;
+    out[1] = g->water_m;
+    out[2] = g->has_water;
+    out[3] = g->normal[0];
+    out[4] = g->normal[1];
+    out[5] = g->normal[2];
+    out[6] = g->slope_deg;
+    out[7] = g->biome;
+    out[8] = g->material;
+    out[9] = g->palette_index;
+    out[10] = g->key.face;
+    out[11] = g->key.lod;
+    out[12] = g->key.x;
+    out[13] = g->key.y;
+    out[14] = g->local_x;
+    out[15] = g->local_y;
+}
+
+CTW_EXPORT int ctw_world_ground(const ct_world *w, const double *dir, double *out, char *err, size_t errlen)
+{
+    ct_ground g;
+    ct_result r = ct_world_ground(w, dir, &g, err, errlen);
+    if (r == CT_OK) ctw__ground_out(&g, out);
+    return (int)r;
+}
+
+/* n directions (3 doubles each) into 16 doubles each; *bad is the index of
+ * the direction that failed. */
+CTW_EXPORT int ctw_world_ground_many(const ct_world *w, const double *dirs, int n, double *out, int *bad,
+                                     char *err, size_t errlen)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        ct_ground g;
+        ct_result r = ct_world_ground(w, dirs + 3 * i, &g, err, errlen);
+        if (r != CT_OK) {
+            *bad = i;
+            return (int)r;
+        }
+        ctw__ground_out(&g, out + CTW_GROUND_DOUBLES * i);
+    }
+    return CT_OK;
+}
+
+/* ct_chunk_ground over a scratch chunk whose samples around the cell the
+ * caller has copied in (the query reads no others): the key, quantum and
+ * this world's generation are set here. */
+CTW_EXPORT int ctw_chunk_ground(const ct_world *w, ct_chunk *c, int face, int lod, uint32_t x, uint32_t y,
+                                double quantum_m, double local_x, double local_y, double *out, char *err,
+                                size_t errlen)
+{
+    ct_ground g;
+    ct_result r;
+    if (!w || !c) return (int)ct_chunk_ground(w, NULL, local_x, local_y, &g, err, errlen);
+    c->key = ct_key_make(face, lod, x, y);
+    c->height_quantum_m = quantum_m;
+    c->generation = ct_world_generation(w);
+    r = ct_chunk_ground(w, c, local_x, local_y, &g, err, errlen);
+    if (r == CT_OK) ctw__ground_out(&g, out);
+    return (int)r;
+}
+
+/* in[7]: origin_m[3], dir[3], max_m. out[13]: distance_m, point_m[3],
+ * normal[3], face, lod, x, y, water, inside. Returns the result; *hit 0/1. */
+CTW_EXPORT int ctw_world_raycast(const ct_world *w, const double *in, unsigned flags, double *out, int *hit,
+                                 char *err, size_t errlen)
+{
+    ct_ray_hit h;
+    ct_result r = ct_world_raycast(w, in, in + 3, in[6], flags, &h, hit, err, errlen);
+    if (r != CT_OK || !*hit) return (int)r;
+    out[0] = h.distance_m;
+    out[1] = h.point_m[0];
+    out[2] = h.point_m[1];
+    out[3] = h.point_m[2];
+    out[4] = h.normal[0];
+    out[5] = h.normal[1];
+    out[6] = h.normal[2];
+    out[7] = h.key.face;
+    out[8] = h.key.lod;
+    out[9] = h.key.x;
+    out[10] = h.key.y;
+    out[11] = h.water;
+    out[12] = h.inside;
+    return CT_OK;
+}

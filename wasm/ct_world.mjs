@@ -14,6 +14,7 @@ import {
 } from './ct_constants.mjs';
 import { parseKey } from './ct_key.mjs';
 import { copyParts, meshBuffers, viewGetters } from './ct_mesh.mjs';
+import { freeGround, groundMethods } from './ct_ground.mjs';
 import { readRivers, readRiverCurves } from './ct_rivers.mjs';
 
 const SAMPLE_BATCH = 1024;          // directions per C call in world.sample
@@ -350,11 +351,15 @@ export class World {
     heap.free(this._samples);
     heap.free(this._pal);
     if (this._mesh) heap.free(this._mesh.ptr);
+    freeGround(this);
     this.ptr = this._chunk = this._file = this._samples = this._pal = 0;
     this._chunkKey = null;
     this._mesh = null;
   }
 }
+
+// groundAt, ground, groundInChunk, raycast, collider (wasm/ct_ground.mjs).
+Object.assign(World.prototype, groundMethods);
 
 /** Float64Array(3n) passes through; arrays of [x,y,z] are flattened. */
 function flattenDirs(dirs) {

@@ -494,6 +494,60 @@ ct_result ct_mesh_build(const ct_world *world, const ct_chunk *chunk,
                         const ct_mesh_options *opts, const ct_palette *palette,
                         ct_mesh *mesh, char *err, size_t errlen);
 
+/* ------------------------------------------------------- ground and rays */
+/* The exact ground: the surface the stride-1 mesh of the surface_lod chunk
+ * draws (ct_mesh_build, exaggeration 1), not the sample field. Each grid
+ * cell is two triangles, (x,y) (x+1,y) (x,y+1) and (x+1,y) (x+1,y+1)
+ * (x,y+1), with vertices at (radius + height_m) times the sample's exact
+ * direction; the radial line through a direction meets exactly one of them.
+ * Agrees with the mesh's float32 positions plus center_m to well under 1 mm,
+ * on chunk borders, cube edges and corners too. */
+typedef struct ct_ground {
+    double height_m;      /* where the radial line meets the terrain mesh, metres from sea level */
+    double water_m;       /* the drawn water surface there (ct_mesh_build water 1), when has_water */
+    int has_water;        /* 1: the water mesh covers the point (a shore cell's water may lie
+                             under the terrain: standing in water is water_m > height_m) */
+    double normal[3];     /* the terrain triangle's outward unit normal, body-fixed */
+    double slope_deg;     /* angle between that normal and the radial up, 0..90 */
+    int biome;            /* ct_biome of the cell corner nearest the point */
+    int material;         /* ct_material of that biome */
+    int palette_index;    /* that corner's palette entry (the mesh's vertex colour), 0..39 */
+    ct_key key;           /* the surface_lod chunk (for a chunk query: that chunk) */
+    double local_x, local_y;   /* position in it, samples, 0..256 */
+} ct_ground;
+
+/* The ground under a direction (any length, finite, non-zero). Samples only
+ * the cell's 4 corners (16 samples in a cell with water), bit-identical to
+ * the chunk's samples; a point on a chunk border gets the same height from
+ * either side. */
+ct_result ct_world_ground(const ct_world *world, const double dir[3], ct_ground *out,
+                          char *err, size_t errlen);
+/* The same from a chunk the caller holds, at (local_x, local_y) in [0, 256],
+ * with no sampling: the chunk's float heights and water codes (a water cell's
+ * levels read the chunk's 4x4 samples around the cell, as its water mesh
+ * does). Any LOD: the cells are that chunk's stride-1 mesh. */
+ct_result ct_chunk_ground(const ct_world *world, const ct_chunk *chunk, double local_x, double local_y,
+                          ct_ground *out, char *err, size_t errlen);
+
+#define CT_RAY_WATER 1u   /* ct_world_raycast flags: water surfaces stop the ray too */
+typedef struct ct_ray_hit {
+    double distance_m;    /* along the ray from its origin (0 when inside) */
+    double point_m[3];    /* body-fixed metres */
+    double normal[3];     /* the hit triangle's outward unit normal */
+    ct_key key;           /* the surface_lod chunk hit */
+    int water;            /* 1: a water surface was hit */
+    int inside;           /* 1: the origin is under the ground (or the water, with CT_RAY_WATER) */
+} ct_ray_hit;
+/* The first hit of a ray with the terrain mesh of ct_world_ground (and the
+ * water meshes with CT_RAY_WATER) within max_m metres (finite, > 0) of
+ * origin_m (body-fixed metres). dir: finite, non-zero, any length. *hit is 1
+ * with *out filled, or 0. An origin under the surface hits at distance 0
+ * with inside 1. The ray is walked cell by cell where it is near the ground,
+ * so its cost grows with the ground it passes over (about 100 cells per km
+ * at surface_lod 12). */
+ct_result ct_world_raycast(const ct_world *world, const double origin_m[3], const double dir[3], double max_m,
+                           unsigned flags, ct_ray_hit *out, int *hit, char *err, size_t errlen);
+
 /* ------------------------------------------- threaded chunk cache (native only) */
 #ifdef CT_WITH_THREADS
 typedef struct ct_cache ct_cache;
