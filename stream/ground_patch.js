@@ -58,22 +58,21 @@ export function cutPatch(collider, n, p, px, py) {
   };
 }
 
-/** Min/max corners of each BLOCK x BLOCK-cell block of a (w x h)-cell grid, then the whole grid's. */
+/** Min/max corners of each BLOCK x BLOCK-cell block of a (w x h)-cell grid (its border vertices included), then the whole grid's. */
 function blockBoxes(pos, w, h) {
   const bw = Math.ceil(w / BLOCK), bh = Math.ceil(h / BLOCK), out = new Float64Array(6 * (bw * bh + 1));
-  out.fill(Infinity);
-  for (let k = 0; k <= bw * bh; k++) out.fill(-Infinity, 6 * k + 3, 6 * k + 6);
   const all = 6 * bw * bh;
-  for (let j = 0; j <= h; j++) {
-    for (let i = 0; i <= w; i++) {
-      const v = 3 * (j * (w + 1) + i);
-      // A vertex on a block border belongs to the blocks on both sides.
-      for (const by of new Set([Math.min(bh - 1, Math.floor(j / BLOCK)), Math.max(0, Math.ceil(j / BLOCK) - 1)])) {
-        for (const bx of new Set([Math.min(bw - 1, Math.floor(i / BLOCK)), Math.max(0, Math.ceil(i / BLOCK) - 1)])) {
-          grow(out, 6 * (by * bw + bx), pos, v);
-        }
+  for (let k = 0; k <= bw * bh; k++) { out.fill(Infinity, 6 * k, 6 * k + 3); out.fill(-Infinity, 6 * k + 3, 6 * k + 6); }
+  for (let by = 0; by < bh; by++) {
+    for (let bx = 0; bx < bw; bx++) {
+      const b = 6 * (by * bw + bx);
+      for (let j = by * BLOCK; j <= Math.min(h, (by + 1) * BLOCK); j++) {
+        for (let i = bx * BLOCK; i <= Math.min(w, (bx + 1) * BLOCK); i++) grow(out, b, pos, 3 * (j * (w + 1) + i));
       }
-      grow(out, all, pos, v);
+      for (let c = 0; c < 3; c++) {
+        out[all + c] = Math.min(out[all + c], out[b + c]);
+        out[all + 3 + c] = Math.max(out[all + 3 + c], out[b + 3 + c]);
+      }
     }
   }
   return out;

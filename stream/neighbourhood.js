@@ -276,10 +276,9 @@ export class GroundNeighbourhood {
     }
   }
 
-  /** The range is whole: patches outside it go, and colliders whose patches are all held. */
+  /** The range is whole: patches outside it go (colliders go in _want, once no patch in range needs them). */
   _drop() {
     for (const pk of [...this._held.keys()]) if (!this._wanted.has(pk)) this._remove(pk);
-    for (const [id, c] of this._chunks) if (c.state === 'ready') this._chunks.delete(id);
   }
 
   _remove(pk) {
