@@ -200,7 +200,8 @@ export interface GroundPatch {
   boxes: Float64Array;
 }
 export interface GroundNeighbourhoodOptions {
-  pool: Pick<Pool, 'collider'> | { collider(key: ChunkKey, options: { stride: number }, priority: { priority: number }): PromiseLike<unknown> };
+  /** the worker pool, or anything with its collider(): a promise of world.collider's result */
+  pool: { collider(key: ChunkKey, options: { stride: number }, priority: { priority: number }): PromiseLike<unknown> };
   radiusM: number; surfaceLod: number;
   /** default 1500 */ rangeM?: number;
   /** default 1 */ stride?: number;
