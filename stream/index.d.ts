@@ -189,3 +189,44 @@ export declare const SURFACE_MATERIAL_GLSL: string;
 export declare const SURFACE_WATER_GLSL: string;
 export declare const LOG_DEPTH_VS: string;
 export declare const LOG_DEPTH_FS: string;
+
+/** A collider patch (stream/neighbourhood.js): the chunk collider's centre and its vertices bit for bit. */
+export interface GroundPatch {
+  key: ChunkKey; center: Float64Array; positions: Float32Array; indices: Uint32Array;
+  vertexCount: number; triangleCount: number;
+  /** first cell x, y and cells wide, high in the chunk's collider grid */
+  cells: [number, number, number, number];
+  /** ray-culling boxes: min and max corners per 8 x 8-cell block, then the patch's */
+  boxes: Float64Array;
+}
+export interface GroundNeighbourhoodOptions {
+  /** the worker pool, or anything with its collider(): a promise of world.collider's result */
+  pool: { collider(key: ChunkKey, options: { stride: number }, priority: { priority: number }): PromiseLike<unknown> };
+  radiusM: number; surfaceLod: number;
+  /** default 1500 */ rangeM?: number;
+  /** default 1 */ stride?: number;
+  /** cells per patch side, default 64 */ patch?: number;
+  /** triangles handed to onAdd per update (at least one patch), default 16384 */ budgetTriangles?: number;
+  /** default 4 */ maxInFlight?: number;
+  onAdd(patchKey: string, patch: GroundPatch): void;
+  onRemove(patchKey: string): void;
+  onError?(error: Error, key: ChunkKey): void;
+}
+export interface GroundNeighbourhoodStats {
+  wanted: number; held: number; missing: number; chunksHeld: number; inFlight: number; complete: boolean;
+  triangles: number; requested: number; failed: number; added: number; removed: number;
+}
+/** Physics ground round a player: surface_lod colliders within rangeM, in patches, added within a budget per update. */
+export declare class GroundNeighbourhood {
+  constructor(options: GroundNeighbourhoodOptions);
+  /** Each frame; never waits. player: a direction from the planet's centre or a ground pose. */
+  update(player: Vec3 | GroundPose): GroundNeighbourhoodStats;
+  stats(): GroundNeighbourhoodStats;
+  keys(): string[];
+  patchKeyAt(dir: Vec3): string;
+  holds(dir: Vec3): boolean;
+  groundAt(dir: Vec3): { heightM: number; normal: number[]; key: ChunkKey; patchKey: string } | null;
+  raycast(originM: Vec3, dir: Vec3, maxM: number):
+    { distanceM: number; point: number[]; normal: number[]; key: ChunkKey; patchKey: string } | null;
+  clear(): void;
+}

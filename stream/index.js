@@ -26,3 +26,5 @@ export {
   SURFACE_ANCHOR_M, surfaceAnchors, logDepthFactor,
   SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL, LOG_DEPTH_VS, LOG_DEPTH_FS,
 } from './surface_glsl.js';
+// GroundNeighbourhood: physics colliders round a player (pool.collider, cut into patches), with groundAt and raycast.
+export { GroundNeighbourhood } from './neighbourhood.js';

@@ -2,12 +2,16 @@
 // the package's TileStreamer (the same LOD selection, request scheduling and
 // mesh preparation as the WebGL2 demo) picks chunk meshes for the view, and
 // three.js draws them camera-relative. Drag to orbit, wheel to go from space
-// down to eye height (1.7 m over the core's ground under the camera).
-// window.ctThree exposes ready/stats/goTo for tests.
+// down to eye height (1.7 m over the core's ground under the camera). G (or
+// ctThree.walk) puts a Rapier character on the ground under the camera: WASD
+// or the arrows walk, Space jumps, dragging turns, a click drops a marker
+// where the terrain raycast hits; G again goes back to orbiting.
+// window.ctThree exposes ready/stats/goTo/walk for tests.
 import * as THREE from 'three';
 import { createPool } from 'cubesphere-terrain/worker';
 import { TileStreamer, computeView, clampPose, defaultPose, autoTilt, latLonToDir } from 'cubesphere-terrain/stream';
 import { ThreeTiles } from './three_tiles.js';
+import { WalkMode } from './walk_mode.js';
 
 const hash = new URLSearchParams(location.hash.slice(1));
 const spec = { preset: hash.get('preset') || 'balanced',
@@ -31,6 +35,7 @@ scene.add(sun, new THREE.AmbientLight(0xffffff, 0.45));
 const group = new THREE.Group();
 scene.add(group);
 const tiles = new ThreeTiles(group);
+const walk = new WalkMode(scene, hud);
 
 const state = { pool: null, streamer: null, radiusM: 6371000, surfaceLod: 5, pose: null, last: null, frames: 0, errors: [],
   groundM: 0, groundAt: 0, groundBusy: false };
@@ -46,8 +51,9 @@ function frame(now) {
   if (!state.streamer) return;
   const { width, height } = renderer.getDrawingBufferSize(new THREE.Vector2());
   const range = state.streamer.heightRange();
-  keepAboveGround(now);
-  const view = computeView(state.pose, { radiusM: state.radiusM, width, height, groundM: state.groundM, ...range });
+  if (walk.active) walk.frame(now, state);
+  else keepAboveGround(now);
+  const view = state.view = computeView(state.pose, { radiusM: state.radiusM, width, height, groundM: state.groundM, ...range });
   const res = state.streamer.update(view, now);
   state.last = res;
   // Camera-relative: the camera stays at the origin looking along the view;
@@ -58,10 +64,11 @@ function frame(now) {
   camera.near = view.near; camera.far = view.far;   // the logarithmic depth reads far
   camera.projectionMatrixInverse.copy(camera.projectionMatrix).invert();
   tiles.show(res.tiles, view.eye, state.radiusM, state.surfaceLod);
+  walk.show(view.eye);
   renderer.render(scene, camera);
   state.frames++;
   hud.textContent = `alt ${(state.pose.alt / 1000).toFixed(1)} km  tiles ${res.tiles.length}  finest LOD ${res.maxLodDrawn}  ` +
-    `triangles ${tiles.triangles}  in flight ${state.streamer.stats().inFlight}`;
+    `triangles ${tiles.triangles}  in flight ${state.streamer.stats().inFlight}${walk.hud()}`;
   // Ready once the first view has settled: from space that is the five LOD-0 faces on this side at most.
   if (res.tiles.length > 0 && res.settled) resolveReady(stats());
 }
@@ -83,30 +90,48 @@ function stats() {
   const s = state.streamer ? state.streamer.stats() : {};
   return { ...s, tilesDrawn: state.last ? state.last.tiles.length : 0, settled: !!(state.last && state.last.settled),
     maxLodDrawn: state.last ? state.last.maxLodDrawn : -1, triangles: tiles.triangles, frames: state.frames,
-    pose: { ...state.pose }, errors: state.errors.slice() };
+    pose: { ...state.pose }, errors: state.errors.slice(), walk: walk.stats() };
 }
 
 function controls() {
   let drag = null;
-  canvas.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY }; canvas.setPointerCapture(e.pointerId); });
-  canvas.addEventListener('pointerup', () => { drag = null; });
+  canvas.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY, moved: 0 }; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener('pointerup', (e) => {
+    // A click (not a drag) drops a marker where the terrain raycast hits.
+    if (drag && drag.moved < 4 && state.view) walk.click(state.view, e.offsetX * devicePixelRatio, e.offsetY * devicePixelRatio);
+    drag = null;
+  });
   canvas.addEventListener('pointermove', (e) => {
     if (!drag) return;
+    drag.moved += Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y);
+    if (walk.active) { walk.turn(e.clientX - drag.x, e.clientY - drag.y); drag = { ...drag, x: e.clientX, y: e.clientY }; return; }
     // Degrees per pixel shrink with altitude, so the ground moves with the pointer.
     const k = ((state.pose.alt - state.groundM) / state.radiusM) * 0.08 + 0.000005;
     state.pose.lat += (e.clientY - drag.y) * k;
     state.pose.lon -= (e.clientX - drag.x) * k;
-    drag = { x: e.clientX, y: e.clientY };
+    drag = { ...drag, x: e.clientX, y: e.clientY };
     state.pose = clampPose(state.pose, state.radiusM, state.groundM + EYE_M);
   });
+  addEventListener('keydown', (e) => {
+    if (e.code === 'KeyG') walkHere().catch((err) => state.errors.push(err.message));
+    else walk.key(e.code, true);
+  });
+  addEventListener('keyup', (e) => walk.key(e.code, false));
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
+    if (walk.active) return;
     // Height above the ground scales with the wheel, so it slows down near the ground.
     const above = Math.max(EYE_M, state.pose.alt - state.groundM) * Math.exp(e.deltaY * 0.0015);
     state.pose.alt = state.groundM + above;
     state.pose.tilt = autoTilt(above);
     state.pose = clampPose(state.pose, state.radiusM, state.groundM + EYE_M);
   }, { passive: false });
+}
+
+/** G: walks from the ground under the camera, or back to orbiting. */
+async function walkHere() {
+  if (walk.active) { walk.stop(state); return null; }
+  return walk.start(state, state.pose.lat, state.pose.lon);
 }
 
 async function start() {
@@ -147,6 +172,17 @@ window.ctThree = {
       const poll = () => (state.frames > since + 2 && state.last && state.last.settled ? resolve(stats()) : setTimeout(poll, 50));
       poll();
     });
+  },
+  /**
+   * Puts the character on the ground at lat/lon (degrees) facing headingDeg
+   * and resolves with walk stats once it stands there; walk(null) goes back
+   * to orbiting. Needs the pool's collider() (the worker builds colliders).
+   */
+  async walk(lat, lon, headingDeg = 0) {
+    if (lat === null) { walk.stop(state); return walk.stats(); }
+    if (walk.active) walk.stop(state);
+    await walk.start(state, lat, lon, headingDeg);
+    return walk.stats();
   },
 };
 
