@@ -25,6 +25,8 @@ export interface ViewOptions {
 export declare function computeView(pose: Pose, options: ViewOptions): View;
 export declare function defaultPose(radiusM: number): Pose;
 export declare function clampPose(pose: Pose, radiusM: number, minAltM?: number): Pose;
+/** Moves a lat/lon pose in place along its heading (and to its right) over the sphere, by parallel transport: over a pole it comes down the other side. */
+export declare function moveLatLonPose(pose: Pose, aheadM: number, rightM: number, radiusM: number): Pose;
 export declare function autoTilt(altM: number): number;
 export declare function perspective(fovy: number, aspect: number, near: number, far: number): Float32Array;
 /** World-space unit ray through a pixel (device pixels, origin top left). */

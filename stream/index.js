@@ -13,7 +13,7 @@
 //   surface_glsl   render-only surface detail as GLSL chunks + the float64 eye anchors they need
 export { TileStreamer, HEIGHT_RANGE_M } from './streamer.js';
 export { selectTiles, tileId, meshTriangles } from './lod.js';
-export { computeView, defaultPose, clampPose, autoTilt, perspective, screenRay, raySphere } from './camera.js';
+export { computeView, defaultPose, clampPose, moveLatLonPose, autoTilt, perspective, screenRay, raySphere } from './camera.js';
 export { prepareTerrain, prepareWater, parsePalette, colourToIndex } from './tiledata.js';
 export {
   FACE_NAMES, FACE_FILE_NAMES, CHUNK_CORE, parseKey, keyId, keyAt, keyDirection, keyBounds,
