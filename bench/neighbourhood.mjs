@@ -64,7 +64,40 @@ function simPool(world, costMs, workers, clock) {
   };
 }
 
-async function run(speedMps, makePool, R, clock) {
+/**
+ * groundAt and 1 km raycasts from the held neighbourhood against the same
+ * calls on the world, alternated rep by rep: per-call microseconds, min and
+ * median over reps of 100 points. Points lie within 600 m of the player;
+ * rays start 2 m over the ground and run 1 km level along the heading.
+ */
+function queryTimes(nb, world, pose, R, reps = 15) {
+  const pts = [], rays = [];
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+  for (let i = 0; i < 100; i++) {
+    const p = movePose(pose, (rnd() - 0.5) * 1200, (rnd() - 0.5) * 1200, R);
+    pts.push(p.dir);
+    const g = world.groundAt(p.dir).heightM;
+    rays.push({ o: p.dir.map((v) => v * (R + g + 2)), d: p.forward });
+  }
+  const out = { nbGround: [], worldGround: [], nbRay: [], worldRay: [] };
+  const time = (fn, list) => { const t = nowMs(); for (const x of list) fn(x); return (1000 * (nowMs() - t)) / list.length; };
+  for (let r = 0; r < reps; r++) {
+    const order = r % 2 ? ['world', 'nb'] : ['nb', 'world'];
+    for (const who of order) {
+      if (who === 'nb') {
+        out.nbGround.push(time((d) => nb.groundAt(d), pts));
+        out.nbRay.push(time((y) => nb.raycast(y.o, y.d, 1000), rays));
+      } else {
+        out.worldGround.push(time((d) => world.groundAt(d), pts));
+        out.worldRay.push(time((y) => world.raycast(y.o, y.d, 1000), rays));
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, summarize(v)]));
+}
+
+async function run(speedMps, makePool, R, clock, world) {
   const pool = await makePool();
   let adds = 0, addTris = 0;
   const nb = new GroundNeighbourhood({ pool, radiusM: R, surfaceLod: SPEC.set.surface_lod, rangeM: RANGE_M, patch: PATCH,
@@ -85,10 +118,11 @@ async function run(speedMps, makePool, R, clock) {
     }
     await clock.tick(pool);
   }
+  const queries = queryTimes(nb, world, pose, R);
   nb.clear();
   if (pool.terminate) await pool.terminate();
   const u = summarize(updMs);
-  return { speedMps, firstUnder, whole, worst, movedM, adds, addTris, update: u, requested: nb.stats().requested };
+  return { speedMps, firstUnder, whole, worst, movedM, adds, addTris, update: u, requested: nb.stats().requested, queries };
 }
 
 async function main() {
@@ -123,15 +157,17 @@ async function main() {
     let r;
     if (real) {
       const clock = { now: nowMs(), async tick() { await new Promise((res) => setTimeout(res, FRAME_MS)); clock.now = nowMs(); } };
-      r = await run(speed, async () => { const p = await createPool({ workers: WORKERS }); await p.build(SPEC); return p; }, R, clock);
+      r = await run(speed, async () => { const p = await createPool({ workers: WORKERS }); await p.build(SPEC); return p; }, R, clock, world);
     } else {
       const clock = { now: 0, async tick(pool) { clock.now += FRAME_MS; await pool.settle(); } };
-      r = await run(speed, async () => simPool(world, cost, WORKERS, clock), R, clock);
+      r = await run(speed, async () => simPool(world, cost, WORKERS, clock), R, clock, world);
     }
     console.log(`${speed} m/s: standing start ${fmt(r.firstUnder, 0)} ms to a patch under the player, ` +
       `${fmt(r.whole, 0)} ms to the whole range; then ${fmt(r.movedM / 1000, 2)} km with the smallest margin ` +
       `${r.worst.m} m (at ${fmt(r.worst.atM, 0)} m); ${r.requested} colliders, ${r.adds} patches added; ` +
       `update() median ${fmt(r.update.median, 2)} ms, p95 ${fmt(r.update.p95, 2)} ms, max ${fmt(r.update.max, 2)} ms`);
+    const q = r.queries, us = (x) => `${fmt(x.median, 1)} [${fmt(x.min, 1)}] us`;
+    console.log(`  groundAt: held ${us(q.nbGround)}, world ${us(q.worldGround)}; raycast 1 km: held ${us(q.nbRay)}, world ${us(q.worldRay)} (median [min] per call)`);
   }
   world.free();
 }
