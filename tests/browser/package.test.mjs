@@ -118,6 +118,19 @@ test('examples/three streams chunk meshes into a three.js scene, from space to n
   assert.ok(near.lit > 0.3, `ground fills the view: ${near.lit}`);
   await page.screenshot({ path: path.join(artifacts, 'three-ground.png') });
   assert.equal(low.errors, []);
+
+  // A Rapier character stands on the GroundNeighbourhood's colliders: its
+  // feet on the exact ground of the same world (Node's core), within what
+  // Rapier's controller leaves between them (snap and skin, centimetres).
+  const walk = await page.evaluate((c) => window.ctThree.walk(c[0], c[1], 0), COAST);
+  assert.ok(walk.active && walk.placed && walk.grounded, `the character stands: ${JSON.stringify(walk)}`);
+  const world = (await loadCore()).buildWorld({ preset: 'balanced', set: { seed: 42, surface_lod: 5 } });
+  const ground = world.groundAt(walk.dir);
+  world.free();
+  assert.ok(Math.abs(walk.heightM - ground.heightM) < 0.25,
+    `feet at ${walk.heightM.toFixed(3)} m, exact ground ${ground.heightM.toFixed(3)} m`);
+  assert.ok(walk.colliders >= 1 && walk.ground.triangles > 0, `colliders held: ${walk.colliders}`);
+  await page.screenshot({ path: path.join(process.env.CT_DOCS_PICTURES === '1' ? path.join(root, 'docs', 'img') : artifacts, 'three-walk.png') });
   assert.equal(problems, []);
 });
 
