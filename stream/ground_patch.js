@@ -141,6 +141,12 @@ export function rayCell(patch, i, j, o, d) {
   return a && b ? (a.t <= b.t ? a : b) : a || b;
 }
 
+/** Where the ray from body-fixed origin along unit d enters a patch's box within maxT, or Infinity. */
+export function patchEntry(patch, origin, d, maxT) {
+  const o = [origin[0] - patch.center[0], origin[1] - patch.center[1], origin[2] - patch.center[2]];
+  return slab(patch.boxes, patch.boxes.length - 6, o, d, maxT);
+}
+
 /**
  * The nearest hit of the ray from body-fixed origin (float64) along unit d
  * within maxT with a patch's triangles: {t, normal} or null. Boxes first.

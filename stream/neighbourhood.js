@@ -10,7 +10,7 @@
 // raycast answer synchronously from the held patches (no DOM, no GL).
 import { ctError } from '../wasm/ct_error.mjs';
 import { CHUNK_CORE, keyId, keyAt, keyDirection, normalize, cross, dot } from './geo.js';
-import { colliderCells, cutPatch, rayCell, rayPatch } from './ground_patch.js';
+import { colliderCells, cutPatch, patchEntry, rayCell, rayPatch } from './ground_patch.js';
 
 /** A cube face's narrowest chunk (at a corner) is this fraction of the one at the face centre. */
 const CORNER_SHRINK = 0.45;
@@ -77,6 +77,7 @@ export class GroundNeighbourhood {
     this.patchM = (((Math.PI / 2) * this.radiusM) / 2 ** this.lod) * (this.patch / this.cells) * CORNER_SHRINK;
     this._chunks = new Map();   // keyId -> {key, state: 'pending'|'ready'|'failed', collider, retryAt}
     this._held = new Map();     // patch key -> patch
+    this._byNum = new Map();    // _patchNum -> patch: groundAt's lookup, with no key string to build
     this._wanted = new Map();   // patch key -> {id, key, px, py, distM}, nearest first
     this._order = [];
     this._at = null;            // the player's direction when _wanted was made
@@ -131,17 +132,18 @@ export class GroundNeighbourhood {
   groundAt(dir) {
     const u = unitDir(dir, 'direction'), at = keyAt(u, this.lod), s = this.stride;
     const origin = [0, 0, 0];
-    let pk = this._patchKey(at.key, at.localX, at.localY), hit = this._hitNear(pk, at.localX / s, at.localY / s, origin, u);
+    let pn = this._patchNum(at.key, at.localX, at.localY), hit = this._hitNear(this._byNum.get(pn), at.localX / s, at.localY / s, origin, u);
     // On a patch or chunk border the line may pass just inside the neighbour's triangles.
     for (let dy = -1; !hit && dy <= 1; dy++) {
       for (let dx = -1; !hit && dx <= 1; dx++) {
         const near = keyAt(keyDirection(at.key, at.localX + dx * s, at.localY + dy * s), this.lod);
-        const nk = this._patchKey(near.key, near.localX, near.localY);
-        if (nk !== pk) { hit = this._hitNear(nk, near.localX / s, near.localY / s, origin, u); if (hit) pk = nk; }
+        const nn = this._patchNum(near.key, near.localX, near.localY);
+        if (nn !== pn) { hit = this._hitNear(this._byNum.get(nn), near.localX / s, near.localY / s, origin, u); if (hit) pn = nn; }
       }
     }
     if (!hit) return null;
-    return { heightM: hit.t - this.radiusM, normal: hit.normal, key: this._held.get(pk).key, patchKey: pk };
+    const p = this._byNum.get(pn);
+    return { heightM: hit.t - this.radiusM, normal: hit.normal, key: p.key, patchKey: p.pk };
   }
 
   /**
@@ -154,8 +156,17 @@ export class GroundNeighbourhood {
     if (typeof maxM !== 'number' || !Number.isFinite(maxM) || maxM <= 0) {
       throw ctError('CT_ERR_DIRECTION', `ray length maxM must be a finite number > 0 (got ${maxM})`);
     }
-    let best = null, bestKey = null;
+    // Nearest patch box first: once a hit is nearer than the next box's
+    // entry, no patch further on can hold a nearer one.
+    const order = [];
     for (const [pk, p] of this._held) {
+      const t = patchEntry(p, o, d, maxM);
+      if (t !== Infinity) order.push({ t, pk, p });
+    }
+    order.sort((a, b) => a.t - b.t);
+    let best = null, bestKey = null;
+    for (const { t, pk, p } of order) {
+      if (best && t > best.t) break;
       const hit = rayPatch(p, o, d, best ? best.t : maxM);
       if (hit && (!best || hit.t < best.t)) { best = hit; bestKey = pk; }
     }
@@ -179,9 +190,15 @@ export class GroundNeighbourhood {
     return `${keyId(key)}/${px}/${py}`;
   }
 
-  /** The hit of the radial line with cell (ci, cj) (collider cells) of a held patch and its neighbours in that patch. */
-  _hitNear(pk, cx, cy, origin, u) {
-    const p = this._held.get(pk);
+  /** A number naming the patch that holds (localX, localY) of key: face, chunk x and y, patch x and y. */
+  _patchNum(key, localX, localY) {
+    const n = this.perSide, p = this.patch * this.stride, side = 2 ** key.lod;
+    const px = Math.min(n - 1, Math.max(0, Math.floor(localX / p))), py = Math.min(n - 1, Math.max(0, Math.floor(localY / p)));
+    return (((key.face * side + key.y) * side + key.x) * n + py) * n + px;
+  }
+
+  /** The hit of the radial line with cell (ci, cj) (collider cells) of patch p (held, or undefined) and its neighbours in that patch. */
+  _hitNear(p, cx, cy, origin, u) {
     if (!p) return null;
     const [x0, y0, w, h] = p.cells, o = [origin[0] - p.center[0], origin[1] - p.center[1], origin[2] - p.center[2]];
     const ci = Math.min(w - 1, Math.max(0, Math.floor(cx) - x0)), cj = Math.min(h - 1, Math.max(0, Math.floor(cy) - y0));
@@ -269,7 +286,9 @@ export class GroundNeighbourhood {
       if (!c || c.state !== 'ready') continue;
       const p = cutPatch(c.collider, this.cells, this.patch, w.px, w.py);
       p.key = w.key;
+      p.pk = w.pk;
       this._held.set(w.pk, p);
+      this._byNum.set(this._patchNum(w.key, w.px * this.patch * this.stride, w.py * this.patch * this.stride), p);
       spent += p.triangleCount;
       this._stats.added++;
       this.onAdd(w.pk, p);
@@ -282,6 +301,8 @@ export class GroundNeighbourhood {
   }
 
   _remove(pk) {
+    const p = this._held.get(pk);
+    this._byNum.delete(this._patchNum(p.key, p.cells[0] * this.stride, p.cells[1] * this.stride));
     this._held.delete(pk);
     this._stats.removed++;
     this.onRemove(pk);
