@@ -1,5 +1,5 @@
 // This module chooses which chunk meshes to draw and which to request: a quadtree per cube face refined by screen-space error, with frustum and horizon culling, drawing only ready tiles and never leaving holes (no DOM, no GL).
-import { keyBounds, keyId, childKeys, parentKey, sampleSpacingM, angleBetween, sub, length, normalize, CHUNK_CORE } from './geo.js';
+import { keyBounds, keyId, keyAt, childKeys, parentKey, sampleSpacingM, angleBetween, sub, length, normalize, CHUNK_CORE } from './geo.js';
 import { frustumPlanes, sphereInFrustum } from './camera.js';
 
 /** Text id of a tile: key plus mesh stride. */
@@ -136,9 +136,11 @@ function heightRangeOf(key, info, hMin, hMax) {
  * @param {number} [p.maxVisits=6000] traversal guard
  * @param {number} [p.maxTriangles=Infinity] triangle budget: while the tiles it would ask for hold more,
  *   every tolerance is relaxed by 1.5x (up to 64x), so rough ground far away is meshed coarser
- *   instead of drawing many triangles per pixel; coverage is the same (no holes)
+ *   instead of drawing many triangles per pixel; coverage is the same (no holes). The ground next to
+ *   a low eye (NEAR_GROUND_ALT_M, NEAR_GROUND_M) stays at surface_lod and the finest stride
  * @returns {{draw: object[], want: object[], keep: string[], maxLodDrawn: number, visits: number, culled: number, complete: boolean,
- *   plannedTriangles: number, budgetFactor: number}}
+ *   plannedTriangles: number, budgetFactor: number, nearTiles: number}}
+ *   nearTiles: surface_lod chunks held at the finest stride next to a low eye;
  *   plannedTriangles: what the wanted tiles hold once all are here; budgetFactor: the relaxation used;
  *   draw: tiles to render ({id, key, stride, bounds}); complete: false when a
  *   visible face has no ready tile yet (draw leaves a hole); want: tiles to request
@@ -157,6 +159,27 @@ export function selectTiles(p) {
 
 /** The most the tolerances are relaxed for the triangle budget. */
 const MAX_BUDGET_FACTOR = 64;
+
+/**
+ * The ground next to a low eye is drawn exactly: below NEAR_GROUND_ALT_M over
+ * the highest drawn ground of the chunk under it, every surface_lod chunk
+ * within NEAR_GROUND_M of the eye's ground point is selected at surface_lod
+ * and the finest stride whatever the tolerances and the triangle budget,
+ * which relax only the rest. That mesh is the exact ground (the stride-1
+ * triangles a collider and world.groundAt use), so what is drawn under a
+ * walker is what it stands on, and a camera held above the drawn mesh reaches
+ * the height it is asked for. Under software GL's budget the tolerances were
+ * relaxed up to 86x even under the eye, and the camera stayed metres to
+ * hundreds of metres over the exact ground.
+ * 300 m: the chunk under the eye and the neighbours whose bounding circles
+ * come that close (3 chunks of 133 k triangles at surface_lod 12, 5 at 14 in
+ * the tests), so software GL's budget of one triangle per pixel still has
+ * room for the rest; a walker sees ground 300 m off within a third of a degree
+ * of the horizon. 2 km: from there the chunk under the eye is still large on
+ * screen; higher up the error rules choose its stride.
+ */
+export const NEAR_GROUND_ALT_M = 2000;
+export const NEAR_GROUND_M = 300;
 
 /** Triangles of a chunk mesh at a stride (grid and skirts). */
 export function meshTriangles(stride) {
@@ -193,8 +216,31 @@ class Selection {
     this.maxVisits = p.maxVisits ?? 6000;
     this.view = p.view;
     this.planes = frustumPlanes(this.view.viewProj);
-    this.out = { draw: [], want: [], keep: [], maxLodDrawn: -1, visits: 0, culled: 0, complete: true, plannedTriangles: 0, extraTriangles: 0 };
+    this.out = { draw: [], want: [], keep: [], maxLodDrawn: -1, visits: 0, culled: 0, complete: true, plannedTriangles: 0, extraTriangles: 0, nearTiles: 0 };
     this.wanted = new Set();
+    this.near = this.nearGround();
+  }
+
+  /**
+   * The disc of exact ground round a low eye (NEAR_GROUND_ALT_M): its centre
+   * direction and angular radius, or null when the eye is higher. The height
+   * over the ground counts from the top of the drawn range known for the
+   * chunk under the eye (its own, else an ancestor's, else the planet's), so
+   * before anything is known a low eye counts as low.
+   */
+  nearGround() {
+    const d = length(this.view.eye);
+    if (!(d > 0) || this.p.surfaceLod === undefined) return null;
+    const dir = normalize(this.view.eye);
+    const under = keyAt(dir, this.p.surfaceLod).key;
+    const [, hi] = heightRangeOf(under, this.info, this.hMin, this.hMax);
+    if (d - this.R - hi >= NEAR_GROUND_ALT_M) return null;
+    return { dir, angle: NEAR_GROUND_M / this.R };
+  }
+
+  /** True for a tile that holds part of the near-ground disc. */
+  isNear(bounds) {
+    return !!this.near && angleBetween(this.near.dir, bounds.centerDir) - bounds.angle <= this.near.angle;
   }
 
   run() {
@@ -267,7 +313,9 @@ class Selection {
     const { out, baseStride, minStride } = this;
     const distPx = this.spacingPx(bounds, tile.key, 1);
     const spacingM = sampleSpacingM(this.R, tile.key.lod);
-    const need = surfaceStride({ key: tile.key, distPx, spacingM, baseStride, minStride, tau: this.tau, tauGeo: this.tauGeo, info: this.info });
+    const near = this.isNear(bounds);
+    if (near) out.nearTiles++;
+    const need = near ? minStride : surfaceStride({ key: tile.key, distPx, spacingM, baseStride, minStride, tau: this.tau, tauGeo: this.tauGeo, info: this.info });
     out.plannedTriangles += meshTriangles(need);
     const here = this.use(tile, bounds, need);
     if (here) return here;
@@ -307,7 +355,8 @@ class Selection {
     tile.bounds = bounds;
     const ready = p.isReady(tile.id);
     const spacing = sampleSpacingM(this.R, tile.key.lod) * tile.stride;
-    const kids = out.visits < this.maxVisits && this.needsFiner(tile, this.spacingPx(bounds, tile.key, spacing))
+    // The near-ground disc refines to surface_lod whatever the tolerances and the visit guard (a few paths).
+    const kids = this.isNear(bounds) || (out.visits < this.maxVisits && this.needsFiner(tile, this.spacingPx(bounds, tile.key, spacing)))
       ? tileChildren(tile, p.surfaceLod, this.baseStride) : [];
     if (kids.length === 0) {
       out.plannedTriangles += meshTriangles(tile.stride);

@@ -22,8 +22,8 @@ function coarserIds(tile, baseStride) {
   return ids;
 }
 
-/** Drawn height (metres) of each grid vertex of a prepared tile, row-major, without the skirts. */
-function gridHeights(prep) {
+/** Drawn height (metres) of each grid vertex of a prepared tile, row-major, without the skirts (web/ground.js meshHeightAt reads them). */
+export function gridHeights(prep) {
   const row = CHUNK_CORE / prep.stride + 1, n = Math.min(row * row, prep.vertexCount);
   const h = new Float32Array(n);
   for (let v = 0; v < n; v++) h[v] = prep.posH[4 * v + 3];

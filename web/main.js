@@ -331,7 +331,7 @@ async function main() {
     hover: (x, y) => { app.upkeep.cursorPx = { x, y }; app.upkeep.lastSample = 0; },
     paused: () => sv.walk.active(),
   });
-  sv.walk = createWalkMode({ app, canvas, onLeave: (p) => setPoseFromView({ ...p, tilt: Math.min(85, p.tilt) }) });
+  sv.walk = createWalkMode({ app, canvas, onLeave: (p) => setPoseFromView({ ...p, tilt: Math.min(85, p.tilt) }), setExaggeration });
   window.addEventListener('hashchange', (e) => {
     // The event's own URL: the address-bar upkeep may have rewritten
     // location.hash (replaceState) between the edit and this event.

@@ -1,4 +1,4 @@
-// This module puts walk mode on the demo page: the Walk button and the G key, the ground under the eye each frame (the core's height from a WebAssembly world on the page, never below the drawn mesh), the pose it hands to the frame loop, and entering from the address bar (walk=1) or ctDemo.walk().
+// This module puts walk mode on the demo page: the Walk button and the G key, the ground under the eye each frame (the core's height from a WebAssembly world on the page, never below the drawn mesh), the pose it hands to the frame loop, the true relief while walking (exaggeration 1), and entering from the address bar (walk=1) or ctDemo.walk().
 import { walkPose, walkStep, walkerAt, attachWalkInput, EYE_HEIGHT_M } from './walk.js';
 import { meshHeightAt, createGroundProbe } from './ground.js';
 
@@ -10,11 +10,14 @@ export const WALK_KEY = 'g';
  * @param {object} o.app           the page state (main.js)
  * @param {HTMLElement} o.canvas
  * @param {(w: object) => void} o.onLeave  called with the walker's last pose when walk mode ends
+ * @param {(x: number) => void} [o.setExaggeration]  the page's vertical exaggeration: walk mode sets 1
+ *   while it lasts (the ground drawn next to the walker is then the exact ground it stands on, the
+ *   stride-1 surface_lod mesh, stream/lod.js) and gives the page's factor back when it ends
  * @returns {object} {active, walker, enter, leave, toggle, tick, pose, ground, dispose}
  */
 export function createWalkMode(o) {
   const { app } = o;
-  const m = { on: false, w: walkerAt(0, 0), probe: null, probeFor: null, loading: null, last: null };
+  const m = { on: false, w: walkerAt(0, 0), probe: null, probeFor: null, loading: null, last: null, flyX: null };
   const button = document.createElement('button');
   button.id = 'walk';
   button.type = 'button';
@@ -56,6 +59,10 @@ export function createWalkMode(o) {
     enter(at = {}) {
       const p = app.camera.pose ?? { lat: 0, lon: 0, heading: 0 };
       m.w = walkerAt(at.lat ?? p.lat, at.lon ?? p.lon, at.heading ?? p.heading ?? 0, at.tilt ?? 90);
+      if (!m.on && o.setExaggeration && app.display.exaggeration !== 1) {
+        m.flyX = app.display.exaggeration;
+        o.setExaggeration(1);
+      }
       m.on = true;
       input.keys.clear();
       ensureProbe();
@@ -67,6 +74,9 @@ export function createWalkMode(o) {
       m.on = false;
       label();
       o.onLeave({ ...walkPose(m.w, api.ground().eyeGroundM) });
+      // The factor flown with comes back, unless it was changed during the walk.
+      if (m.flyX !== null && app.display.exaggeration === 1) o.setExaggeration(m.flyX);
+      m.flyX = null;
     },
     toggle() { if (m.on) api.leave(); else api.enter(); },
     /** Applies held keys; true if the eye moved. */

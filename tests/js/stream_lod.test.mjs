@@ -3,9 +3,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { heightRangeM } from '../../stream/tile_error.js';
 import { drawnHeightRangeM } from '../../worker/maps/stride_errors.js';
-import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride, shellDistanceM, meshTriangles } from '../../stream/lod.js';
+import { selectTiles, beyondHorizon, tileChildren, tileId, surfaceStride, shellDistanceM, meshTriangles, NEAR_GROUND_ALT_M, NEAR_GROUND_M } from '../../stream/lod.js';
 import { computeView, screenRay, raySphere, autoTilt } from '../../stream/camera.js';
-import { keyAt, keyId, add, scale, normalize, latLonToDir, keyBounds, keyDirection, sampleSpacingM, length, sub } from '../../stream/geo.js';
+import { keyAt, keyId, add, scale, normalize, latLonToDir, dirToLatLon, keyBounds, keyDirection, sampleSpacingM, length, sub } from '../../stream/geo.js';
 
 const R = 6371000;
 const view = (lat, lon, alt, tilt = autoTilt(alt)) =>
@@ -77,9 +77,10 @@ test('surfaceStride: measured error decides; without it an ancestor\'s roughness
 });
 
 test('at surface_lod a finer ready stride is drawn instead of asking for a coarser one', () => {
-  const v = view(-33.9, 18.4, 1500);
+  // Over 2 km above flat ground at 0..10 m: past the exact ground round a low eye.
+  const v = view(-33.9, 18.4, 2500);
   const below = keyAt(latLonToDir(-33.9, 18.4), 6).key;
-  const flat = { errors: { 1: 0, 2: 0, 4: 0, 8: 0 }, k: 0 };
+  const flat = { errors: { 1: 0, 2: 0, 4: 0, 8: 0 }, k: 0, heightsM: [0, 10] };
   const fine = tileId(below, 1);
   const s = selectTiles({ view: v, radiusM: R, surfaceLod: 6, isReady: all, tileInfo: () => flat });
   const t = s.draw.find((x) => keyId(x.key) === keyId(below));
@@ -236,6 +237,51 @@ test('rough mountains at surface_lod 12: the triangle budget bounds what a desce
     if (alt < 10) assert.is(under?.stride, 1, 'the chunk under the eye at its finest stride');
     coverage(v, s.draw);
   }
+});
+
+test('a low eye: the ground under it at surface_lod and stride 1 under any budget; higher up the budget decides', () => {
+  // Rough mountains at 2000..3000 m, every chunk measured, all ready: the budget alone decides the strides.
+  const rough = (k) => {
+    const sp = sampleSpacingM(R, k.lod);
+    return { errors: { 1: 0, 2: 1.5 * sp, 4: 3 * sp, 8: 6 * sp }, k: 1.5, heightsM: [2000 - sp, 3000 + sp] };
+  };
+  const select = (lat, lon, altM, tilt, surfaceLod, maxTriangles) => {
+    const v = computeView({ lat, lon, alt: altM, heading: 40, tilt }, { radiusM: R, width: 960, height: 600, groundM: 2500 });
+    const s = selectTiles({ view: v, radiusM: R, surfaceLod, tau: 10, isReady: all, tileInfo: rough, maxTriangles });
+    const under = s.draw.find((t) => keyId(t.key) === keyId(keyAt(latLonToDir(lat, lon), surfaceLod).key));
+    coverage(v, s.draw);
+    return { s, under };
+  };
+  for (const surfaceLod of [12, 14]) {
+    for (const [above, tilt] of [[1.7, 90], [30, 80], [1500, 70]]) {
+      // The eye over the top of the range, so "above" is a lower bound of its height over the ground.
+      const { s, under } = select(-30.55, -119, 3000 + above, tilt, surfaceLod, 1000);
+      assert.ok(above < NEAR_GROUND_ALT_M);
+      assert.ok(s.budgetFactor >= 64, `${surfaceLod}, ${above} m: the budget relaxes everything else`);
+      assert.is(under?.key.lod, surfaceLod, `${surfaceLod}, ${above} m: the chunk under the eye at surface_lod`);
+      assert.is(under.stride, 1, `${surfaceLod}, ${above} m: at stride 1`);
+      assert.ok(s.nearTiles >= 1 && s.nearTiles <= 9, `${s.nearTiles} chunks held`);
+      const loose = s.draw.filter((t) => t.key.lod === surfaceLod && t.stride > 1);
+      assert.ok(loose.length > 0 || s.draw.length === s.nearTiles, 'the rest coarser');
+    }
+  }
+  // An eye on a chunk corner holds the chunks round it within NEAR_GROUND_M.
+  const k = keyAt(latLonToDir(-30.55, -119), 14).key;
+  const corner = keyDirection(k, 0, 0);
+  const { lat, lon } = dirToLatLon(corner);
+  const c = select(lat, lon, 3001.7, 90, 14, 1000);
+  assert.ok(c.s.nearTiles >= 3, `${c.s.nearTiles} chunks round a corner (some behind the eye)`);
+  assert.ok(NEAR_GROUND_M < sampleSpacingM(R, 14) * 256, 'a chunk and its close neighbours, not a ring of them');
+  // Over 2 km above the highest ground: the budget coarsens the chunk under the eye too.
+  const high = select(-30.55, -119, 3000 + NEAR_GROUND_ALT_M + 100, 70, 14, 1000);
+  assert.is(high.s.nearTiles, 0);
+  const free = select(-30.55, -119, 3000 + NEAR_GROUND_ALT_M + 100, 70, 14, Infinity);
+  // Vertex spacing of the tile drawn under the eye, in surface_lod samples.
+  const coarseness = (p) => {
+    const t = p.s.draw.find((d) => keyId(d.key) === keyId(keyAt(latLonToDir(-30.55, -119), d.key.lod).key));
+    return t.stride * 2 ** (14 - t.key.lod);
+  };
+  assert.ok(coarseness(high) > coarseness(free), `far up: ${coarseness(high)} with the budget, ${coarseness(free)} without`);
 });
 
 test('heightRangeM: the drawn samples (sea at 0 m) times the exaggeration, widened by half a sample spacing', () => {

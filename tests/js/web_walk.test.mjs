@@ -7,6 +7,8 @@ import { freshCore } from './ct_fixture.mjs';
 import { pageWorld, parseHash, sameWorld, formatHash, PAGE_SURFACE_LOD } from '../../web/url.js';
 import { latLonToDir, keyAt, keyDirection, angleBetween } from '../../stream/geo.js';
 import { clampPose } from '../../stream/camera.js';
+import { prepareTerrain } from '../../stream/tiledata.js';
+import { gridHeights } from '../../stream/streamer.js';
 
 const R = 6371000;
 const metresBetween = (a, b) => angleBetween(a.pose.dir, b.pose.dir) * R;
@@ -119,6 +121,31 @@ test('the eye stands on the exact ground: groundAt, the water surface, never the
     assert.ok(fieldDiffers > 0, 'groundAt, not world.sample');
     assert.is(standingHeightM({ heightM: -300, waterM: 0, hasWater: false }), 0, 'never under the sea surface');
     assert.is(standingHeightM({ heightM: 120, waterM: 118, hasWater: true }), 120, 'a shore: the ground over the water');
+  } finally { world.free(); }
+});
+
+test('the drawn surface_lod stride-1 mesh is the exact ground: meshHeightAt and groundAt agree to 1 mm', async () => {
+  const core = await freshCore();
+  const world = core.buildWorld({ preset: 'balanced', set: { macro_resolution: 32, surface_lod: 10, seed: 7 } });
+  try {
+    const R = world.config.radius_m;
+    let land = 0, worst = 0;
+    for (let i = 0; i < 40 && land < 3; i++) {
+      const at = keyAt(latLonToDir(-50 + (i * 37) % 100, -180 + (i * 71) % 360), 10);
+      // The tile the streamer keeps for the chunk at stride 1 (skirts as the page asks for them).
+      const mesh = world.mesh(at.key, { stride: 1, skirtDepthM: 20 });
+      const tile = { key: at.key, stride: 1, heights: gridHeights(prepareTerrain(mesh, { radiusM: R, stride: 1 })) };
+      if (world.groundAt(keyDirection(at.key, 128, 128)).heightM <= 0) continue;
+      land++;
+      for (let j = 0; j < 50; j++) {
+        const dir = keyDirection(at.key, 3.3 + j * 5.01, 250.7 - j * 4.93);
+        const g = world.groundAt(dir);
+        if (g.heightM <= 0) continue;
+        worst = Math.max(worst, Math.abs(meshHeightAt([tile], dir) - g.heightM));
+      }
+    }
+    assert.ok(land >= 3, `${land} land chunks`);
+    assert.ok(worst < 1e-3, `drawn and exact ground differ by ${worst} m`);
   } finally { world.free(); }
 });
 
