@@ -584,6 +584,52 @@ test('no single-pixel holes between tiles at any altitude, across a cube edge an
   assert.equal(problems, []);
 });
 
+/** Great-circle angle (radians) between two lat/lon points in degrees. */
+function arc(a, b) {
+  const r = Math.PI / 180, d = (p) => [Math.cos(p.lat * r) * Math.cos(p.lon * r), Math.cos(p.lat * r) * Math.sin(p.lon * r), Math.sin(p.lat * r)];
+  const u = d(a), v = d(b);
+  return Math.atan2(Math.hypot(u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]), u[0] * v[0] + u[1] * v[1] + u[2] * v[2]);
+}
+
+/**
+ * Runs walk mode (Shift+W) from lat/lon on heading until the eye is past
+ * `passM` metres from the start (bounded: a stuck walker fails); returns
+ * the poses and grounds seen.
+ */
+async function runFrom(lat, lon, heading, passM) {
+  await within(120000, page.evaluate(([a, b, h]) => window.ctDemo.walk(a, b, { heading: h, tilt: 88 }), [lat, lon, heading]), 'walk');
+  const probe = () => page.evaluate(() => ({ ...window.ctDemo.ground(), pose: window.ctDemo.stats().pose }));
+  const R = 6371000, trace = [await probe()];
+  await page.keyboard.down('Shift');
+  await page.keyboard.down('w');
+  for (const end = Date.now() + 120000; arc(trace[0].pose, trace[trace.length - 1].pose) * R < passM && Date.now() < end;) {
+    await new Promise((r) => setTimeout(r, 50));
+    trace.push(await probe());
+  }
+  await page.keyboard.up('w');
+  await page.keyboard.up('Shift');
+  await page.evaluate(() => window.ctDemo.leaveWalk());
+  return trace;
+}
+
+test('walk mode runs over the north pole and straight through a cube corner', async () => {
+  // 1.1 m short of the pole, heading north: past it the walker comes down
+  // the far meridian (lon + 180), now heading south, without a stop.
+  const pole = await runFrom(90 - 1e-5, 10, 0, 4);
+  const last = pole[pole.length - 1].pose;
+  assert.ok(arc(pole[0].pose, last) * 6371000 >= 4, `ran ${(arc(pole[0].pose, last) * 6371000).toFixed(2)} m from the start`);
+  assert.ok(Math.abs(Math.abs(last.lon - 10) - 180) < 1 && Math.abs(last.heading - 180) < 1, `over the pole: ${JSON.stringify(last)}`);
+  // Through the +X+Y+Z cube corner (35.26 N 45 E), heading north-east along the diagonal.
+  const corner = await runFrom(35.26439 - 1e-5, 45 - 1e-5, 45, 4);
+  const end = corner[corner.length - 1].pose;
+  assert.ok(arc(corner[0].pose, end) * 6371000 >= 4 && end.lat > 35.26439 && end.lon > 45, `through the corner: ${JSON.stringify(end)}`);
+  for (const g of [...pole, ...corner]) {
+    assert.ok(g.eyeM >= g.eyeGroundM + 1.7 - 1e-6, `the eye over the ground: ${JSON.stringify(g)}`);
+  }
+  process.stderr.write(`  over the pole: ${pole.length} samples, ended at ${last.lat.toFixed(6)} ${last.lon.toFixed(3)} heading ${last.heading.toFixed(1)}; corner: ${corner.length} samples\n`);
+  assert.equal(problems, []);
+});
+
 test('choosing a preset shows its values in every slider and number field, without a rebuild', async () => {
   const core = await loadCore();
   const knobs = new Map(core.knobs().map((k) => [k.name, k]));
