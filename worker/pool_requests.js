@@ -7,6 +7,21 @@ import { MSG, parseKey, keyId } from './protocol.js';
 import { stableJson, toDirs } from './pool_util.js';
 
 /**
+ * A request about one chunk with options (mesh, collider): (key, options,
+ * {priority}) -> Promise. Repeats with equal options share one reply; it
+ * goes to the worker that holds the chunk.
+ */
+function chunkWithOptions(request, type) {
+  return (key, options = {}, { priority = 0 } = {}) => {
+    let k;
+    try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
+    const opts = { ...options };
+    return request(type, () => ({ msg: { key: k, options: opts }, transfer: [] }),
+      { key: `${type}:${keyId(k)}:${stableJson(opts)}`, priority, info: { key: k, options: opts }, affinity: keyId(k) });
+  };
+}
+
+/**
  * @param {(type: string, make: () => {msg: object, transfer: ArrayBuffer[]},
  *   o?: {key?: string, priority?: number, info?: object, affinity?: string}) => Promise<any>} request
  *   the pool's scheduler entry point (worker/client.js)
@@ -20,22 +35,10 @@ export function worldRequests(request) {
         { key: `chunk:${keyId(k)}:${format}`, priority, info: { key: k }, affinity: keyId(k) });
     },
 
-    mesh(key, meshOptions = {}, { priority = 0 } = {}) {
-      let k;
-      try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
-      const opts = { ...meshOptions };
-      return request(MSG.MESH, () => ({ msg: { key: k, options: opts }, transfer: [] }),
-        { key: `mesh:${keyId(k)}:${stableJson(opts)}`, priority, info: { key: k, options: opts }, affinity: keyId(k) });
-    },
+    mesh: chunkWithOptions(request, MSG.MESH),
 
     /** A physics collider of a chunk (world.collider in a worker; its arrays are transferred). */
-    collider(key, options = {}, { priority = 0 } = {}) {
-      let k;
-      try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
-      const opts = { ...options };
-      return request(MSG.COLLIDER, () => ({ msg: { key: k, options: opts }, transfer: [] }),
-        { key: `collider:${keyId(k)}:${stableJson(opts)}`, priority, info: { key: k, options: opts }, affinity: keyId(k) });
-    },
+    collider: chunkWithOptions(request, MSG.COLLIDER),
 
     sample(dirs, { priority = 0 } = {}) {
       let own;
