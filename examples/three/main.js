@@ -4,9 +4,10 @@
 // three.js draws them camera-relative. Drag to orbit, wheel to go from space
 // down to eye height (1.7 m over the core's ground under the camera). G (or
 // ctThree.walk) puts a Rapier character on the ground under the camera: WASD
-// or the arrows walk, Space jumps, dragging turns, a click drops a marker
-// where the terrain raycast hits; G again goes back to orbiting.
-// window.ctThree exposes ready/stats/goTo/walk for tests.
+// or the arrows walk, Space jumps, dragging turns, V switches between first
+// and third person, a click drops a marker where the terrain raycast hits;
+// G again goes back to orbiting.
+// window.ctThree exposes ready/stats/goTo/walk/view/jump for tests.
 import * as THREE from 'three';
 import { createPool } from 'cubesphere-terrain/worker';
 import { TileStreamer, computeView, clampPose, defaultPose, autoTilt, latLonToDir } from 'cubesphere-terrain/stream';
@@ -28,6 +29,9 @@ const EYE_M = 1.7;
 renderer.setPixelRatio(Math.min(2, devicePixelRatio));
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x000000);
+// Near the ground the background is a sky colour, fading to black by SKY_TOP_M
+// above it: a flat colour, no atmosphere, but the horizon reads at eye height.
+const SKY = new THREE.Color(0x8fb4dc), SKY_TOP_M = 60000;
 const camera = new THREE.PerspectiveCamera();   // at the origin: the world moves, not the camera
 const sun = new THREE.DirectionalLight(0xffffff, 2.2);
 sun.position.set(0.6, 0.5, 0.62);
@@ -53,6 +57,7 @@ function frame(now) {
   const range = state.streamer.heightRange();
   if (walk.active) walk.frame(now, state);
   else keepAboveGround(now);
+  scene.background.copy(SKY).multiplyScalar(Math.max(0, 1 - (state.pose.alt - state.groundM) / SKY_TOP_M));
   const view = state.view = computeView(state.pose, { radiusM: state.radiusM, width, height, groundM: state.groundM, ...range });
   const res = state.streamer.update(view, now);
   state.last = res;
@@ -167,24 +172,44 @@ window.ctThree = {
     }
     const above = alt - state.groundM;
     state.pose = clampPose({ ...state.pose, lat, lon, alt, tilt: tilt ?? autoTilt(above) }, state.radiusM, aboveGround ? state.groundM + EYE_M : 0);
-    const since = state.frames;
-    return new Promise((resolve) => {
-      const poll = () => (state.frames > since + 2 && state.last && state.last.settled ? resolve(stats()) : setTimeout(poll, 50));
-      poll();
-    });
+    return settled();
   },
   /**
    * Puts the character on the ground at lat/lon (degrees) facing headingDeg
    * and resolves with walk stats once it stands there; walk(null) goes back
    * to orbiting. Needs the pool's collider() (the worker builds colliders).
+   * {view: 'third'} watches from behind (else the current view, first person
+   * at first); with a view given it also waits for the tiles to settle.
    */
-  async walk(lat, lon, headingDeg = 0) {
+  async walk(lat, lon, headingDeg = 0, { view } = {}) {
     if (lat === null) { walk.stop(state); return walk.stats(); }
     if (walk.active) walk.stop(state);
+    if (view) walk.setView(view);
     await walk.start(state, lat, lon, headingDeg);
+    if (view) await settled();
     return walk.stats();
   },
+  /** Walk mode's camera, 'first' or 'third' person (V on the keyboard); resolves once the view is settled. */
+  async view(view) {
+    walk.setView(view);
+    await settled();
+    return walk.stats();
+  },
+  /**
+   * The character jumps; resolves once it has landed again with {standM,
+   * topM, landed}: the feet's heights before and at the top, and walk stats.
+   */
+  jump: (hangMs) => walk.jump(hangMs),
 };
+
+/** Resolves with stats a few frames on, once the streamer has what the view needs. */
+function settled() {
+  const since = state.frames;
+  return new Promise((resolve) => {
+    const poll = () => (state.frames > since + 2 && state.last && state.last.settled ? resolve(stats()) : setTimeout(poll, 50));
+    poll();
+  });
+}
 
 start().catch((e) => {
   hud.textContent = `failed: ${e.message}`;

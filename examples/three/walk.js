@@ -9,7 +9,8 @@ import { GroundNeighbourhood, enuFrame } from 'cubesphere-terrain/stream';
 
 const normalize = (a) => { const l = Math.hypot(a[0], a[1], a[2]); return [a[0] / l, a[1] / l, a[2] / l]; };
 
-const HALF_M = 0.6, RADIUS_M = 0.3, FOOT_M = HALF_M + RADIUS_M;   // a 1.8 m capsule
+/** The capsule: half the straight part, the radius, centre to feet (1.8 m tall in all). */
+export const HALF_M = 0.6, RADIUS_M = 0.3, FOOT_M = HALF_M + RADIUS_M;
 const G = 9.81, JUMP_MPS = 5, REBASE_M = 2000;
 /** Eyes above the feet. */
 export const EYE_M = 1.7;
@@ -80,7 +81,21 @@ export class Walker {
     return { dir: up, heightM: feet - this.R, eye: up.map((v) => v * (feet + EYE_M)) };
   }
 
-  jump() { if (this.grounded) { this.upMps = JUMP_MPS; this.grounded = false; } }
+  /** Jumps when on the ground; true when it did. */
+  jump() {
+    if (!this.grounded) return false;
+    this.upMps = JUMP_MPS;
+    this.grounded = false;
+    return true;
+  }
+
+  /** Radial up, and ahead and right along the heading, at the player. */
+  axes() {
+    const up = this.dir, { east, north } = enuFrame(up), h = (this.heading * Math.PI) / 180;
+    const ahead = [0, 1, 2].map((i) => north[i] * Math.cos(h) + east[i] * Math.sin(h));
+    const right = [0, 1, 2].map((i) => east[i] * Math.cos(h) - north[i] * Math.sin(h));
+    return { up, ahead, right };
+  }
 
   /**
    * One frame of dt seconds: forwardMps and rightMps along the heading.
@@ -95,9 +110,7 @@ export class Walker {
       if (!g) return;
       this.p = this.dir.map((v, i) => v * (this.R + g.heightM + FOOT_M + 0.05) - this.origin[i]);
     }
-    const up = this.dir, { east, north } = enuFrame(up), h = (this.heading * Math.PI) / 180;
-    const ahead = [0, 1, 2].map((i) => north[i] * Math.cos(h) + east[i] * Math.sin(h));
-    const right = [0, 1, 2].map((i) => east[i] * Math.cos(h) - north[i] * Math.sin(h));
+    const { up, ahead, right } = this.axes();
     this.upMps -= G * dt;
     const move = [0, 1, 2].map((i) => (ahead[i] * forwardMps + right[i] * rightMps + up[i] * this.upMps) * dt);
     this.body.setTranslation(vec(this.p));

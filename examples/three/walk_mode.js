@@ -1,12 +1,14 @@
 // This module is the example's walk mode: it loads Rapier when first asked
 // (4 MB of inlined WebAssembly the orbit view never needs), runs the Walker
-// (walk.js) each frame from the keys held, puts the orbit camera's pose at
-// the character's eyes, and drops a marker where a click's terrain raycast
-// hits the ground the walker holds. Markers are float64 points placed
-// relative to the eye each frame, like the tiles.
+// (walk.js) each frame from the keys held, puts the camera's pose at the
+// character's eyes (first person) or behind it (third person, drawing the
+// character: character.js), and drops a marker where a click's terrain
+// raycast hits the ground the walker holds. Markers are float64 points
+// placed relative to the eye each frame, like the tiles.
 import * as THREE from 'three';
 import { dirToLatLon, latLonToDir, screenRay } from 'cubesphere-terrain/stream';
 import { Walker, EYE_M } from './walk.js';
+import { CharacterMesh, thirdPersonPose } from './character.js';
 
 const WALK_MPS = 5, RUN_MPS = 12, TURN_DEG_PER_PX = 0.25, TILT_DEG = 80;
 
@@ -31,6 +33,9 @@ export class WalkMode {
     this.markerGeometry = new THREE.SphereGeometry(0.6, 16, 8);
     this.markerMaterial = new THREE.MeshBasicMaterial({ color: 0xff3020 });
     this.lastClick = null;
+    this.view = 'first';   // or 'third'
+    this.character = new CharacterMesh(scene);
+    this.jumping = null;   // a jump() promise's watch: {standM, topM, jumped, left, resolve}
   }
 
   get active() { return this.walker !== null; }
@@ -56,6 +61,7 @@ export class WalkMode {
 
   stop(state) {
     if (!this.walker) return;
+    this.jumping?.resolve(null);
     state.pose.alt = Math.max(state.pose.alt, state.groundM + 50);   // the orbit camera starts a little above
     state.pose.tilt = 72;
     this.walker.dispose();
@@ -65,6 +71,38 @@ export class WalkMode {
   key(code, down) {
     if (down) this.keys.add(code); else this.keys.delete(code);
     if (down && code === 'Space' && this.walker) this.walker.jump();
+    if (down && code === 'KeyV') this.setView(this.view === 'first' ? 'third' : 'first');
+  }
+
+  /** 'first' (from the eyes) or 'third' (behind and above, the character drawn). */
+  setView(view) {
+    if (view !== 'first' && view !== 'third') throw new Error(`walk: view must be 'first' or 'third', not '${view}'`);
+    this.view = view;
+  }
+
+  /**
+   * Jumps (as soon as the character stands) and resolves once it has left
+   * the ground and landed again: {standM, topM, landed: stats}, the feet's
+   * heights before and at the top; rejects after hangMs.
+   */
+  jump(hangMs = 10000) {
+    if (!this.walker) return Promise.reject(new Error('jump: not walking'));
+    if (this.jumping) return Promise.reject(new Error('jump: already jumping'));
+    return new Promise((resolve, reject) => {
+      const standM = this.walker.eye().heightM;
+      const timer = setTimeout(() => { this.jumping = null; reject(new Error(`jump: not landed after ${hangMs} ms`)); }, hangMs);
+      this.jumping = { standM, topM: standM, jumped: false, left: false,
+        resolve: (v) => { clearTimeout(timer); this.jumping = null; resolve(v); } };
+    });
+  }
+
+  /** After a step: the jump watch's top, and its end on landing. */
+  _watchJump() {
+    const j = this.jumping, w = this.walker;
+    if (!j || !j.jumped) return;
+    j.topM = Math.max(j.topM, w.eye().heightM);
+    if (!w.grounded) j.left = true;
+    else if (j.left) j.resolve({ standM: j.standM, topM: j.topM, landed: this.stats() });
   }
 
   turn(dx, dy) {
@@ -82,7 +120,15 @@ export class WalkMode {
     const right = (k.has('KeyD') - k.has('KeyA')) * speed;
     if (k.has('ArrowLeft')) this.walker.heading -= 90 * dt;
     if (k.has('ArrowRight')) this.walker.heading += 90 * dt;
+    if (this.jumping && !this.jumping.jumped) this.jumping.jumped = this.walker.jump();
     if (dt > 0) this.walker.step(dt, fwd, right);
+    this._watchJump();
+    if (this.view === 'third' && this.walker.p) {
+      const t = thirdPersonPose(this.walker, state.radiusM);
+      state.groundM = t.groundM;
+      state.pose = t.pose;
+      return;
+    }
     const e = this.walker.eye(), ll = dirToLatLon(e.dir);
     state.groundM = e.heightM;
     state.pose = { lat: ll.lat, lon: ll.lon, alt: e.heightM + EYE_M, heading: (this.walker.heading + 360) % 360, tilt: this.tilt };
@@ -91,8 +137,9 @@ export class WalkMode {
   /** A click at device pixel (px, py): a marker where the ray meets the held ground. */
   click(view, px, py) {
     if (!this.walker) { this.lastClick = { hit: false, why: 'not walking (G walks)' }; return; }
-    const hit = this.walker.raycast(view.eye, screenRay(view, px, py), 20000);
-    this.lastClick = hit ? { hit: true, point: hit.point, distanceM: hit.distanceM } : { hit: false, why: 'no collider there yet' };
+    const ray = screenRay(view, px, py), hit = this.walker.raycast(view.eye, ray, 20000);
+    this.lastClick = hit ? { hit: true, point: hit.point, distanceM: hit.distanceM, origin: view.eye.slice(), dir: ray }
+      : { hit: false, why: 'no collider there yet' };
     if (!hit) return;
     const mesh = new THREE.Mesh(this.markerGeometry, this.markerMaterial);
     mesh.frustumCulled = false;
@@ -102,6 +149,7 @@ export class WalkMode {
 
   /** Markers relative to the eye (float64 subtraction). */
   show(eye) {
+    this.character.show(this.walker, eye, this.view === 'third');
     for (const m of this.markers) m.mesh.position.set(m.point[0] - eye[0], m.point[1] - eye[1], m.point[2] - eye[2]);
   }
 
@@ -114,7 +162,7 @@ export class WalkMode {
   }
 
   stats() {
-    return this.walker ? { active: true, ...this.walker.stats(), heading: this.walker.heading, markers: this.markers.length,
+    return this.walker ? { active: true, ...this.walker.stats(), heading: this.walker.heading, view: this.view, markers: this.markers.length,
       lastClick: this.lastClick } : { active: false, markers: this.markers.length, lastClick: this.lastClick };
   }
 }

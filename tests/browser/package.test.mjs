@@ -4,7 +4,9 @@
 // worker pool and gets the same generation and chunk digest as Node, and
 // bundles the ./stream entry;
 // (2) examples/three, served as plain ES modules, streams chunk meshes into
-// a three.js scene from space and near the ground with no console errors.
+// a three.js scene from space and near the ground with no console errors,
+// and walks a Rapier character on a slope: it stands, jumps and lands on the
+// exact ground, and a click drops a marker on it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { build } from 'esbuild';
@@ -14,10 +16,14 @@ import { serve } from '../../scripts/serve.mjs';
 import { sharedChromium } from './chromium.mjs';
 import { packAndInstall, pkg, root } from '../pack_fixture.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
+import { latLonToDir, enuFrame } from '../../stream/index.js';
 
 const artifacts = path.join(root, 'tests', 'artifacts');
 // A coast of the example's default world (balanced, seed 42): land here, sea 1.5 degrees south.
 const COAST = [16, 34];
+// 2 km north-east of it, ground sloping 13 degrees (the surface_lod mesh's
+// triangles are about a kilometre across there): where the character walks.
+const SLOPE = [15.986, 34.011];
 const SMALL = { preset: 'balanced', set: { macro_resolution: 16, surface_lod: 2, seed: 5 } };
 const KEY = { face: 1, lod: 2, x: 3, y: 0 };
 let page, closeBrowser, fx;
@@ -119,17 +125,43 @@ test('examples/three streams chunk meshes into a three.js scene, from space to n
   await page.screenshot({ path: path.join(artifacts, 'three-ground.png') });
   assert.equal(low.errors, []);
 
-  // A Rapier character stands on the GroundNeighbourhood's colliders: its
-  // feet on the exact ground of the same world (Node's core), within what
-  // Rapier's controller leaves between them (snap and skin, centimetres).
-  const walk = await page.evaluate((c) => window.ctThree.walk(c[0], c[1], 0), COAST);
-  assert.ok(walk.active && walk.placed && walk.grounded, `the character stands: ${JSON.stringify(walk)}`);
+  // A Rapier character stands on the GroundNeighbourhood's colliders, on
+  // a slope, watched from behind and facing across it: its feet on the
+  // exact ground of the same world (Node's core), within what Rapier's
+  // controller leaves between them (snap and skin, centimetres).
   const world = (await loadCore()).buildWorld({ preset: 'balanced', set: { seed: 42, surface_lod: 5 } });
-  const ground = world.groundAt(walk.dir);
-  world.free();
-  assert.ok(Math.abs(walk.heightM - ground.heightM) < 0.25,
-    `feet at ${walk.heightM.toFixed(3)} m, exact ground ${ground.heightM.toFixed(3)} m`);
+  const R = world.config.radius_m;
+  const spot = world.groundAt(latLonToDir(...SLOPE));
+  assert.ok(spot.slopeDeg > 8 && !(spot.hasWater && spot.waterM > spot.heightM), `a dry slope: ${spot.slopeDeg} degrees`);
+  const { east, north } = enuFrame(latLonToDir(...SLOPE)), dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const across = (Math.atan2(dot(spot.normal, east), dot(spot.normal, north)) * 180) / Math.PI + 90;   // downhill on the left
+  const walk = await page.evaluate(([lat, lon, h]) => window.ctThree.walk(lat, lon, h, { view: 'third' }), [...SLOPE, across]);
+  assert.ok(walk.active && walk.placed && walk.grounded && walk.view === 'third', `the character stands: ${JSON.stringify(walk)}`);
+  const feet = (w) => {
+    const g = world.groundAt(w.dir);
+    assert.ok(Math.abs(w.heightM - g.heightM) < 0.25, `feet at ${w.heightM.toFixed(3)} m, exact ground ${g.heightM.toFixed(3)} m`);
+  };
+  feet(walk);
   assert.ok(walk.colliders >= 1 && walk.ground.triangles > 0, `colliders held: ${walk.colliders}`);
+
+  // Space's jump: up with radial gravity and back down on the ground.
+  const jump = await page.evaluate(() => window.ctThree.jump(15000));
+  assert.ok(jump.topM - jump.standM > 0.3, `rose ${(jump.topM - jump.standM).toFixed(2)} m`);
+  assert.ok(jump.landed.grounded, 'landed');
+  feet(jump.landed);
+
+  // A real click on the ground in front of the camera: a marker where the
+  // neighbourhood's raycast hits, which is the exact ground and the core's
+  // own raycast along the same ray.
+  await page.mouse.click(540, 330);
+  const { walk: clicked } = await page.evaluate(() => window.ctThree.stats());
+  const c = clicked.lastClick;
+  assert.ok(clicked.markers === 1 && c && c.hit, `a marker dropped: ${JSON.stringify(c)}`);
+  const r = Math.hypot(...c.point), under = world.groundAt(c.point.map((v) => v / r));
+  assert.ok(Math.abs(r - R - under.heightM) < 0.25, `marker ${(r - R).toFixed(3)} m, exact ground ${under.heightM.toFixed(3)} m`);
+  const core = world.raycast(c.origin, c.dir, 20000);
+  assert.ok(core && Math.hypot(...core.point.map((v, i) => v - c.point[i])) < 1, `the core's raycast hits ${core && core.distanceM} m, the page's ${c.distanceM} m`);
+  world.free();
   await page.screenshot({ path: path.join(process.env.CT_DOCS_PICTURES === '1' ? path.join(root, 'docs', 'img') : artifacts, 'three-walk.png') });
   assert.equal(problems, []);
 });
