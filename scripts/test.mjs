@@ -3,10 +3,12 @@
 // the noise check and the C game compiled to WebAssembly, the libFuzzer
 // harnesses when clang is present), one `npm pack` for the suites that
 // install the package, then lanes at once: the real-browser test files, each
-// in its own process (they wait on frames and streaming far more than they
-// use the CPU: a whole run used under a third of the two cores), the native
-// tests (two at a time) followed by a short fuzz run of every harness, and
-// the uvu suites (core under Node, worker, pure page modules).
+// in its own process, three at a time (most of their CPU is software GL
+// shading pixels, which is why their pages are small: tests/browser/
+// chromium.mjs testViewport; their waits for workers and frames leave room
+// beside them), the native tests (two at a time) followed by a short fuzz
+// run of every harness, and the uvu suites (core under Node, worker, pure
+// page modules).
 // Each step prints its output and time when it ends; the last line is one
 // "N passed, M failed" over everything.
 import { spawn, spawnSync } from 'node:child_process';
