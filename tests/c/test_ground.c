@@ -6,6 +6,7 @@
 #include "ct.h"
 #include "layers/ct_fine_relief.h"
 #include "test.h"
+#include "test_world.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,19 +19,11 @@ static ct_chunk ca, cb, fine[4];
 static ct_world *build(const char *text)
 {
     ct_config cfg;
-    char err[256];
-    ct_world *w;
     ct_config_preset(&cfg, "balanced", NULL, 0);
     /* The layer on its own: rivers carve after it, so with them on a river's
      * wet edge follows the fine relief and water samples may move. */
     cfg.river_min_area_km2 = 0.0;
-    if (ct_config_parse(&cfg, text, err, sizeof err) != CT_OK) {
-        CHECK(0, "config: %s", err);
-        return NULL;
-    }
-    w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
-    CHECK(w != NULL, "build: %s", err);
-    return w;
+    return test_world_build(&cfg, text);
 }
 
 static int same_payload(const ct_chunk *a, size_t ia, const ct_chunk *b, size_t ib)

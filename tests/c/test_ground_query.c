@@ -11,6 +11,7 @@
 #include "world/ct_world.h"
 #include "surface/ct_ground_query.h"
 #include "test.h"
+#include "test_world.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -39,15 +40,8 @@ static double rnd(void)
 static ct_world *build(const char *text)
 {
     ct_config cfg;
-    ct_world *w;
     ct_config_preset(&cfg, "balanced", NULL, 0);
-    if (ct_config_parse(&cfg, text, err, sizeof err) != CT_OK) {
-        CHECK(0, "config: %s", err);
-        return NULL;
-    }
-    w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
-    CHECK(w != NULL, "build: %s", err);
-    return w;
+    return test_world_build(&cfg, text);
 }
 
 static void mesh(const ct_world *w, const ct_chunk *c, int water, tmesh *t)

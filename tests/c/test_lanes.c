@@ -6,6 +6,7 @@
  * point sample in every output bit (float height, codes, biome, palette). */
 #include "ct.h"
 #include "test.h"
+#include "test_world.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,13 +16,8 @@ static ct_chunk chunk;
 static ct_world *build(const char *text)
 {
     ct_config cfg;
-    char err[256];
-    ct_world *w;
     ct_config_preset(&cfg, "balanced", NULL, 0);
-    if (ct_config_parse(&cfg, text, err, sizeof err) != CT_OK) { CHECK(0, "config: %s", err); return NULL; }
-    w = ct_world_build(&cfg, NULL, NULL, err, sizeof err);
-    CHECK(w != NULL, "world: %s", err);
-    return w;
+    return test_world_build(&cfg, text);
 }
 
 /* Vertices of the chunk that differ from ct_world_sample; *dry counts land. */
