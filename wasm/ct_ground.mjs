@@ -7,6 +7,7 @@
 import { ctError } from './ct_heap.mjs';
 import { CHUNK_CORE } from './ct_constants.mjs';
 import { parseKey } from './ct_key.mjs';
+import { flattenDirs, vec3 } from './ct_dirs.mjs';
 import { meshBuffers } from './ct_mesh.mjs';
 
 const GROUND_DOUBLES = 16;   // ctw__ground_out's record
@@ -20,25 +21,6 @@ function groundRecord(f, i) {
     slopeDeg: f[i + 6], biome: f[i + 7], material: f[i + 8], paletteIndex: f[i + 9],
     key: { face: f[i + 10], lod: f[i + 11], x: f[i + 12], y: f[i + 13] }, localX: f[i + 14], localY: f[i + 15],
   };
-}
-
-function vec3(v, what) {
-  if (v == null || typeof v.length !== 'number' || v.length < 3) {
-    throw ctError('CT_ERR_DIRECTION', `${what} must be an array of 3 numbers`);
-  }
-  return [+v[0], +v[1], +v[2]];
-}
-
-/** Float64Array of 3n passes through; arrays of [x, y, z] are flattened. */
-function flat3(dirs) {
-  if (dirs instanceof Float64Array) {
-    if (dirs.length % 3) throw ctError('CT_ERR_DIRECTION', 'ground: Float64Array length must be a multiple of 3');
-    return dirs;
-  }
-  if (!Array.isArray(dirs)) throw ctError('CT_ERR_DIRECTION', 'ground: dirs must be a Float64Array or an array of [x, y, z]');
-  const out = new Float64Array(3 * dirs.length);
-  dirs.forEach((d, i) => out.set(vec3(d, `direction ${i}`), 3 * i));
-  return out;
 }
 
 export const groundMethods = {
@@ -63,7 +45,7 @@ export const groundMethods = {
    * Throws on the first bad direction (message names its index).
    */
   ground(dirs) {
-    const heap = this._live(), x = heap.x, flat = flat3(dirs), n = flat.length / 3;
+    const heap = this._live(), x = heap.x, flat = flattenDirs(dirs, 'ground'), n = flat.length / 3;
     const r = {
       heightM: new Float64Array(n), waterM: new Float64Array(n), hasWater: new Uint8Array(n),
       normal: new Float64Array(3 * n), slopeDeg: new Float64Array(n), biome: new Uint8Array(n),

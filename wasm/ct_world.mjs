@@ -13,6 +13,7 @@ import {
   CHUNK_CORE, CHUNK_SAMPLES as SAMPLES, CTC_FILE_BYTES as CTC_BYTES, U16LE_FILE_BYTES as U16LE_BYTES, REGION_NAMES,
 } from './ct_constants.mjs';
 import { parseKey } from './ct_key.mjs';
+import { flattenDirs } from './ct_dirs.mjs';
 import { copyParts, meshBuffers, viewGetters } from './ct_mesh.mjs';
 import { freeGround, groundMethods } from './ct_ground.mjs';
 import { readRivers, readRiverCurves } from './ct_rivers.mjs';
@@ -149,7 +150,7 @@ export class World {
    */
   sample(dirs) {
     const heap = this._live(), x = heap.x;
-    const flat = flattenDirs(dirs), n = flat.length / 3;
+    const flat = flattenDirs(dirs, 'sample'), n = flat.length / 3;
     const r = {
       heightM: new Float64Array(n), waterM: new Float64Array(n), hasWater: new Uint8Array(n),
       waterBody: new Int32Array(n), biome: new Uint8Array(n), material: new Uint8Array(n),
@@ -361,17 +362,3 @@ export class World {
 // groundAt, ground, groundInChunk, raycast, collider (wasm/ct_ground.mjs).
 Object.assign(World.prototype, groundMethods);
 
-/** Float64Array(3n) passes through; arrays of [x,y,z] are flattened. */
-function flattenDirs(dirs) {
-  if (dirs instanceof Float64Array) {
-    if (dirs.length % 3) throw ctError('CT_ERR_DIRECTION', 'sample: Float64Array length must be a multiple of 3');
-    return dirs;
-  }
-  if (!Array.isArray(dirs)) throw ctError('CT_ERR_DIRECTION', 'sample: dirs must be a Float64Array or an array of [x, y, z]');
-  const flat = new Float64Array(dirs.length * 3);
-  dirs.forEach((d, i) => {
-    if (d == null || d.length < 3) throw ctError('CT_ERR_DIRECTION', `direction ${i} must have 3 numbers`);
-    flat[3 * i] = +d[0]; flat[3 * i + 1] = +d[1]; flat[3 * i + 2] = +d[2];
-  });
-  return flat;
-}
