@@ -3,9 +3,9 @@
  * Keys come from a fixed hash sequence (face, x, y from the hash of the
  * candidate number and the LOD under a named salt), the same for every
  * world, so two worlds are measured on the same keys where both have land
- * there. A candidate is kept when a 3x3 probe of it (ct_world_sample) is dry
- * and its generated chunk has no sea sample: a sample whose water surface
- * decodes to sea level or below. Lakes and rivers stay: their water surface
+ * there. A candidate is kept when a 3x3 probe of it (ct_world_sample) meets
+ * no ocean and its generated chunk has no sea sample: a sample whose water
+ * surface decodes to sea level or below. Lakes and rivers stay: their water surface
  * is the surface measured (the height of a water sample is the larger of its
  * bed and its water surface), as a DEM with water bodies flattened reads.
  * Heights are the chunk's float heights (ct_chunk.height_m), never the 1 m
@@ -43,8 +43,9 @@ static ct_key lf_candidate(int lod, int k)
     return key;
 }
 
-/* 1 when all of a 3x3 probe over the chunk is dry. */
-static int lf_probe_dry(const ct_world *w, ct_key key)
+/* 1 when none of a 3x3 probe over the chunk is sea (a cheap screen before
+ * generating it; lakes and rivers under the probe are fine). */
+static int lf_probe_no_sea(const ct_world *w, ct_key key)
 {
     int a, b;
     char err[256];
@@ -53,7 +54,7 @@ static int lf_probe_dry(const ct_world *w, ct_key key)
             double dir[3];
             ct_sample s;
             if (ct_key_direction(key, 16.0 + 112.0 * a, 16.0 + 112.0 * b, dir, err, sizeof err) != CT_OK ||
-                ct_world_sample(w, dir, &s, err, sizeof err) != CT_OK || s.has_water)
+                ct_world_sample(w, dir, &s, err, sizeof err) != CT_OK || s.water_body == 0)
                 return 0;
         }
     }
@@ -107,7 +108,7 @@ int lf_chunks_run(const ct_world *w, const lf_chunk_opts *o, lf_result *acc,
         int sea;
         lf_result r;
         (*tries)++;
-        if (!lf_probe_dry(w, key)) continue;
+        if (!lf_probe_no_sea(w, key)) continue;
         if (ct_chunk_generate(w, key, chunk, err, sizeof err) != CT_OK) {
             fprintf(stderr, "landforms: %s\n", err);
             goto end;
