@@ -201,9 +201,10 @@ terrain-stats: $(B)/terrain_stats
 # make landforms ARGS="--seeds 42 --chunks 4" (same as npm run landforms -- ...):
 # pits, ponding, drainage-area exponent and drainage density of land chunks,
 # and coast box dimension (tools/landforms*, docs/generation.md "Landforms").
+# The program also links terrain-stats' coast raster (its --raster).
 LF_SRC := $(sort $(wildcard tools/landforms*.c))
-$(B)/landforms: $(LF_SRC) tools/landforms.h $(B)/libct.a
-	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itools $(LF_SRC) $(B)/libct.a $(LIBS) -o $@
+$(B)/landforms: $(LF_SRC) tools/landforms.h tools/terrain_stats_raster.c tools/terrain_stats.h $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itools $(LF_SRC) tools/terrain_stats_raster.c $(B)/libct.a $(LIBS) -o $@
 
 # Its test links the tool's measures (all but the main program).
 $(B)/tests/test_landforms: tests/c/test_landforms.c $(TEST_HDR) $(filter-out tools/landforms.c,$(LF_SRC)) tools/landforms.h $(B)/libct.a

@@ -2,15 +2,19 @@
  *
  *   landforms [--preset NAME] [--set name=value]... [--lods 9,10] [--chunks 8]
  *             [--max-tries 4000] [--channel-km2 1] [--fit-min 4] [--fit-max 512]
- *             [--sim] [--no-world]
+ *             [--sim] [--no-world] [--raster PATH [--width 8192] [--height 4096] [--lat-max 60]]
  *
  * Builds one world (the preset with surface_lod 12, the demo page's world,
  * then the --set knobs), measures whole land chunks at each LOD and prints
  * one JSON object on stdout. --sim adds the calibration landscape
  * (landforms_sim.c) measured the same way; --no-world measures only that.
+ * --raster writes the world's land/water raster of the coast survey
+ * (terrain_stats_raster.c, the raster `npm run terrain-stats` measures), for
+ * the coast box dimension tools/landforms.mjs --coast computes from it.
  * tools/landforms.mjs (npm run landforms) runs this per seed and prints the
  * tables. Definitions: docs/generation.md, "Landforms". */
 #include "landforms.h"
+#include "terrain_stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,13 +25,15 @@ typedef struct lf_args {
     const char *preset;
     int lods[8], lod_count, chunks, max_tries, sim, world;
     double channel_km2, fit_min, fit_max;
+    ts_raster_opts raster;          /* out_path NULL: no raster */
 } lf_args;
 
 static int lf_usage(const char *msg)
 {
     fprintf(stderr, "landforms: %s\n"
             "usage: landforms [--preset NAME] [--set name=value]... [--lods 9,10] [--chunks N]\n"
-            "       [--max-tries N] [--channel-km2 A] [--fit-min S] [--fit-max S] [--sim] [--no-world]\n", msg);
+            "       [--max-tries N] [--channel-km2 A] [--fit-min S] [--fit-max S] [--sim] [--no-world]\n"
+            "       [--raster PATH [--width W] [--height H] [--lat-max DEG]]\n", msg);
     return 2;
 }
 
@@ -56,6 +62,9 @@ static int lf_parse(int argc, char **argv, lf_args *a, ct_config *cfg)
     a->channel_km2 = 1.0;
     a->fit_min = 4.0;
     a->fit_max = 512.0;
+    a->raster.width = 8192;
+    a->raster.height = 4096;
+    a->raster.lat_max_deg = 60.0;
     for (k = 1; k + 1 < argc; k++)
         if (strcmp(argv[k], "--preset") == 0) a->preset = argv[k + 1];
     if (ct_config_preset(cfg, a->preset, err, sizeof err) != CT_OK ||
@@ -96,6 +105,16 @@ static int lf_parse(int argc, char **argv, lf_args *a, ct_config *cfg)
             if (!lf_number(val, 1e-6, 1e6, &a->channel_km2)) return lf_usage("bad --channel-km2");
         } else if (strcmp(o, "--fit-min") == 0) {
             if (!lf_number(val, 1, 1e9, &a->fit_min)) return lf_usage("bad --fit-min (sample areas >= 1)");
+        } else if (strcmp(o, "--raster") == 0) {
+            a->raster.out_path = val;
+        } else if (strcmp(o, "--width") == 0) {
+            if (!lf_number(val, 16, 65536, &v) || v != floor(v)) return lf_usage("bad --width (16..65536)");
+            a->raster.width = (int)v;
+        } else if (strcmp(o, "--height") == 0) {
+            if (!lf_number(val, 8, 32768, &v) || v != floor(v)) return lf_usage("bad --height (8..32768)");
+            a->raster.height = (int)v;
+        } else if (strcmp(o, "--lat-max") == 0) {
+            if (!lf_number(val, 1, 90, &a->raster.lat_max_deg)) return lf_usage("bad --lat-max (1..90 degrees)");
         } else if (strcmp(o, "--fit-max") == 0) {
             if (!lf_number(val, 1, 1e9, &a->fit_max)) return lf_usage("bad --fit-max (sample areas >= 1)");
         } else {
@@ -202,6 +221,18 @@ static int lf_run_world(const lf_args *a, const ct_config *cfg)
         printf("]}");
     }
     printf("]");
+    if (a->raster.out_path) {
+        ts_raster_result rr;
+        if (!ts_raster_run(w, &a->raster, &rr)) {
+            ct_world_free(w);
+            free(each);
+            return 0;
+        }
+        printf(",\n \"raster\":{\"width\":%d,\"height\":%d,\"lat_max_deg\":%.17g,\"row0\":%d,\"row1\":%d,"
+               "\"land_share\":%.6f,\"radius_m\":%.17g,\"ms\":%.1f}",
+               a->raster.width, a->raster.height, a->raster.lat_max_deg, rr.row0, rr.row1, rr.land_share,
+               cfg->radius_m, rr.ms);
+    }
     ct_world_free(w);
     free(each);
     return 1;

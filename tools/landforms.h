@@ -24,6 +24,9 @@
 #define LF_PONDED_M 0.5         /* a sample is ponded when the fill raises it more than this */
 #define LF_BINS 48              /* exceedance thresholds 2^(k/2) sample areas, k = 0..47 */
 
+/* The eight neighbour steps (di, dj), counter-clockwise from +i. */
+extern const int LF_DI[8], LF_DJ[8];
+
 /* A grid of samples with their tangent steps: sample (i, j) is at index
  * j * nx + i; step (di, dj) from it spans |di a + dj b| metres and it stands
  * for |a x b| square metres of ground (a, b: 3 doubles per sample). */
@@ -72,6 +75,8 @@ typedef struct lf_sim_opts {
     unsigned seed;
 } lf_sim_opts;
 void lf_sim_defaults(lf_sim_opts *o);
+/* A 32-bit integer mix (the tool's only hash: sim noise, chunk keys). */
+unsigned lf_hash32(unsigned x);
 int lf_sim_run(const lf_sim_opts *o, lf_grid *g);
 
 int lf_grid_alloc(lf_grid *g, int nx, int ny);

@@ -8,19 +8,31 @@
 // Definitions: docs/generation.md, "Landforms".
 //
 //   npm run landforms -- [--seeds 42,7,1234] [--preset NAME] [--set name=value]...
-//                        [--lods 9,10] [--chunks 8] [--channel-km2 1]
+//                        [--lods 9,10] [--chunks 24] [--channel-km2 1]
 //                        [--fit-min 4] [--fit-max 512] [--json]
+//                        [--coast [--coast-width 8192] [--lat-max 60]]
+//
+// --coast adds the coastline's box-counting dimension of each world and of
+// Earth on one equirectangular grid (terrain-stats' raster and measure:
+// tools/terrain_stats_raster.c, coast_measure.mjs, earth_raster.mjs), under
+// both water rules: land is a sample with no water (lakes and rivers are
+// water, as `npm run terrain-stats` reports it) and land is a sample with no
+// sea (ocean coasts only), with the box counts N(s) behind both.
 import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureCoast } from './coast_measure.mjs';
+import { earthRaster } from './earth_raster.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const binary = path.join(root, 'build', 'native', 'landforms');
+const cacheDir = path.join(root, 'build', 'terrain_stats');
 
 /** Parses argv into options; throws an Error with a usage hint on bad input. */
 export function parseArgs(argv) {
-  const o = { seeds: ['42', '7', '1234'], preset: 'balanced', sets: [], lods: '9,10', chunks: 8,
-    channelKm2: null, fitMin: null, fitMax: null, json: false };
+  const o = { seeds: ['42', '7', '1234'], preset: 'balanced', sets: [], lods: '9,10', chunks: 24,
+    channelKm2: null, fitMin: null, fitMax: null, json: false, coast: false, coastWidth: 8192, latMax: 60 };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k];
     const v = () => {
@@ -28,6 +40,9 @@ export function parseArgs(argv) {
       return argv[++k];
     };
     if (a === '--json') o.json = true;
+    else if (a === '--coast') o.coast = true;
+    else if (a === '--coast-width') o.coastWidth = Number(v());
+    else if (a === '--lat-max') o.latMax = Number(v());
     else if (a === '--seeds') {
       o.seeds = v().split(',');
       if (!o.seeds.every((s) => /^\d+$/.test(s))) throw new Error(`--seeds wants whole numbers, got "${argv[k]}"`);
@@ -41,6 +56,8 @@ export function parseArgs(argv) {
     else throw new Error(`unknown option ${a} (see the header of tools/landforms.mjs)`);
   }
   if (!Number.isInteger(o.chunks) || o.chunks < 1) throw new Error('--chunks wants a positive whole number');
+  if (!Number.isInteger(o.coastWidth) || o.coastWidth < 64 || o.coastWidth % 2) throw new Error('--coast-width wants an even whole number >= 64');
+  if (!Number.isInteger(o.latMax) || o.latMax < 1 || o.latMax > 90) throw new Error('--lat-max wants whole degrees 1..90');
   return o;
 }
 
@@ -70,6 +87,25 @@ const range = (xs, d) => {
   return v.length ? `${Math.min(...v).toFixed(d)}-${Math.max(...v).toFixed(d)}` : '-';
 };
 
+/** Box dimension and counts of one raster under one water rule. */
+function coastFigures(raster, grid, radiusKm, inlandIsWater) {
+  const m = measureCoast(raster, grid, { radiusKm, inlandIsWater });
+  return { dimension: m.dimension, fit_px: m.fit, boxes: m.boxes.map((b) => [b.size, b.boxes]) };
+}
+
+/** A markdown table of the coast box dimensions against Earth's. */
+export function formatCoast(out) {
+  const c = out.coast;
+  const rows = [`| world | box dimension, land = no water | land = no sea | Earth | world - Earth |`,
+    '| --- | --- | --- | --- | --- |'];
+  for (const w of out.worlds) {
+    rows.push(`| ${w.world.preset} seed=${w.world.seed} | ${fix(w.coast.all.dimension, 3)} | ${fix(w.coast.sea.dimension, 3)} | ` +
+      `${fix(c.earth.dimension, 3)} | ${fix(w.coast.all.dimension - c.earth.dimension, 3)} |`);
+  }
+  return `${rows.join('\n')}\n\nGrid ${c.grid.width}x${c.grid.height}, |lat| <= ${c.grid.lat_max_deg}, ` +
+    `boxes of ${c.earth.fit_px[0]}-${c.earth.fit_px[1]} pixels; Earth: ${c.earth.source}.`;
+}
+
 /** A markdown table: one row per world and LOD, pooled figures and the range over chunks. */
 export function formatTable(out) {
   const rows = ['| world | LOD | chunks | pits > 2 m per 1,000 km2 | ponded share | beta | drainage density km/km2 |',
@@ -93,19 +129,39 @@ export function main(argv) {
   const sim = runNative(['--sim', '--no-world', ...commonArgs(o)]);
   const out = { fit_sample_areas: sim.fit_sample_areas, channel_km2: sim.channel_km2, pit_depth_m: sim.pit_depth_m,
     ponded_m: sim.ponded_m, sim: sim.sim, worlds: [] };
+  const grid = { width: o.coastWidth, height: o.coastWidth / 2, latMax: o.latMax };
+  if (o.coast) {
+    const e = earthRaster(grid, cacheDir);
+    out.coast = { grid: { width: grid.width, height: grid.height, lat_max_deg: grid.latMax },
+      earth: { source: 'world-atlas land-10m (Natural Earth 1:10m)', ...coastFigures(e.raster, grid, 6371, true) } };
+  }
   for (const seed of o.seeds) {
     const args = ['--preset', o.preset, ...o.sets.flatMap((x) => ['--set', x]), '--set', `seed=${seed}`,
       '--lods', o.lods, '--chunks', String(o.chunks), ...commonArgs(o)];
+    const rasterPath = path.join(cacheDir, `landforms_${process.pid}.bin`);
+    if (o.coast) {
+      mkdirSync(cacheDir, { recursive: true });
+      args.push('--raster', rasterPath, '--width', String(grid.width), '--height', String(grid.height),
+        '--lat-max', String(grid.latMax));
+    }
     const t0 = Date.now();
     const r = runNative(args);
+    const w = { world: r.world, lods: r.lods };
+    if (o.coast) {
+      const raster = new Uint8Array(readFileSync(rasterPath));
+      rmSync(rasterPath, { force: true });
+      const radiusKm = r.raster.radius_m / 1000;
+      w.coast = { all: coastFigures(raster, grid, radiusKm, true), sea: coastFigures(raster, grid, radiusKm, false) };
+    }
     process.stderr.write(`landforms: seed ${seed} measured in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-    out.worlds.push({ world: r.world, lods: r.lods });
+    out.worlds.push(w);
   }
   if (o.json) console.log(JSON.stringify(out, null, 1));
   else {
     console.log(formatTable(out));
     console.log(`\nPooled over the chunks (range over single chunks in brackets). beta fitted over ` +
       `${out.fit_sample_areas[0]}-${out.fit_sample_areas[1]} sample areas; channels drain >= ${out.channel_km2} km2.`);
+    if (o.coast) console.log(`\n${formatCoast(out)}`);
   }
   return out;
 }

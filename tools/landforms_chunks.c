@@ -21,25 +21,15 @@
 #define LF_KEY_SALT 0x1a2df0a5u
 #define LF_BLOCK 16
 
-static unsigned lf_mix(unsigned x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 static ct_key lf_candidate(int lod, int k)
 {
     ct_key key;
-    unsigned h = lf_mix(((unsigned)k * 3u + LF_KEY_SALT) ^ lf_mix((unsigned)lod));
+    unsigned h = lf_hash32(((unsigned)k * 3u + LF_KEY_SALT) ^ lf_hash32((unsigned)lod));
     unsigned mask = (1u << lod) - 1u;
     key.face = (int32_t)(h % 6u);
     key.lod = lod;
-    key.x = lf_mix(h ^ 0x9e3779b9u) & mask;
-    key.y = lf_mix(h ^ 0x7f4a7c15u) & mask;
+    key.x = lf_hash32(h ^ 0x9e3779b9u) & mask;
+    key.y = lf_hash32(h ^ 0x7f4a7c15u) & mask;
     return key;
 }
 

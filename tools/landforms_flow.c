@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int LF_DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
-static const int LF_DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+const int LF_DI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+const int LF_DJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 
 typedef struct lf_heap { double *key; int *at; int n; } lf_heap;
 

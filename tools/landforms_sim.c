@@ -33,7 +33,7 @@ void lf_sim_defaults(lf_sim_opts *o)
     o->seed = 1;
 }
 
-static unsigned lf_hash(unsigned x)
+unsigned lf_hash32(unsigned x)
 {
     x ^= x >> 16;
     x *= 0x7feb352du;
@@ -42,9 +42,6 @@ static unsigned lf_hash(unsigned x)
     x ^= x >> 16;
     return x;
 }
-
-static const int LF_SDI[8] = {1, 1, 0, -1, -1, -1, 0, 1};
-static const int LF_SDJ[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 
 int lf_sim_run(const lf_sim_opts *o, lf_grid *g)
 {
@@ -64,7 +61,7 @@ int lf_sim_run(const lf_sim_opts *o, lf_grid *g)
         a[0] = o->dx_m; a[1] = 0.0; a[2] = 0.0;
         b[0] = 0.0; b[1] = o->dx_m; b[2] = 0.0;
         g->h[c] = (i == 0 || j == 0 || i == n - 1 || j == n - 1) ? 0.0
-                  : (double)(lf_hash((unsigned)c ^ o->seed * LF_SIM_SALT) >> 8) / 16777216.0;
+                  : (double)(lf_hash32((unsigned)c ^ o->seed * LF_SIM_SALT) >> 8) / 16777216.0;
     }
     for (step = 1; step <= o->max_steps && !done; step++) {
         int top = 0, k;
@@ -77,8 +74,8 @@ int lf_sim_run(const lf_sim_opts *o, lf_grid *g)
             len[c] = o->dx_m;
             if (i == 0 || j == 0 || i == n - 1 || j == n - 1) continue;
             for (d = 0; d < 8; d++) {
-                int nb = (j + LF_SDJ[d]) * n + i + LF_SDI[d];
-                double l = (LF_SDI[d] && LF_SDJ[d]) ? o->dx_m * 1.4142135623730951 : o->dx_m;
+                int nb = (j + LF_DJ[d]) * n + i + LF_DI[d];
+                double l = (LF_DI[d] && LF_DJ[d]) ? o->dx_m * 1.4142135623730951 : o->dx_m;
                 double s = (g->h[c] - g->h[nb]) / l;
                 if (s > best) {
                     best = s;
