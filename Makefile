@@ -201,15 +201,17 @@ terrain-stats: $(B)/terrain_stats
 # make landforms ARGS="--seeds 42 --chunks 4" (same as npm run landforms -- ...):
 # pits, ponding, drainage-area exponent and drainage density of land chunks,
 # and coast box dimension (tools/landforms*, docs/generation.md "Landforms").
-# The program also links terrain-stats' coast raster (its --raster).
-LF_SRC := $(sort $(wildcard tools/landforms*.c))
-$(B)/landforms: $(LF_SRC) tools/landforms.h tools/terrain_stats_raster.c tools/terrain_stats.h $(B)/libct.a
-	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itools $(LF_SRC) tools/terrain_stats_raster.c $(B)/libct.a $(LIBS) -o $@
+# The program also links terrain-stats' coast raster (its --raster) and the
+# command-line tools' PNG writer (its --png maps).
+LF_SRC := $(sort $(wildcard tools/landforms*.c)) core/cli/image.c
+LF_LIB := $(filter-out tools/landforms.c,$(LF_SRC))
+$(B)/landforms: $(LF_SRC) tools/landforms.h tools/terrain_stats_raster.c tools/terrain_stats.h core/cli/image.h $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Itools -Icore/cli $(LF_SRC) tools/terrain_stats_raster.c $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
 
 # Its test links the tool's measures (all but the main program).
-$(B)/tests/test_landforms: tests/c/test_landforms.c $(TEST_HDR) $(filter-out tools/landforms.c,$(LF_SRC)) tools/landforms.h $(B)/libct.a
+$(B)/tests/test_landforms: tests/c/test_landforms.c $(TEST_HDR) $(LF_LIB) tools/landforms.h core/cli/image.h $(B)/libct.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itests/c -Itools $< $(filter-out tools/landforms.c,$(LF_SRC)) $(B)/libct.a $(LIBS) -o $@
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Itests/c -Itools -Icore/cli $< $(LF_LIB) $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
 
 .PHONY: landforms
 landforms: $(B)/landforms

@@ -3,6 +3,7 @@
  *   landforms [--preset NAME] [--set name=value]... [--lods 9,10] [--chunks 8]
  *             [--max-tries 4000] [--channel-km2 1] [--fit-min 4] [--fit-max 512]
  *             [--sim] [--no-world] [--raster PATH [--width 8192] [--height 4096] [--lat-max 60]]
+ *             [--png PREFIX]
  *
  * Builds one world (the preset with surface_lod 12, the demo page's world,
  * then the --set knobs), measures whole land chunks at each LOD and prints
@@ -11,6 +12,8 @@
  * --raster writes the world's land/water raster of the coast survey
  * (terrain_stats_raster.c, the raster `npm run terrain-stats` measures), for
  * the coast box dimension tools/landforms.mjs --coast computes from it.
+ * --png writes PREFIX_lodL.png per LOD: the first eight chunks measured, as
+ * landforms_map.c draws them.
  * tools/landforms.mjs (npm run landforms) runs this per seed and prints the
  * tables. Definitions: docs/generation.md, "Landforms". */
 #include "landforms.h"
@@ -22,7 +25,7 @@
 #include <string.h>
 
 typedef struct lf_args {
-    const char *preset;
+    const char *preset, *png_prefix;
     int lods[8], lod_count, chunks, max_tries, sim, world;
     double channel_km2, fit_min, fit_max;
     ts_raster_opts raster;          /* out_path NULL: no raster */
@@ -33,7 +36,7 @@ static int lf_usage(const char *msg)
     fprintf(stderr, "landforms: %s\n"
             "usage: landforms [--preset NAME] [--set name=value]... [--lods 9,10] [--chunks N]\n"
             "       [--max-tries N] [--channel-km2 A] [--fit-min S] [--fit-max S] [--sim] [--no-world]\n"
-            "       [--raster PATH [--width W] [--height H] [--lat-max DEG]]\n", msg);
+            "       [--raster PATH [--width W] [--height H] [--lat-max DEG]] [--png PREFIX]\n", msg);
     return 2;
 }
 
@@ -105,6 +108,9 @@ static int lf_parse(int argc, char **argv, lf_args *a, ct_config *cfg)
             if (!lf_number(val, 1e-6, 1e6, &a->channel_km2)) return lf_usage("bad --channel-km2");
         } else if (strcmp(o, "--fit-min") == 0) {
             if (!lf_number(val, 1, 1e9, &a->fit_min)) return lf_usage("bad --fit-min (sample areas >= 1)");
+        } else if (strcmp(o, "--png") == 0) {
+            if (strlen(val) > 900) return lf_usage("--png prefix too long");
+            a->png_prefix = val;
         } else if (strcmp(o, "--raster") == 0) {
             a->raster.out_path = val;
         } else if (strcmp(o, "--width") == 0) {
@@ -184,6 +190,7 @@ static int lf_run_world(const lf_args *a, const ct_config *cfg)
     ct_world *w = ct_world_build(cfg, NULL, NULL, err, sizeof err);
     lf_chunk_report *each = (lf_chunk_report *)malloc(sizeof *each * (size_t)a->chunks);
     uint64_t gen;
+    char png[1024];
     int l, k;
     if (!w || !each) {
         fprintf(stderr, "landforms: %s\n", w ? "out of memory" : err);
@@ -203,6 +210,11 @@ static int lf_run_world(const lf_args *a, const ct_config *cfg)
         co.want = a->chunks;
         co.max_tries = a->max_tries;
         co.measure.channel_m2 = a->channel_km2 * 1e6;
+        co.png_path = NULL;
+        if (a->png_prefix) {
+            snprintf(png, sizeof png, "%s_lod%d.png", a->png_prefix, co.lod);
+            co.png_path = png;
+        }
         memset(&acc, 0, sizeof acc);
         if (!lf_chunks_run(w, &co, &acc, each, &count, &tries)) {
             ct_world_free(w);
@@ -244,8 +256,9 @@ int main(int argc, char **argv)
     ct_config cfg;
     int rc = lf_parse(argc, argv, &a, &cfg);
     if (rc) return rc;
-    printf("{\"fit_sample_areas\":[%g,%g],\"channel_km2\":%g,\"pit_depth_m\":%g,\"ponded_m\":%g",
-           a.fit_min, a.fit_max, a.channel_km2, LF_PIT_DEPTH_M, LF_PONDED_M);
+    printf("{\"algorithm_version\":%u,\"fit_sample_areas\":[%g,%g],\"channel_km2\":%g,\"pit_depth_m\":%g,"
+           "\"ponded_m\":%g", (unsigned)CT_ALGORITHM_VERSION, a.fit_min, a.fit_max, a.channel_km2, LF_PIT_DEPTH_M,
+           LF_PONDED_M);
     if (a.sim) {
         printf(",\n");
         if (!lf_run_sim(&a)) return 1;

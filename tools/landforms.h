@@ -54,6 +54,9 @@ typedef struct lf_opts {
 
 /* Fills, routes and counts one grid, adding into *acc. 0 on allocation failure. */
 int lf_measure(const lf_grid *g, const lf_opts *o, lf_result *acc);
+/* The same, also copying out the filled surface and the drainage areas (m2)
+ * of every sample when fill_out / area_out are not NULL. */
+int lf_measure_maps(const lf_grid *g, const lf_opts *o, lf_result *acc, double *fill_out, double *area_out);
 void lf_result_add(lf_result *acc, const lf_result *r);
 
 /* landforms_fit.c: beta of P(A >= a) ~ a^-beta, least squares of ln P against
@@ -89,6 +92,7 @@ void lf_grid_free(lf_grid *g);
 typedef struct lf_chunk_opts {
     int lod, want, max_tries;
     lf_opts measure;
+    const char *png_path;       /* a map of the first LF_MAP_COLS x LF_MAP_ROWS chunks, or NULL */
 } lf_chunk_opts;
 typedef struct lf_chunk_report {
     ct_key key;
@@ -99,5 +103,20 @@ int lf_chunks_run(const ct_world *w, const lf_chunk_opts *o, lf_result *acc,
 /* The grid of one chunk (all 257 x 257 samples): float heights, water
  * surface where there is water; *sea set when any sample is sea. */
 int lf_chunk_grid(const ct_world *w, const ct_chunk *c, lf_grid *g, int *sea);
+
+/* landforms_map.c: a picture of measured chunks side by side, for looking
+ * at what the figures count: shaded relief, ponded samples in blue, samples
+ * raised more than 2 m in red, channels (draining at least channel_m2) in
+ * dark blue. */
+#define LF_MAP_COLS 4
+#define LF_MAP_ROWS 2
+typedef struct lf_map { int width, height; unsigned char *rgb; } lf_map;
+int lf_map_alloc(lf_map *m, int nx, int ny);
+void lf_map_free(lf_map *m);
+/* Draws grid g (with the fill and areas of lf_measure_maps) into cell
+ * (col, row) of the map. */
+void lf_map_draw(lf_map *m, int col, int row, const lf_grid *g, const double *fill, const double *area,
+                 double channel_m2);
+int lf_map_write(const lf_map *m, const char *path);
 
 #endif

@@ -10,7 +10,12 @@
 //   npm run landforms -- [--seeds 42,7,1234] [--preset NAME] [--set name=value]...
 //                        [--lods 9,10] [--chunks 24] [--channel-km2 1]
 //                        [--fit-min 4] [--fit-max 512] [--json]
-//                        [--coast [--coast-width 8192] [--lat-max 60]]
+//                        [--coast [--coast-width 8192] [--lat-max 60]] [--png DIR]
+//
+// --png DIR writes DIR/landforms_seedS_lodL.png: the first eight chunks of
+// each seed and LOD side by side, one pixel a sample (tools/landforms_map.c:
+// shaded relief, ponded samples blue, samples raised over 2 m red, channels
+// dark blue).
 //
 // --coast adds the coastline's box-counting dimension of each world and of
 // Earth on one equirectangular grid (terrain-stats' raster and measure:
@@ -32,7 +37,7 @@ const cacheDir = path.join(root, 'build', 'terrain_stats');
 /** Parses argv into options; throws an Error with a usage hint on bad input. */
 export function parseArgs(argv) {
   const o = { seeds: ['42', '7', '1234'], preset: 'balanced', sets: [], lods: '9,10', chunks: 24,
-    channelKm2: null, fitMin: null, fitMax: null, json: false, coast: false, coastWidth: 8192, latMax: 60 };
+    channelKm2: null, fitMin: null, fitMax: null, json: false, coast: false, coastWidth: 8192, latMax: 60, png: null };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k];
     const v = () => {
@@ -41,6 +46,7 @@ export function parseArgs(argv) {
     };
     if (a === '--json') o.json = true;
     else if (a === '--coast') o.coast = true;
+    else if (a === '--png') o.png = v();
     else if (a === '--coast-width') o.coastWidth = Number(v());
     else if (a === '--lat-max') o.latMax = Number(v());
     else if (a === '--seeds') {
@@ -106,6 +112,21 @@ export function formatCoast(out) {
     `boxes of ${c.earth.fit_px[0]}-${c.earth.fit_px[1]} pixels; Earth: ${c.earth.source}.`;
 }
 
+/** One flat row per world and LOD, pooled figures only (for tables elsewhere, such as the README's). */
+export function summary(out) {
+  const rows = [];
+  for (const w of out.worlds) {
+    for (const l of w.lods) {
+      rows.push({ preset: w.world.preset, seed: w.world.seed, lod: l.lod, chunks: l.chunks,
+        pits_per_1000km2: l.pits_per_1000km2, ponded_share: l.ponded_share, beta: l.beta,
+        drainage_density_km_per_km2: l.drainage_density_km_per_km2,
+        coast_dimension: w.coast ? w.coast.all.dimension : null,
+        coast_dimension_sea: w.coast ? w.coast.sea.dimension : null });
+    }
+  }
+  return rows;
+}
+
 /** A markdown table: one row per world and LOD, pooled figures and the range over chunks. */
 export function formatTable(out) {
   const rows = ['| world | LOD | chunks | pits > 2 m per 1,000 km2 | ponded share | beta | drainage density km/km2 |',
@@ -127,8 +148,8 @@ export function main(argv) {
   const o = parseArgs(argv);
   buildNative();
   const sim = runNative(['--sim', '--no-world', ...commonArgs(o)]);
-  const out = { fit_sample_areas: sim.fit_sample_areas, channel_km2: sim.channel_km2, pit_depth_m: sim.pit_depth_m,
-    ponded_m: sim.ponded_m, sim: sim.sim, worlds: [] };
+  const out = { meta: { algorithm_version: sim.algorithm_version, args: argv }, fit_sample_areas: sim.fit_sample_areas,
+    channel_km2: sim.channel_km2, pit_depth_m: sim.pit_depth_m, ponded_m: sim.ponded_m, sim: sim.sim, worlds: [] };
   const grid = { width: o.coastWidth, height: o.coastWidth / 2, latMax: o.latMax };
   if (o.coast) {
     const e = earthRaster(grid, cacheDir);
@@ -139,6 +160,10 @@ export function main(argv) {
     const args = ['--preset', o.preset, ...o.sets.flatMap((x) => ['--set', x]), '--set', `seed=${seed}`,
       '--lods', o.lods, '--chunks', String(o.chunks), ...commonArgs(o)];
     const rasterPath = path.join(cacheDir, `landforms_${process.pid}.bin`);
+    if (o.png) {
+      mkdirSync(o.png, { recursive: true });
+      args.push('--png', path.join(o.png, `landforms_seed${seed}`));
+    }
     if (o.coast) {
       mkdirSync(cacheDir, { recursive: true });
       args.push('--raster', rasterPath, '--width', String(grid.width), '--height', String(grid.height),
@@ -156,6 +181,7 @@ export function main(argv) {
     process.stderr.write(`landforms: seed ${seed} measured in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     out.worlds.push(w);
   }
+  out.summary = summary(out);
   if (o.json) console.log(JSON.stringify(out, null, 1));
   else {
     console.log(formatTable(out));

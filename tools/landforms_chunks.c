@@ -84,6 +84,9 @@ int lf_chunks_run(const ct_world *w, const lf_chunk_opts *o, lf_result *acc,
                   lf_chunk_report *each, int *count, int *tries)
 {
     ct_chunk *chunk = (ct_chunk *)malloc(sizeof *chunk);
+    size_t n = (size_t)CT_CHUNK_SAMPLES;
+    double *fill = NULL, *area = NULL;
+    lf_map map = {0, 0, NULL};
     lf_grid g;
     int k, ok = 0;
     char err[256];
@@ -93,6 +96,9 @@ int lf_chunks_run(const ct_world *w, const lf_chunk_opts *o, lf_result *acc,
         free(chunk);
         return 0;
     }
+    if (o->png_path && (!(fill = (double *)malloc(sizeof *fill * n)) || !(area = (double *)malloc(sizeof *area * n)) ||
+                        !lf_map_alloc(&map, CT_CHUNK_EDGE, CT_CHUNK_EDGE)))
+        goto end;
     for (k = 0; k < o->max_tries && *count < o->want; k++) {
         ct_key key = lf_candidate(o->lod, k);
         int sea;
@@ -106,7 +112,9 @@ int lf_chunks_run(const ct_world *w, const lf_chunk_opts *o, lf_result *acc,
         if (!lf_chunk_grid(w, chunk, &g, &sea)) goto end;
         if (sea) continue;
         memset(&r, 0, sizeof r);
-        if (!lf_measure(&g, &o->measure, &r)) goto end;
+        if (!lf_measure_maps(&g, &o->measure, &r, fill, area)) goto end;
+        if (map.rgb && *count < LF_MAP_COLS * LF_MAP_ROWS)
+            lf_map_draw(&map, *count % LF_MAP_COLS, *count / LF_MAP_COLS, &g, fill, area, o->measure.channel_m2);
         lf_result_add(acc, &r);
         if (each) {
             each[*count].key = key;
@@ -114,9 +122,12 @@ int lf_chunks_run(const ct_world *w, const lf_chunk_opts *o, lf_result *acc,
         }
         (*count)++;
     }
-    ok = 1;
+    ok = !map.rgb || lf_map_write(&map, o->png_path);
 end:
     lf_grid_free(&g);
+    lf_map_free(&map);
+    free(fill);
+    free(area);
     free(chunk);
     return ok;
 }

@@ -207,7 +207,7 @@ static int lf_receiver(const lf_grid *g, const double *fill, const int *parent, 
 
 double lf_bin_area(int k) { return ldexp(k % 2 ? 1.4142135623730951 : 1.0, k / 2); }
 
-int lf_measure(const lf_grid *g, const lf_opts *o, lf_result *acc)
+int lf_measure_maps(const lf_grid *g, const lf_opts *o, lf_result *acc, double *fill_out, double *area_out)
 {
     int n = g->nx * g->ny, c, k, ok = 0;
     double *fill = (double *)malloc(sizeof *fill * (size_t)n);
@@ -244,6 +244,8 @@ int lf_measure(const lf_grid *g, const lf_opts *o, lf_result *acc)
         if (area[c] >= o->channel_m2 && recv[c] >= 0) r.channel_m += step[c];
     }
     lf_result_add(acc, &r);
+    if (fill_out) memcpy(fill_out, fill, sizeof *fill * (size_t)n);
+    if (area_out) memcpy(area_out, area, sizeof *area * (size_t)n);
     ok = 1;
 end:
     free(fill);
@@ -255,6 +257,11 @@ end:
     free(stack);
     free(mark);
     return ok;
+}
+
+int lf_measure(const lf_grid *g, const lf_opts *o, lf_result *acc)
+{
+    return lf_measure_maps(g, o, acc, NULL, NULL);
 }
 
 void lf_result_add(lf_result *acc, const lf_result *r)

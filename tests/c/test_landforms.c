@@ -157,6 +157,7 @@ static void test_chunks(void)
     o.want = 2;
     o.max_tries = 400;
     o.measure.channel_m2 = 1e6;
+    o.png_path = NULL;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
     CHECK(lf_chunks_run(w, &o, &a, each, &count, &tries) == 1 && count == 2, "two chunks: %d", count);
