@@ -12,6 +12,7 @@
  *   - landforms_fit.c: the exceedance curve and the fit of its exponent;
  *   - landforms_sim.c: the calibration landscape;
  *   - landforms_chunks.c: chunk choice and the chunk grids;
+ *   - landforms_map.c: pictures of measured chunks (--png);
  *   - landforms.c: the program (arguments, JSON). */
 #ifndef LANDFORMS_H
 #define LANDFORMS_H
