@@ -442,6 +442,19 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
 /* .u16le: the 256x256 core heights. buf must hold CT_U16LE_FILE_BYTES. */
 ct_result ct_chunk_encode_u16le(const ct_chunk *chunk, uint8_t *buf, size_t buflen,
                                 char *err, size_t errlen);
+/* .ctt tile (version 1): what a generated chunk carries, float heights
+ * included, so a decoded tile meshes, collides and answers ground queries
+ * exactly like the chunk it was made from (a .ctc keeps only the codes).
+ * 72-byte header (magic, version, generation, digest, edit set ID, planet,
+ * key, quantum, clipped), the .ctc records, then 257x257 float32 heights.
+ * Decoding checks every header field, that each float height rounds to its
+ * record's code and that the digest matches. docs/chunks.md has the table. */
+#define CT_TILE_HEADER_BYTES 72
+#define CT_TILE_FILE_BYTES (72 + 6 * 257 * 257 + 4 * 257 * 257)   /* 660,562 */
+ct_result ct_chunk_encode_tile(const ct_chunk *chunk, uint8_t *buf, size_t buflen,
+                               char *err, size_t errlen);
+ct_result ct_chunk_decode_tile(const uint8_t *buf, size_t len, ct_chunk *out,
+                               char *err, size_t errlen);
 
 /* CTWORLD2 snapshot (format 3). ct_world_snapshot_size gives the exact byte
  * count. It holds only what the generation ID covers (knobs, heights, water

@@ -169,5 +169,20 @@ float ct__get_f32(const uint8_t *p);
  * from CT_FNV1A64_INIT) continued over the .ctc header bytes 0..51, so the
  * digest vouches for key, planet, generation, quantum and clipped count. */
 uint64_t ct__chunk_digest_finish(const ct_chunk *chunk, uint64_t records_state);
+/* The header fields the digest covers, for readers that check a digest
+ * before they touch the caller's chunk. */
+typedef struct ct__chunk_fields {
+    ct_key key;
+    uint32_t planet_id;
+    uint64_t generation;
+    double height_quantum_m;
+    uint32_t clipped;
+} ct__chunk_fields;
+uint64_t ct__digest_finish_fields(const ct__chunk_fields *h, uint64_t records_state);
+/* The 257x257 six-byte records shared by .ctc and .ctt files: write them,
+ * check their biome and palette ranges (errors name `what`), read them. */
+void ct__records_put(const ct_chunk *chunk, uint8_t *rec);
+ct_result ct__records_check(const uint8_t *rec, const char *what, char *err, size_t errlen);
+void ct__records_get(const uint8_t *rec, ct_chunk *out);
 
 #endif

@@ -79,45 +79,93 @@ float ct__get_f32(const uint8_t *p)
 }
 
 /* Header bytes 0..51 of a chunk, as written to a .ctc. */
-static void ct__ctc_header(const ct_chunk *chunk, uint8_t *hdr)
+static void ct__ctc_header_fields(const ct__chunk_fields *h, uint8_t *hdr)
 {
     memcpy(hdr, ct__ctc_magic, 8);
     ct__put_u32(hdr + 8, CT__CTC_VERSION);
-    ct__put_u32(hdr + 12, (uint32_t)chunk->key.face);
-    ct__put_u32(hdr + 16, (uint32_t)chunk->key.lod);
-    ct__put_u32(hdr + 20, chunk->key.x);
-    ct__put_u32(hdr + 24, chunk->key.y);
-    ct__put_u32(hdr + 28, chunk->planet_id);
-    ct__put_u64(hdr + 32, chunk->generation);
-    ct__put_f64(hdr + 40, chunk->height_quantum_m);
-    ct__put_u32(hdr + 48, chunk->clipped);
+    ct__put_u32(hdr + 12, (uint32_t)h->key.face);
+    ct__put_u32(hdr + 16, (uint32_t)h->key.lod);
+    ct__put_u32(hdr + 20, h->key.x);
+    ct__put_u32(hdr + 24, h->key.y);
+    ct__put_u32(hdr + 28, h->planet_id);
+    ct__put_u64(hdr + 32, h->generation);
+    ct__put_f64(hdr + 40, h->height_quantum_m);
+    ct__put_u32(hdr + 48, h->clipped);
+}
+
+static ct__chunk_fields ct__fields_of(const ct_chunk *chunk)
+{
+    ct__chunk_fields h;
+    h.key = chunk->key;
+    h.planet_id = chunk->planet_id;
+    h.generation = chunk->generation;
+    h.height_quantum_m = chunk->height_quantum_m;
+    h.clipped = chunk->clipped;
+    return h;
+}
+
+static void ct__ctc_header(const ct_chunk *chunk, uint8_t *hdr)
+{
+    ct__chunk_fields h = ct__fields_of(chunk);
+    ct__ctc_header_fields(&h, hdr);
+}
+
+uint64_t ct__digest_finish_fields(const ct__chunk_fields *h, uint64_t records_state)
+{
+    uint8_t hdr[CT_CTC_HEADER_BYTES];
+    ct__ctc_header_fields(h, hdr);
+    return ct_fnv1a64(hdr, CT__CTC_DIGESTED, records_state);
 }
 
 uint64_t ct__chunk_digest_finish(const ct_chunk *chunk, uint64_t records_state)
 {
-    uint8_t hdr[CT_CTC_HEADER_BYTES];
-    ct__ctc_header(chunk, hdr);
-    return ct_fnv1a64(hdr, CT__CTC_DIGESTED, records_state);
+    ct__chunk_fields h = ct__fields_of(chunk);
+    return ct__digest_finish_fields(&h, records_state);
 }
 
-ct_result ct_chunk_encode_ctc(const ct_chunk *chunk, uint8_t *buf, size_t buflen,
-                              char *err, size_t errlen)
+void ct__records_put(const ct_chunk *chunk, uint8_t *rec)
 {
     size_t k;
-    uint8_t *rec;
-    if (!chunk || !buf) return ct__fail(err, errlen, CT_ERR_NULL, "chunk or buffer is NULL");
-    if (buflen < CT_CTC_FILE_BYTES)
-        return ct__fail(err, errlen, CT_ERR_BUFFER, "buffer holds %lu bytes; a .ctc needs %lu",
-                        (unsigned long)buflen, (unsigned long)CT_CTC_FILE_BYTES);
-    ct__ctc_header(chunk, buf);
-    ct__put_u64(buf + 52, chunk->digest);
-    rec = buf + CT_CTC_HEADER_BYTES;
     for (k = 0; k < CT_CHUNK_SAMPLES; k++, rec += CT_CTC_RECORD_BYTES) {
         ct__put_u16(rec, chunk->height[k]);
         ct__put_u16(rec + 2, chunk->water[k]);
         rec[4] = chunk->biome[k];
         rec[5] = chunk->palette[k];
     }
+}
+
+ct_result ct__records_check(const uint8_t *rec, const char *what, char *err, size_t errlen)
+{
+    size_t k;
+    for (k = 0; k < CT_CHUNK_SAMPLES; k++, rec += CT_CTC_RECORD_BYTES) {
+        if (rec[4] >= CT_BIOME_COUNT || rec[5] >= CT_PALETTE_SIZE)
+            return ct__fail(err, errlen, CT_ERR_FORMAT, "%s record %lu has biome %u / palette %u out of range",
+                            what, (unsigned long)k, rec[4], rec[5]);
+    }
+    return CT_OK;
+}
+
+void ct__records_get(const uint8_t *rec, ct_chunk *out)
+{
+    size_t k;
+    for (k = 0; k < CT_CHUNK_SAMPLES; k++, rec += CT_CTC_RECORD_BYTES) {
+        out->height[k] = ct__get_u16(rec);
+        out->water[k] = ct__get_u16(rec + 2);
+        out->biome[k] = rec[4];
+        out->palette[k] = rec[5];
+    }
+}
+
+ct_result ct_chunk_encode_ctc(const ct_chunk *chunk, uint8_t *buf, size_t buflen,
+                              char *err, size_t errlen)
+{
+    if (!chunk || !buf) return ct__fail(err, errlen, CT_ERR_NULL, "chunk or buffer is NULL");
+    if (buflen < CT_CTC_FILE_BYTES)
+        return ct__fail(err, errlen, CT_ERR_BUFFER, "buffer holds %lu bytes; a .ctc needs %lu",
+                        (unsigned long)buflen, (unsigned long)CT_CTC_FILE_BYTES);
+    ct__ctc_header(chunk, buf);
+    ct__put_u64(buf + 52, chunk->digest);
+    ct__records_put(chunk, buf + CT_CTC_HEADER_BYTES);
     return CT_OK;
 }
 
@@ -129,7 +177,6 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
     uint64_t digest, stored;
     double q;
     size_t k;
-    const uint8_t *rec;
     ct_result r;
     char inner[160];
 
@@ -168,26 +215,17 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
     digest = ct_fnv1a64(buf, CT__CTC_DIGESTED, digest);
     if (digest != stored)
         return ct__fail(err, errlen, CT_ERR_CHECKSUM, ".ctc digest mismatch: the chunk file is corrupt");
-    rec = buf + CT_CTC_HEADER_BYTES;
-    for (k = 0; k < CT_CHUNK_SAMPLES; k++, rec += CT_CTC_RECORD_BYTES) {
-        if (rec[4] >= CT_BIOME_COUNT || rec[5] >= CT_PALETTE_SIZE)
-            return ct__fail(err, errlen, CT_ERR_FORMAT, ".ctc record %lu has biome %u / palette %u out of range",
-                            (unsigned long)k, rec[4], rec[5]);
-    }
+    r = ct__records_check(buf + CT_CTC_HEADER_BYTES, ".ctc", err, errlen);
+    if (r) return r;
     out->key = key;
     out->planet_id = ct__get_u32(buf + 28);
     out->generation = ct__get_u64(buf + 32);
     out->height_quantum_m = q;
     out->clipped = ct__get_u32(buf + 48);
     out->digest = stored;
-    rec = buf + CT_CTC_HEADER_BYTES;
-    for (k = 0; k < CT_CHUNK_SAMPLES; k++, rec += CT_CTC_RECORD_BYTES) {
-        out->height[k] = ct__get_u16(rec);
-        out->height_m[k] = (float)ct_height_decode(out->height[k], q);   /* files hold the quantised heights */
-        out->water[k] = ct__get_u16(rec + 2);
-        out->biome[k] = rec[4];
-        out->palette[k] = rec[5];
-    }
+    ct__records_get(buf + CT_CTC_HEADER_BYTES, out);
+    for (k = 0; k < CT_CHUNK_SAMPLES; k++)   /* files hold the quantised heights */
+        out->height_m[k] = (float)ct_height_decode(out->height[k], q);
     return CT_OK;
 }
 
