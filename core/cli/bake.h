@@ -96,6 +96,8 @@ void bake_hex64(uint64_t v, char hex[17]);
 uint8_t *bake_index_encode(const bake_list *l, uint64_t generation, size_t *len);
 int bake_index_decode(const uint8_t *buf, size_t len, uint64_t *generation, bake_list *out, char *err, size_t errlen);
 char *bake_manifest_text(const bake_meta *m, const bake_index_ref *refs, int nrefs);
+/* A shard's manifest up to its "counts" line (head), then the merged tail. */
+char *bake_manifest_merged(const char *head, size_t head_len, const bake_meta *m, const bake_index_ref *refs, int nrefs);
 /* The value of "key" in our own JSON text (first occurrence after from):
  * a string's contents unescaped, or a number/literal as written. */
 int bake_json_field(const char *text, const char *key, char *out, size_t outlen);

@@ -133,6 +133,21 @@ static void tb_number(text_buf *b, double v)
     tb_printf(b, "%s", s);
 }
 
+/* From "counts" on: what differs between a shard's manifest and the merged one. */
+static void write_tail(text_buf *b, const bake_meta *m, const bake_index_ref *refs, int nrefs)
+{
+    int k;
+    tb_printf(b, "  \"counts\": {\n    \"tiles\": %llu,\n    \"bytes\": %llu,\n    \"perLod\": {",
+              (unsigned long long)m->tiles, (unsigned long long)m->bytes);
+    for (k = m->lod_lo; k <= m->lod_hi; k++)
+        tb_printf(b, "%s\n      \"%d\": %llu", k > m->lod_lo ? "," : "", k, (unsigned long long)m->per_lod[k]);
+    tb_printf(b, "\n    }\n  },\n  \"shards\": %d,\n  \"indices\": [", m->shards);
+    for (k = 0; k < nrefs; k++)
+        tb_printf(b, "%s\n    {\n      \"file\": \"%s\",\n      \"sha256\": \"%s\",\n      \"tiles\": %llu\n    }",
+                  k ? "," : "", refs[k].file, refs[k].sha, (unsigned long long)refs[k].tiles);
+    tb_printf(b, "%s]\n}\n", nrefs ? "\n  " : "");
+}
+
 char *bake_manifest_text(const bake_meta *m, const bake_index_ref *refs, int nrefs)
 {
     text_buf b;
@@ -161,15 +176,18 @@ char *bake_manifest_text(const bake_meta *m, const bake_index_ref *refs, int nre
         tb_number(&b, m->region_m);
         tb_printf(&b, "\n  }");
     }
-    tb_printf(&b, ",\n  \"counts\": {\n    \"tiles\": %llu,\n    \"bytes\": %llu,\n    \"perLod\": {",
-              (unsigned long long)m->tiles, (unsigned long long)m->bytes);
-    for (k = m->lod_lo; k <= m->lod_hi; k++)
-        tb_printf(&b, "%s\n      \"%d\": %llu", k > m->lod_lo ? "," : "", k, (unsigned long long)m->per_lod[k]);
-    tb_printf(&b, "\n    }\n  },\n  \"shards\": %d,\n  \"indices\": [", m->shards);
-    for (k = 0; k < nrefs; k++)
-        tb_printf(&b, "%s\n    {\n      \"file\": \"%s\",\n      \"sha256\": \"%s\",\n      \"tiles\": %llu\n    }",
-                  k ? "," : "", refs[k].file, refs[k].sha, (unsigned long long)refs[k].tiles);
-    tb_printf(&b, "%s]\n}\n", nrefs ? "\n  " : "");
+    tb_printf(&b, ",\n");
+    write_tail(&b, m, refs, nrefs);
+    if (b.failed) { free(b.s); return NULL; }
+    return b.s;
+}
+
+char *bake_manifest_merged(const char *head, size_t head_len, const bake_meta *m, const bake_index_ref *refs, int nrefs)
+{
+    text_buf b;
+    memset(&b, 0, sizeof b);
+    tb_printf(&b, "%.*s", (int)head_len, head);
+    write_tail(&b, m, refs, nrefs);
     if (b.failed) { free(b.s); return NULL; }
     return b.s;
 }

@@ -37,7 +37,7 @@ static void compress(uint32_t h[8], const uint8_t b[64])
     h[0] += a; h[1] += bb; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
 }
 
-void cli_sha256_init(cli_sha256 *s)
+void cli_sha256_init(cli_sha256_ctx *s)
 {
     static const uint32_t h0[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
                                    0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
@@ -46,7 +46,7 @@ void cli_sha256_init(cli_sha256 *s)
     s->used = 0;
 }
 
-void cli_sha256_update(cli_sha256 *s, const void *data, size_t len)
+void cli_sha256_update(cli_sha256_ctx *s, const void *data, size_t len)
 {
     const uint8_t *p = (const uint8_t *)data;
     s->bytes += len;
@@ -70,7 +70,7 @@ void cli_sha256_update(cli_sha256 *s, const void *data, size_t len)
     }
 }
 
-void cli_sha256_final(cli_sha256 *s, uint8_t out[32])
+void cli_sha256_final(cli_sha256_ctx *s, uint8_t out[32])
 {
     uint64_t bits = s->bytes * 8u;
     int i;
@@ -93,7 +93,7 @@ void cli_sha256_final(cli_sha256 *s, uint8_t out[32])
 
 void cli_sha256(const void *data, size_t len, uint8_t out[32])
 {
-    cli_sha256 s;
+    cli_sha256_ctx s;
     cli_sha256_init(&s);
     cli_sha256_update(&s, data, len);
     cli_sha256_final(&s, out);
