@@ -245,8 +245,8 @@ $(B)/tests/test_bake: tests/c/test_bake.c $(TEST_HDR) $(CLI_SHARED) $(wildcard c
 	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Itests/c -Icore/cli $< $(CLI_SHARED) $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
 
 # Bake cost per tile, land and sea, and the 2-shard speed-up (bench/bake.mjs).
-$(B)/bake_cost: bench/bake_cost.c $(B)/libct.a
-	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $< $(B)/libct.a $(LIBS) -o $@
+$(B)/bake_cost: bench/bake_cost.c bench/chunk_cost.h core/cli/sha256.c $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Icore/cli $< core/cli/sha256.c $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
 # ------------------------------------------------------- samples and previews
 # The reference's sample set: one world and sixteen adjoining +Z LOD 6 chunks
 # (x 22..29, y 52..53). tests/c/test_samples.c checks they are current.

@@ -101,8 +101,8 @@ static void test_shards(const ct_world *w)
     CHECK(all.count == 6 * (1 + 4 + 16 + 64), "tiles %lu", (unsigned long)all.count);
     for (k = 0; k < all.count; k++) {
         if (all.tiles[k].cost > maxc) maxc = all.tiles[k].cost;
-        seen_sea |= all.tiles[k].cost == 10;
-        seen_land |= all.tiles[k].cost == 25;
+        seen_sea |= all.tiles[k].cost == 5;
+        seen_land |= all.tiles[k].cost == 20;
     }
     CHECK(seen_sea && seen_land, "costs tell sea from land");
     for (s = 0; s < 3; s++) {
