@@ -41,6 +41,7 @@ async function bakeWith(shards) {
   return { ms, tBake, split: outs.map((o) => Number(o.match(/: (\d+) tiles/)[1])) };
 }
 
+const load0 = os.loadavg();
 const times = { 1: [], 2: [] };
 let split = null;
 for (let r = 0; r < reps; r++) {
@@ -56,4 +57,5 @@ const tiles = 2 * (1 + 4 + 16 + 64);
 console.log(`end to end (+X,+Z LODs 0-3 of the page world, ${tiles} tiles, .ctt written, merge included), ${reps} runs each, alternating:`);
 console.log(`  1 shard on 1 core: min ${(one.min / 1000).toFixed(2)} s, median ${(one.med / 1000).toFixed(2)} s (${(tiles / one.med * 1000).toFixed(1)} tiles/s)`);
 console.log(`  2 shards on 2 cores: min ${(two.min / 1000).toFixed(2)} s, median ${(two.med / 1000).toFixed(2)} s (tiles per shard ${split.join(' + ')})`);
+console.log(`  load average before/after: ${load0.map((x) => x.toFixed(1)).join(' ')} / ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
 console.log(`  speed-up: ${(one.min / two.min).toFixed(2)}x on the minima, ${(one.med / two.med).toFixed(2)}x on the medians`);
