@@ -4,9 +4,9 @@
  * One run bakes one shard: the world snapshot (every shard writes the same
  * bytes), its tiles, then its index (index/shard-IIII-of-NNNN.idx, each
  * tile's length and SHA-256) and partial manifest (.json). Without --shard
- * the run is shard 0/1 and merges at once. A rerun skips every tile file
- * already there that checks out and redoes the rest, so a killed shard is
- * simply run again. Exit status: 0 done, 1 a runtime failure (I/O, memory),
+ * the run is shard 0/1 and merges at once. A rerun keeps every tile file
+ * already there that matches the shard's journal (bake_journal.c) and redoes
+ * the rest, so a killed shard is simply run again. Exit status: 0 done, 1 a runtime failure (I/O, memory),
  * 2 bad arguments or a folder holding another world's bake. */
 #include "bake.h"
 #include "sha256.h"
@@ -22,7 +22,10 @@ typedef struct bake_run {
     const bake_opts *o;
     ct_world *w;
     uint64_t generation;
-    bake_list all, mine;
+    bake_list all, mine, journal;
+    int journal_fd;
+    int buf_ready;                 /* r->buf already holds the current tile */
+    size_t buf_len;
     ct_chunk *chunk;
     uint8_t *buf;
     char lastdir[BAKE_PATH];
@@ -141,41 +144,80 @@ static int write_gz(const char *path, const uint8_t *data, size_t len, char *err
     return rc;
 }
 
-/* One tile: kept when the file there checks out, else generated and written. */
+/* The tile's bytes into r->buf (length in *len). */
+static int make_tile(bake_run *r, const bake_tile *t, size_t *len, const char *path)
+{
+    char err[BAKE_ERRLEN];
+    if (ct_chunk_generate(r->w, t->key, r->chunk, err, sizeof err) != CT_OK ||
+        bake_tile_encode(r->w, r->chunk, r->o->format, r->buf, len, err, sizeof err))
+        return fail(1, path, err);
+    return 0;
+}
+
+/* A tile file already there: kept when it matches this shard's journal, or,
+ * without a record, when it equals the tile generated again. 1 keep, 0 bake
+ * it, -1 failure. */
+static int keep_old(bake_run *r, bake_tile *t, const char *path)
+{
+    char err[BAKE_ERRLEN];
+    size_t len, newlen;
+    uint8_t *old = bake_read_file(path, &len, err, sizeof err), sha[32];
+    const bake_tile *rec;
+    int same;
+    if (!old) return 0;
+    cli_sha256(old, len, sha);
+    rec = (const bake_tile *)bsearch(t, r->journal.tiles, r->journal.count, sizeof *t, bake_tile_order);
+    if (rec) {
+        same = rec->bytes == len && memcmp(rec->sha, sha, 32) == 0;
+    } else {
+        if (make_tile(r, t, &newlen, path)) { free(old); return -1; }
+        same = newlen == len && memcmp(r->buf, old, len) == 0;
+        r->buf_ready = !same;
+        r->buf_len = newlen;
+    }
+    free(old);
+    if (!same) {
+        if (!r->o->quiet) fprintf(stderr, "bake: %s is not the tile this bake wrote: baking it again\n", path);
+        return 0;
+    }
+    t->bytes = (uint32_t)len;
+    memcpy(t->sha, sha, 32);
+    if (!rec) bake_journal_add(r->journal_fd, t);
+    return 1;
+}
+
+/* One tile: kept when the file there is right, else generated and written. */
 static int bake_one(bake_run *r, bake_tile *t)
 {
-    char path[BAKE_PATH], err[BAKE_ERRLEN];
+    char path[BAKE_PATH], gz[BAKE_PATH + 4], err[BAKE_ERRLEN];
     size_t len;
-    int fmt = r->o->format;
-    bake_tile_path(path, sizeof path, r->o->out, r->generation, t->key, fmt);
+    bake_tile_path(path, sizeof path, r->o->out, r->generation, t->key, r->o->format);
+    snprintf(gz, sizeof gz, "%s.gz", path);
     if (bake_exists(path)) {
-        uint8_t *old = bake_read_file(path, &len, err, sizeof err);
-        if (old && !bake_tile_check(old, len, fmt, r->generation, t->key, r->chunk, err, sizeof err)) {
-            char gz[BAKE_PATH + 4];
-            t->bytes = (uint32_t)len;
-            cli_sha256(old, len, t->sha);
-            snprintf(gz, sizeof gz, "%s.gz", path);
-            if (r->o->gzip && !bake_exists(gz) && write_gz(path, old, len, err, sizeof err)) {
-                free(old);
-                return fail(1, gz, err);
-            }
-            free(old);
+        int k = keep_old(r, t, path);
+        if (k < 0) return 1;
+        if (k > 0) {
             r->kept++;
+            if (r->o->gzip && !bake_exists(gz)) {
+                uint8_t *old = bake_read_file(path, &len, err, sizeof err);
+                int rc = !old || write_gz(path, old, len, err, sizeof err);
+                free(old);
+                if (rc) return fail(1, gz, err);
+            }
             return 0;
         }
-        free(old);
-        if (!r->o->quiet) fprintf(stderr, "bake: %s fails its check (%s): baking it again\n", path, err);
         r->redone++;
     } else {
         r->written++;
     }
-    if (ct_chunk_generate(r->w, t->key, r->chunk, err, sizeof err) != CT_OK ||
-        bake_tile_encode(r->w, r->chunk, fmt, r->buf, &len, err, sizeof err))
-        return fail(1, path, err);
+    if (r->buf_ready) len = r->buf_len;
+    else if (make_tile(r, t, &len, path)) return 1;
+    r->buf_ready = 0;
     if (tile_dir(r, path, err, sizeof err) || bake_write_atomic(path, r->buf, len, err, sizeof err)) return fail(1, path, err);
     if (r->o->gzip && write_gz(path, r->buf, len, err, sizeof err)) return fail(1, path, err);
     t->bytes = (uint32_t)len;
     cli_sha256(r->buf, len, t->sha);
+    bake_journal_add(r->journal_fd, t);
     return 0;
 }
 
@@ -240,6 +282,8 @@ static int run_bake(bake_run *r)
     if (!rc) rc = prepare_out(r, &snap, &snap_len);
     if (!rc && bake_plan_all(r->w, r->o, &r->all, err, sizeof err)) rc = fail(1, "plan", err);
     if (!rc && bake_plan_shard(&r->all, r->o->shard, r->o->shards, &r->mine, err, sizeof err)) rc = fail(1, "plan", err);
+    if (!rc && bake_journal_open(r->o->out, r->o->shard, r->o->shards, &r->journal, &r->journal_fd, err, sizeof err))
+        rc = fail(1, "journal", err);
     if (!rc) {
         r->chunk = (ct_chunk *)malloc(sizeof *r->chunk);
         r->buf = (uint8_t *)malloc(bake_tile_max(r->o->format));
@@ -269,11 +313,14 @@ int terrain_bake(int argc, char **argv)
     if (o.verify) return bake_verify(o.verify, o.quiet);
     memset(&r, 0, sizeof r);
     r.o = &o;
+    r.journal_fd = -1;
     rc = run_bake(&r);
     fflush(stdout);
     if (!rc && !o.shard_given) rc = bake_merge(o.out, o.quiet);
     bake_list_free(&r.all);
     bake_list_free(&r.mine);
+    bake_list_free(&r.journal);
+    if (r.journal_fd >= 0) close(r.journal_fd);
     free(r.chunk);
     free(r.buf);
     ct_world_free(r.w);

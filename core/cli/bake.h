@@ -93,6 +93,9 @@ void bake_tile_path(char *buf, size_t buflen, const char *out, uint64_t generati
 void bake_hex64(uint64_t v, char hex[17]);
 
 /* bake_index.c: the binary index and the manifest text. */
+/* One 48-byte record (index and journal); get returns non-zero on a bad key. */
+void bake_record_put(uint8_t *r, const bake_tile *t);
+int bake_record_get(const uint8_t *r, bake_tile *t);
 uint8_t *bake_index_encode(const bake_list *l, uint64_t generation, size_t *len);
 int bake_index_decode(const uint8_t *buf, size_t len, uint64_t *generation, bake_list *out, char *err, size_t errlen);
 char *bake_manifest_text(const bake_meta *m, const bake_index_ref *refs, int nrefs);
@@ -109,6 +112,14 @@ int bake_tile_encode(const ct_world *w, const ct_chunk *c, int format, uint8_t *
 int bake_tile_check(const uint8_t *buf, size_t len, int format, uint64_t generation, ct_key key, ct_chunk *scratch,
                     char *err, size_t errlen);
 int bake_gzip(const uint8_t *in, size_t len, uint8_t **out, size_t *outlen, char *err, size_t errlen);
+
+/* bake_journal.c: the shard's journal, one record appended per tile written
+ * (index/shard-IIII-of-NNNN.journal): a rerun keeps a tile file whose length
+ * and SHA-256 match its record. open reads the records there (sorted into
+ * known) and opens the file for appending. */
+int bake_journal_open(const char *out, int shard, int shards, bake_list *known, int *fd, char *err, size_t errlen);
+void bake_journal_add(int fd, const bake_tile *t);
+void bake_journal_path(char *buf, size_t buflen, const char *out, int shard, int shards);
 
 /* bake_merge.c and bake_verify.c: --merge DIR and --verify DIR. */
 int bake_merge(const char *dir, int quiet);

@@ -21,6 +21,27 @@ static uint32_t get32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+void bake_record_put(uint8_t *r, const bake_tile *t)
+{
+    memset(r, 0, BAKE_INDEX_RECORD);
+    r[0] = (uint8_t)t->key.face;
+    r[1] = (uint8_t)t->key.lod;
+    put32(r + 4, t->key.x);
+    put32(r + 8, t->key.y);
+    put32(r + 12, t->bytes);
+    memcpy(r + 16, t->sha, 32);
+}
+
+int bake_record_get(const uint8_t *r, bake_tile *t)
+{
+    char kerr[128];
+    memset(t, 0, sizeof *t);
+    t->key = ct_key_make(r[0], r[1], get32(r + 4), get32(r + 8));
+    t->bytes = get32(r + 12);
+    memcpy(t->sha, r + 16, 32);
+    return r[2] || r[3] || ct_key_validate(t->key, kerr, sizeof kerr) != CT_OK;
+}
+
 uint8_t *bake_index_encode(const bake_list *l, uint64_t generation, size_t *len)
 {
     size_t k;
@@ -33,16 +54,7 @@ uint8_t *bake_index_encode(const bake_list *l, uint64_t generation, size_t *len)
     put32(buf + 12, (uint32_t)l->count);
     put32(buf + 16, (uint32_t)generation);
     put32(buf + 20, (uint32_t)(generation >> 32));
-    for (k = 0; k < l->count; k++) {
-        const bake_tile *t = &l->tiles[k];
-        uint8_t *r = buf + BAKE_INDEX_HEADER + k * BAKE_INDEX_RECORD;
-        r[0] = (uint8_t)t->key.face;
-        r[1] = (uint8_t)t->key.lod;
-        put32(r + 4, t->key.x);
-        put32(r + 8, t->key.y);
-        put32(r + 12, t->bytes);
-        memcpy(r + 16, t->sha, 32);
-    }
+    for (k = 0; k < l->count; k++) bake_record_put(buf + BAKE_INDEX_HEADER + k * BAKE_INDEX_RECORD, &l->tiles[k]);
     return buf;
 }
 
@@ -59,14 +71,8 @@ int bake_index_decode(const uint8_t *buf, size_t len, uint64_t *generation, bake
     }
     *generation = (uint64_t)get32(buf + 16) | (uint64_t)get32(buf + 20) << 32;
     for (k = 0; k < count; k++) {
-        const uint8_t *r = buf + BAKE_INDEX_HEADER + k * BAKE_INDEX_RECORD;
         bake_tile t;
-        char kerr[128];
-        memset(&t, 0, sizeof t);
-        t.key = ct_key_make(r[0], r[1], get32(r + 4), get32(r + 8));
-        t.bytes = get32(r + 12);
-        memcpy(t.sha, r + 16, 32);
-        if (r[2] || r[3] || ct_key_validate(t.key, kerr, sizeof kerr) != CT_OK) {
+        if (bake_record_get(buf + BAKE_INDEX_HEADER + k * BAKE_INDEX_RECORD, &t)) {
             snprintf(err, errlen, "index record %lu holds a bad key", (unsigned long)k);
             return 1;
         }

@@ -139,6 +139,8 @@ static int merge_write(merge_state *s, int quiet)
         remove(path);
         snprintf(path + strlen(path) - 3, 5, "json");
         remove(path);
+        bake_journal_path(path, sizeof path, s->dir, i, s->n);
+        remove(path);
     }
     if (!quiet) fprintf(stderr, "bake: merged %d shard(s): %lu tiles\n", s->n, (unsigned long)s->all.count);
     printf("bake: manifest %s/manifest.json, %lu tiles, %llu bytes\n", s->dir, (unsigned long)s->all.count,

@@ -1,5 +1,5 @@
-/* bake_tile.c - one tile's bytes in the bake's format, the check a resumed
- * bake runs on a tile already there, and the optional .gz beside it. */
+/* bake_tile.c - one tile's bytes in the bake's format, and the optional .gz
+ * beside it. */
 #include "bake.h"
 #include "glb.h"
 
@@ -23,27 +23,6 @@ int bake_tile_encode(const ct_world *w, const ct_chunk *c, int format, uint8_t *
     *len = format == BAKE_CTC ? CT_CTC_FILE_BYTES : CT_TILE_FILE_BYTES;
     if (format == BAKE_CTC) return ct_chunk_encode_ctc(c, buf, *len, err, errlen) != CT_OK;
     return ct_chunk_encode_tile(c, buf, *len, err, errlen) != CT_OK;
-}
-
-/* A tile file left by an earlier run counts as baked when the library
- * accepts it (digest and header checks) and it is of this generation and
- * key; a .glb, which has no digest of its own, when its structure and
- * asset.extras agree. Files are only ever renamed into place whole, so this
- * catches corruption after the write, not a half-written file. */
-int bake_tile_check(const uint8_t *buf, size_t len, int format, uint64_t generation, ct_key key, ct_chunk *scratch,
-                    char *err, size_t errlen)
-{
-    ct_result r;
-    if (format == BAKE_GLB) return glb_check(buf, len, generation, key, err, errlen);
-    r = format == BAKE_CTC ? ct_chunk_decode_ctc(buf, len, scratch, err, errlen)
-                           : ct_chunk_decode_tile(buf, len, scratch, err, errlen);
-    if (r != CT_OK) return 1;
-    if (scratch->generation != generation || scratch->key.face != key.face || scratch->key.lod != key.lod ||
-        scratch->key.x != key.x || scratch->key.y != key.y) {
-        snprintf(err, errlen, "a tile of another generation or key");
-        return 1;
-    }
-    return 0;
 }
 
 /* gzip (RFC 1952) at level 9 with no name and no time in its header, so the

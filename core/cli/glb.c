@@ -5,7 +5,7 @@
  * The mesh is ct_mesh_build's stride-1 grid without skirts, so neighbouring
  * tiles share their border vertices: the same directions and heights, each
  * rounded once to float32 relative to its own centre. asset.extras names the
- * generation, key and chunk digest, which the bake's resume check reads.
+ * generation, key and chunk digest.
  * Multi-byte values are written as the host holds them: little-endian hosts
  * only, as glTF requires (every platform the bake runs on). */
 #include "glb.h"
@@ -101,28 +101,5 @@ int glb_encode_chunk(const ct_world *w, const ct_chunk *c, uint8_t *buf, size_t 
     put32(buf + 20 + jpad, (uint32_t)GLB_BIN);
     memcpy(buf + 24 + jpad, "BIN", 4);
     memcpy(buf + 28 + jpad, scratch, GLB_BIN);
-    return 0;
-}
-
-int glb_check(const uint8_t *buf, size_t len, uint64_t generation, ct_key key, char *err, size_t errlen)
-{
-    char want[160], g[17];
-    uint32_t jlen;
-    if (len < 28 || memcmp(buf, "glTF", 4) != 0) { snprintf(err, errlen, "not a glTF binary"); return 1; }
-    jlen = (uint32_t)buf[12] | (uint32_t)buf[13] << 8 | (uint32_t)buf[14] << 16 | (uint32_t)buf[15] << 24;
-    if (jlen > GLB_JSON_MAX || (size_t)buf[8] + ((size_t)buf[9] << 8) + ((size_t)buf[10] << 16) + ((size_t)buf[11] << 24) != len ||
-        len != 12 + 8 + jlen + 8 + GLB_BIN) {
-        snprintf(err, errlen, "glTF lengths do not add up");
-        return 1;
-    }
-    snprintf(g, sizeof g, "%08lx%08lx", (unsigned long)(uint32_t)(generation >> 32), (unsigned long)(uint32_t)generation);
-    snprintf(want, sizeof want, "\"extras\":{\"generation\":\"%s\",\"face\":\"%s\",\"lod\":%d,\"x\":%lu,\"y\":%lu,", g,
-             ct_face_name(key.face), (int)key.lod, (unsigned long)key.x, (unsigned long)key.y);
-    {
-        char json[GLB_JSON_MAX + 1];
-        memcpy(json, buf + 20, jlen);
-        json[jlen] = '\0';
-        if (!strstr(json, want)) { snprintf(err, errlen, "glTF of another generation or key"); return 1; }
-    }
     return 0;
 }

@@ -15,8 +15,5 @@ size_t glb_max_bytes(void);
  * scratch must hold glb_max_bytes() bytes too (the mesh before packing). */
 int glb_encode_chunk(const ct_world *w, const ct_chunk *c, uint8_t *buf, size_t *len, uint8_t *scratch,
                      char *err, size_t errlen);
-/* Whether buf looks like a .glb of this generation and key (header, chunk
- * lengths, the key and generation in asset.extras). */
-int glb_check(const uint8_t *buf, size_t len, uint64_t generation, ct_key key, char *err, size_t errlen);
 
 #endif
