@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 /* Relative costs per tile: bench/bake_cost.c measures land and shore tiles
- * of the page world at 2.6 (LOD 12) to 7 (LOD 8) times a sea tile (docs/bake.md). */
+ * of the page world at about 3 (LOD 12) to 7 (LOD 8) times a sea tile (docs/bake.md). */
 #define BAKE_COST_SEA 1u
 #define BAKE_COST_LAND 4u
 
