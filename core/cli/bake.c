@@ -166,7 +166,8 @@ static int keep_old(bake_run *r, bake_tile *t, const char *path)
     int same;
     if (!old) return 0;
     cli_sha256(old, len, sha);
-    rec = (const bake_tile *)bsearch(t, r->journal.tiles, r->journal.count, sizeof *t, bake_tile_order);
+    rec = r->journal.count ? (const bake_tile *)bsearch(t, r->journal.tiles, r->journal.count, sizeof *t, bake_tile_order)
+                           : NULL;
     if (rec) {
         same = rec->bytes == len && memcmp(rec->sha, sha, 32) == 0;
     } else {

@@ -169,7 +169,7 @@ int bake_merge(const char *dir, int quiet)
     }
     for (i = 0; i < s.n && !rc; i++) rc = merge_shard(&s, i);
     if (!rc) {
-        qsort(s.all.tiles, s.all.count, sizeof *s.all.tiles, bake_tile_order);
+        if (s.all.count) qsort(s.all.tiles, s.all.count, sizeof *s.all.tiles, bake_tile_order);
         for (k = 1; k < s.all.count && !rc; k++)
             if (bake_tile_order(&s.all.tiles[k - 1], &s.all.tiles[k]) == 0) {
                 fprintf(stderr, "terrain bake --merge: a tile is in two shards (%s %d %lu %lu)\n",

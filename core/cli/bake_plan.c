@@ -143,7 +143,7 @@ int bake_plan_all(const ct_world *w, const bake_opts *o, bake_list *out, char *e
         }
     }
     if (pw.failed) { snprintf(err, errlen, "out of memory planning %lu tiles", (unsigned long)out->count); return 1; }
-    qsort(out->tiles, out->count, sizeof *out->tiles, bake_tile_order);
+    if (out->count) qsort(out->tiles, out->count, sizeof *out->tiles, bake_tile_order);
     return 0;
 }
 
@@ -187,7 +187,7 @@ int bake_plan_shard(const bake_list *all, int shard, int shards, bake_list *out,
         snprintf(err, errlen, "out of memory assigning shards");
         return 1;
     }
-    memcpy(sorted, all->tiles, all->count * sizeof *sorted);
+    if (all->count) memcpy(sorted, all->tiles, all->count * sizeof *sorted);
     qsort(sorted, all->count, sizeof *sorted, by_cost);
     for (i = 0; i < shards; i++) { heap[i].load = 0; heap[i].index = i; }
     for (k = 0; k < all->count; k++) {
@@ -202,6 +202,6 @@ int bake_plan_shard(const bake_list *all, int shard, int shards, bake_list *out,
     }
     free(sorted);
     free(heap);
-    qsort(out->tiles, out->count, sizeof *out->tiles, bake_tile_order);
+    if (out->count) qsort(out->tiles, out->count, sizeof *out->tiles, bake_tile_order);
     return 0;
 }
