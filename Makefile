@@ -197,6 +197,25 @@ $(B)/tests/test_terrain_stats: tests/c/test_terrain_stats.c $(TEST_HDR) $(filter
 .PHONY: terrain-stats
 terrain-stats: $(B)/terrain_stats
 	node tools/terrain_stats.mjs $(ARGS)
+
+# make landforms ARGS="--seeds 42 --chunks 4" (same as npm run landforms -- ...):
+# pits, ponding, drainage-area exponent and drainage density of land chunks,
+# and coast box dimension (tools/landforms*, docs/generation.md "Landforms").
+# The program also links terrain-stats' coast raster (its --raster) and the
+# command-line tools' PNG writer (its --png maps).
+LF_SRC := $(sort $(wildcard tools/landforms*.c)) core/cli/image.c
+LF_LIB := $(filter-out tools/landforms.c,$(LF_SRC))
+$(B)/landforms: $(LF_SRC) tools/landforms.h tools/terrain_stats_raster.c tools/terrain_stats.h core/cli/image.h $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Itools -Icore/cli $(LF_SRC) tools/terrain_stats_raster.c $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
+
+# Its test links the tool's measures (all but the main program).
+$(B)/tests/test_landforms: tests/c/test_landforms.c $(TEST_HDR) $(LF_LIB) tools/landforms.h core/cli/image.h $(B)/libct.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Itests/c -Itools -Icore/cli $< $(LF_LIB) $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
+
+.PHONY: landforms
+landforms: $(B)/landforms
+	node tools/landforms.mjs $(ARGS)
 # ------------------------------------------------------------------- fuzzing
 # libFuzzer + ASan + UBSan harnesses in fuzz/ (docs/fuzzing.md). The core is
 # compiled once with fuzzer-no-link instrumentation, each harness links it.
