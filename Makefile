@@ -239,6 +239,33 @@ fuzz-build: $(addprefix $(FZ)/fuzz_,$(FUZZ_NAMES))
 
 fuzz: all fuzz-build
 	@sh fuzz/run.sh $(FUZZ_SECONDS)
+# ------------------------------------------------------------------- bake
+# make bake: the shards a cluster's Indexed Job runs, here in parallel with
+# xargs -P, then the merge and the check (docs/bake.md). BAKE_WORLD picks the
+# world (--preset NAME, --set K=V ..., or --world FILE.ctw), BAKE_ARGS adds
+# options (--faces, --region, --gzip).
+BAKE_OUT ?= build/bake
+BAKE_LODS ?= 0-3
+BAKE_SHARDS ?= 2
+BAKE_JOBS ?= $(BAKE_SHARDS)
+BAKE_FORMAT ?= ctt
+BAKE_WORLD ?=
+BAKE_ARGS ?=
+.PHONY: bake
+bake: terrain
+	seq 0 $$(( $(BAKE_SHARDS) - 1 )) | xargs -P $(BAKE_JOBS) -I{} ./terrain bake $(BAKE_WORLD) $(BAKE_ARGS) \
+	  --lods $(BAKE_LODS) --format $(BAKE_FORMAT) --out $(BAKE_OUT) --shard {}/$(BAKE_SHARDS)
+	./terrain bake --merge $(BAKE_OUT)
+	./terrain bake --verify $(BAKE_OUT)
+
+# The bake's unit test links the CLI's shared files (SHA-256, index, plan).
+$(B)/tests/test_bake: tests/c/test_bake.c $(TEST_HDR) $(CLI_SHARED) $(wildcard core/cli/*.h) $(B)/libct.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Itests/c -Icore/cli $< $(CLI_SHARED) $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
+
+# Bake cost per tile, land and sea, and the 2-shard speed-up (bench/bake.mjs).
+$(B)/bake_cost: bench/bake_cost.c bench/chunk_cost.h core/cli/sha256.c $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) $(CLI_DEFS) -Icore/cli $< core/cli/sha256.c $(B)/libct.a $(LIBS) $(CLI_LIBS) -o $@
 # ------------------------------------------------------- samples and previews
 # The reference's sample set: one world and sixteen adjoining +Z LOD 6 chunks
 # (x 22..29, y 52..53). tests/c/test_samples.c checks they are current.

@@ -81,6 +81,20 @@ async function openRegular(file) {
   return { handle, size: st.size };
 }
 
+// Baked tile folders (terrain bake, docs/bake.md): a tile's path names its
+// generation, so its bytes never change and any cache may keep it a year;
+// manifest.json, world.ctw and index/*.idx keep their names from bake to
+// bake, so they are cached briefly. A tile's .gz twin (bake --gzip) is sent
+// instead, with Content-Encoding: gzip, to clients that accept gzip.
+const BAKED_TILE = /\/[0-9a-f]{16}\/[pn][xyz]\/\d+\/\d+\/\d+\.(ctt|ctc|glb)$/;
+const BAKED_SHORT = /(^|\/)(manifest\.json|world\.ctw|index\/[^/]+\.idx)$/;
+export const BAKE_CACHE = { tile: 'public, max-age=31536000, immutable', short: 'public, max-age=60, must-revalidate' };
+/** {cache, tile, gzip}: the Cache-Control of a request path, and whether to look for its .gz twin. */
+export function bakeCaching(rel, acceptEncoding = '') {
+  if (BAKED_TILE.test(rel)) return { cache: BAKE_CACHE.tile, tile: true, gzip: /\bgzip\b/.test(acceptEncoding) };
+  return { cache: BAKED_SHORT.test(rel) ? BAKE_CACHE.short : 'no-cache', tile: false, gzip: false };
+}
+
 async function answer(root, realRoot, req, res) {
   let rel;
   try {
@@ -93,9 +107,11 @@ async function answer(root, realRoot, req, res) {
   const found = await resolveFile(root, realRoot, rel);
   if (found.location) return reply(req, res, found.status, '', { location: found.location });
   if (!found.file) return reply(req, res, found.status, found.body);
+  const baked = bakeCaching(rel, req.headers['accept-encoding']);
+  const gz = baked.gzip ? await resolveFile(root, realRoot, `${rel}.gz`) : {};
   let opened;
   try {
-    opened = await openRegular(found.file);
+    opened = await openRegular(gz.file ?? found.file);
   } catch (e) {
     const status = e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'ENOTREG' ? 403 : 404;
     return reply(req, res, status, status === 403 ? 'forbidden' : `not found: ${rel}`);
@@ -103,7 +119,9 @@ async function answer(root, realRoot, req, res) {
   res.writeHead(200, {
     'content-type': MIME[path.extname(found.file).toLowerCase()] ?? 'application/octet-stream',
     'content-length': opened.size,
-    'cache-control': 'no-cache',
+    'cache-control': baked.cache,
+    ...(baked.tile ? { vary: 'accept-encoding' } : {}),
+    ...(gz.file ? { 'content-encoding': 'gzip' } : {}),
   });
   if (req.method === 'HEAD') {
     await opened.handle.close();

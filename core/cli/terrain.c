@@ -8,6 +8,7 @@
 #include "image.h"
 #include "verify.h"
 #include "palette_bmp.h"
+#include "bake.h"
 
 #include <errno.h>
 #include <math.h>
@@ -56,7 +57,8 @@ static const char usage_text[] =
     "  --sample X Y Z        every ct_sample field at a direction\n"
     "  --verify FILE         check a .ctc or .ctw file; print kind, generation, key, digest\n"
     "                        (exit 0), or one line saying why it is bad (exit 2)\n"
-    "  --help                this text\n";
+    "  --help                this text\n"
+    "  bake ...              a static tile pyramid (terrain bake --help; docs/bake.md)\n";
 
 typedef struct options {
     ct_config cfg;
@@ -592,6 +594,7 @@ int main(int argc, char **argv)
     ct_palette pal;
     int rc;
 
+    if (argc >= 2 && strcmp(argv[1], "bake") == 0) return terrain_bake(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "--verify") == 0) {
         if (argc != 3) return usage("--verify takes one FILE and no other options%s", "");
         return terrain_verify(argv[2]);
