@@ -391,3 +391,30 @@ export interface World {
   raycast(originM: Vec3Like, dir: Vec3Like, maxM: number, options?: { water?: boolean }): RayHit | null;
   collider(key: ChunkKeyLike, options?: ColliderOptions): Collider;
 }
+
+// ---- Tile files (wasm/ct_tiles.mjs): a chunk from a .ctt or .ctc file, meshed as generated.
+
+export interface Chunk {
+  /** the planet_id of the world the chunk belongs to (core.encodeTile needs it) */
+  planetId?: number;
+  /** 'tile' from core.decodeTile, 'ctc' from core.decodeCtc; absent from world.chunk, 'generated' in a tiled pool's replies */
+  source?: 'tile' | 'ctc' | 'generated';
+}
+
+export interface Core {
+  /** A .ctt tile file as a chunk object (source: 'tile'); every field the generated chunk's. Throws the core's reason on bad bytes. */
+  decodeTile(bytes: Uint8Array | ArrayBuffer): Chunk;
+  /** A .ctc chunk file as a chunk object (source: 'ctc'); heightM are the decoded 16-bit codes. */
+  decodeCtc(bytes: Uint8Array | ArrayBuffer): Chunk;
+  /** A chunk object (planetId required) as .ctt tile bytes. */
+  encodeTile(chunk: Chunk): Uint8Array;
+  /** Bytes of a .ctt tile file (CT_TILE_FILE_BYTES). */
+  tileFileBytes(): number;
+}
+
+export interface World {
+  /** A mesh of a key, or of a chunk object of this world (a decoded tile): never taken for the generated chunk of its key. */
+  mesh(keyOrChunk: ChunkKeyLike | Chunk, options?: MeshOptions): Mesh;
+  /** A collider of a key, or of a chunk object of this world. */
+  collider(keyOrChunk: ChunkKeyLike | Chunk, options?: ColliderOptions): Collider;
+}

@@ -8,6 +8,7 @@ import { parseKey } from './ct_key.mjs';
 import { verifyFile } from './ct_verify.mjs';
 import { defaultWasmSource } from './ct_location.mjs';
 import { POSE_METHODS } from './ct_pose.mjs';
+import { tileMethods } from './ct_tiles.mjs';
 
 export { ctError, compileCore, World };
 
@@ -297,6 +298,8 @@ export class Core {
 
 // The ground pose's core twins: core.movePose, core.headingInKey, core.poseFromKeyHeading.
 Object.assign(Core.prototype, POSE_METHODS);
+// Tile files to chunk objects and back: core.decodeTile, core.decodeCtc, core.encodeTile (wasm/ct_tiles.mjs).
+Object.assign(Core.prototype, tileMethods);
 
 /** Normalises `set` into [name, value] pairs. */
 function setEntries(set) {

@@ -9,6 +9,7 @@ import { CHUNK_CORE } from './ct_constants.mjs';
 import { parseKey } from './ct_key.mjs';
 import { flattenDirs, vec3 } from './ct_dirs.mjs';
 import { meshBuffers } from './ct_mesh.mjs';
+import { chunkSource } from './ct_tiles.mjs';
 
 const GROUND_DOUBLES = 16;   // ctw__ground_out's record
 const GROUND_BATCH = 256;    // directions per C call in world.ground
@@ -140,9 +141,10 @@ export const groundMethods = {
    * (Float64Array 3), positions (Float32Array, metres relative to center,
    * body-fixed), indices (Uint32Array), vertexCount, triangleCount}, in
    * arrays of their own (transferable). Neighbours at one LOD and stride
-   * share their border vertices once the centres are added.
+   * share their border vertices once the centres are added. keyOrChunk may
+   * be a chunk object of this world, as in world.mesh.
    */
-  collider(key, opts = {}) {
+  collider(keyOrChunk, opts = {}) {
     const heap = this._live(), x = heap.x, stride = opts.stride ?? 1;
     if (!Number.isInteger(stride) || stride < 1 || stride > CHUNK_CORE) {
       throw ctError('CT_ERR_MESH', `collider stride ${String(stride)} is not 1, 2, 4 ... ${CHUNK_CORE}`);
@@ -155,8 +157,8 @@ export const groundMethods = {
     const old = this._mesh;
     this._mesh = null;
     const m = this._mesh = meshBuffers(heap, old, { pos: 12 * vmax, nrm: 12 * vmax, col: 0, pal: 0, idx: ib * imax });
-    const k = this._generate(key);
-    heap.check(x.ctw_mesh_build(this.ptr, this._chunk, 0, stride, 0, 1, 0, m.pos, m.nrm, 0, 0, m.idx, meta, counts, 0,
+    const { k, c } = chunkSource(this, keyOrChunk);
+    heap.check(x.ctw_mesh_build(this.ptr, c, 0, stride, 0, 1, 0, m.pos, m.nrm, 0, 0, m.idx, meta, counts, 0,
       ...heap.errArgs()));
     const vc = heap.u32()[counts / 4], ic = heap.u32()[counts / 4 + 1];
     const positions = heap.f32().slice(m.pos / 4, m.pos / 4 + 3 * vc);

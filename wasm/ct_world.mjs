@@ -10,13 +10,14 @@
 // it instead of generating the same 257x257 samples again.
 import { ctError } from './ct_heap.mjs';
 import {
-  CHUNK_CORE, CHUNK_SAMPLES as SAMPLES, CTC_FILE_BYTES as CTC_BYTES, U16LE_FILE_BYTES as U16LE_BYTES, REGION_NAMES,
+  CHUNK_CORE, CTC_FILE_BYTES as CTC_BYTES, U16LE_FILE_BYTES as U16LE_BYTES, REGION_NAMES,
 } from './ct_constants.mjs';
 import { parseKey } from './ct_key.mjs';
 import { flattenDirs } from './ct_dirs.mjs';
 import { copyParts, meshBuffers, viewGetters } from './ct_mesh.mjs';
 import { freeGround, groundMethods } from './ct_ground.mjs';
 import { readRivers, readRiverCurves } from './ct_rivers.mjs';
+import { chunkSource, freeTileChunk, readChunk } from './ct_tiles.mjs';
 
 const SAMPLE_BATCH = 1024;          // directions per C call in world.sample
 const STAT_TABLES = new WeakMap();  // heap -> the statistics table, read once
@@ -230,20 +231,10 @@ export class World {
    */
   chunkCounters() { return { ...this._counts }; }
 
-  /** A 257x257 chunk: typed-array copies plus digest and clipped count. */
+  /** A 257x257 chunk: typed-array copies plus digest, clipped count and planetId. */
   chunk(key) {
-    const k = this._generate(key), heap = this.heap, x = heap.x, c = this._chunk, hex = heap.slot(5);
-    x.ctw_chunk_digest_hex(c, hex);
-    const digest = heap.str(hex);
-    const h = x.ctw_chunk_height(c) >>> 0, w = x.ctw_chunk_water(c) >>> 0;
-    const b = x.ctw_chunk_biome(c) >>> 0, p = x.ctw_chunk_palette(c) >>> 0, hm = x.ctw_chunk_height_m(c) >>> 0;
-    return {
-      key: k, generation: this.generation, digest, clipped: x.ctw_chunk_clipped(c) >>> 0,
-      heightQuantumM: x.ctw_chunk_quantum(c),
-      height: heap.u16().slice(h / 2, h / 2 + SAMPLES), heightM: heap.f32().slice(hm / 4, hm / 4 + SAMPLES),
-      water: heap.u16().slice(w / 2, w / 2 + SAMPLES),
-      biome: heap.u8().slice(b, b + SAMPLES), palette: heap.u8().slice(p, p + SAMPLES),
-    };
+    this._generate(key);
+    return readChunk(this.heap, this._chunk);
   }
 
   _encode(key, fn, bytes) {
@@ -294,6 +285,9 @@ export class World {
    * A triangle mesh of a chunk (see ct_mesh_build): positions in metres relative
    * to `center`, normals, RGBA colours, palette indices (0..39, one per vertex),
    * 16- or 32-bit indices. Reuses the chunk when key was generated last.
+   * keyOrChunk may also be a chunk object of this world (world.chunk(key),
+   * core.decodeTile(bytes)): it is meshed as it is, copied into a buffer of
+   * its own, and never taken for the generated chunk of its key.
    * `digest` is an FNV-1a 64 hex string over positions, normals, colours and
    * indices when opts.digest is true (a test aid that costs about a third of
    * a stride-1 mesh), null otherwise.
@@ -306,7 +300,7 @@ export class World {
    * arrays are copied once into one fresh ArrayBuffer of their own (every
    * array's .buffer is the same one, ready for a transfer list).
    */
-  mesh(key, opts = {}) {
+  mesh(keyOrChunk, opts = {}) {
     const heap = this._live(), x = heap.x;
     const stride = opts.stride ?? 1, skirt = opts.skirtDepthM ?? 0;
     const vex = opts.verticalExaggeration ?? 1, water = opts.water ? 1 : 0;
@@ -329,9 +323,9 @@ export class World {
     const old = this._mesh;
     this._mesh = null;   // meshBuffers may free old and then fail to allocate
     const m = this._mesh = meshBuffers(heap, old, need);
-    this._generate(key);
+    const { c } = chunkSource(this, keyOrChunk);
     if (!this._pal) { this._pal = heap.malloc(this._palBytes.length); heap.u8().set(this._palBytes, this._pal); }
-    heap.check(x.ctw_mesh_build(this.ptr, this._chunk, this._pal, stride, skirt, vex, water,
+    heap.check(x.ctw_mesh_build(this.ptr, c, this._pal, stride, skirt, vex, water,
       m.pos, m.nrm, m.col, m.pal, m.idx, meta, counts, digest ? hex : 0, ...heap.errArgs()));
     const u32 = heap.u32(), vc = u32[counts / 4], ic = u32[counts / 4 + 1];
     const f = heap.f64(), at = meta / 8;
@@ -353,6 +347,7 @@ export class World {
     heap.free(this._pal);
     if (this._mesh) heap.free(this._mesh.ptr);
     freeGround(this);
+    freeTileChunk(this);
     this.ptr = this._chunk = this._file = this._samples = this._pal = 0;
     this._chunkKey = null;
     this._mesh = null;

@@ -301,7 +301,8 @@ async function main() {
   }
   setPalette(hint.options.palette || 'default');
   try {
-    sv.pool = await createPool({});
+    // tiles=URL streams a bake's verified tiles for its world's keys (docs/worker.md).
+    sv.pool = await createPool(hint.options.tiles ? { tiles: hint.options.tiles } : {});
   } catch (e) {
     showError('The terrain workers could not start', `${e.message}. Build the WebAssembly core (make wasm; npm start does it) and serve the page over http from the repository root, or upload a folder made by make site.`);
     showPanelFailure('Not running: the terrain workers could not start.');

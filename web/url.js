@@ -1,7 +1,9 @@
 // This module reads and writes the page state carried in the address bar: the world spec (preset and knob overrides, as pool.build takes it), its expected generation, the view and display options (no DOM: strings in, strings out).
 
 /** Hash keys that are not knob overrides. */
-export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'stride', 'budget', 'tpp', 'exaggeration', 'sun', 'debug', 'walk'];
+export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'stride', 'budget', 'tpp', 'exaggeration', 'sun', 'debug', 'walk',
+  // tiles=URL: a bake's manifest (or its folder): the workers stream its verified tiles (docs/worker.md).
+  'tiles'];
 
 /**
  * The page's finest chunk LOD when the address names none: 12 m samples, a

@@ -31,6 +31,45 @@ export interface PoolOptions {
   /** ms a request other than build may go unanswered before its worker is replaced and the
    *  request retried once; a second timeout rejects with CT_ERR_TIMEOUT (default 60000, 0 = never) */
   timeoutMs?: number;
+  /**
+   * a bake's manifest URL (a folder URL ending in / means its manifest.json; under Node a path),
+   * or {manifest, onFallback}: chunk, mesh and collider requests of baked keys are answered from
+   * the bake's verified tiles while the pool's world has the manifest's generation (docs/worker.md)
+   */
+  tiles?: string | URL | TilesOptions;
+}
+
+/** What happened when a baked tile could not be used; the key was generated instead. */
+export interface TileFallback {
+  /** missing: not found or network; bad: length or SHA-256 not the index's; decode: refused by the decoder;
+   *  generation: the pool's world is not the manifest's */
+  kind: 'missing' | 'bad' | 'decode' | 'generation';
+  message: string;
+}
+
+export interface TilesOptions {
+  manifest: string | URL;
+  /** called for every fallback (first: the first of its kind); without it the first of each kind goes to console.warn */
+  onFallback?: (info: TileFallback & { key: ChunkKey; first: boolean }) => void;
+}
+
+/** pool.stats().tiles of a pool with baked tiles. */
+export interface TileStats {
+  /** replies answered from a verified tile */
+  used: number;
+  /** replies generated (keys outside the bake, and fallbacks) */
+  generated: number;
+  fallback: { missing: number; bad: number; decode: number; generation: number };
+  /** tiles the index lists */
+  tiles: number;
+  generation: string | null;
+  lods: [number, number] | null;
+}
+
+/** Where a reply's chunk came from, on pools with baked tiles. */
+export interface TileSourced {
+  source?: 'tile' | 'generated';
+  tileFallback?: TileFallback;
 }
 
 /** A pending request: a promise with the id pool.cancel() accepts. */
@@ -54,7 +93,7 @@ export interface WorldInfo {
   stats: WorldStats;
 }
 
-export type PoolChunk = Chunk & Epoched & { format: 'arrays' };
+export type PoolChunk = Chunk & Epoched & { format: 'arrays' } & TileSourced;
 export interface PoolChunkBytes extends Epoched {
   key: ChunkKey;
   generation: string;
@@ -116,7 +155,7 @@ export interface StrideErrorsM { 1: number; 2: number; 4: number; 8: number; }
  * (what tile selection needs); `lakes`, `relief`, `paletteMap` and
  * `lakeLevels` only when asked for.
  */
-export type PoolMesh = Mesh & Epoched & { key: ChunkKey; generation: string; strideErrorsM?: StrideErrorsM; lakes?: Mesh | null; relief?: Float32Array; paletteMap?: Uint8Array; lakeLevels?: Float32Array | null };
+export type PoolMesh = Mesh & Epoched & TileSourced & { key: ChunkKey; generation: string; strideErrorsM?: StrideErrorsM; lakes?: Mesh | null; relief?: Float32Array; paletteMap?: Uint8Array; lakeLevels?: Float32Array | null };
 export type PoolSample = SampleResult & Epoched & { generation: string; count: number };
 export type PoolRivers = RiverGraph & Epoched & { generation: string; curves: RiverCurves };
 
@@ -151,6 +190,8 @@ export interface PoolStats {
   buildsStopped: number;
   /** chunk affinity: requests sent to their chunk's worker, waiting for it, sent elsewhere, keys remembered */
   affinity: { affine: number; held: number; moved: number; remembered: number };
+  /** baked tiles used and fallbacks, on a pool created with the tiles option */
+  tiles?: TileStats;
 }
 
 export interface WorkerStats {
@@ -166,7 +207,7 @@ export interface WorkerStats {
 }
 
 /** A collider reply: world.collider's result with the key and the world's generation. */
-export type PoolCollider = Collider & Epoched & { key: ChunkKey; generation: string };
+export type PoolCollider = Collider & Epoched & TileSourced & { key: ChunkKey; generation: string };
 
 export interface Pool {
   /** the knob table, read from the core in a worker */
@@ -175,6 +216,8 @@ export interface Pool {
   /** Builds the world in one worker and loads its snapshot into the others. */
   /** The promise's id cancels the build (pool.cancel(id)) at its next progress tick. */
   build(spec?: ConfigOptions, hooks?: { onProgress?: (stage: string, fraction: number) => void }): PoolPromise<WorldInfo>;
+  /** Loads the bake's world snapshot (checked against its manifest) into every worker: pools created with tiles only. */
+  loadBake(): Promise<WorldInfo>;
   /** Loads CTWORLD2 snapshot bytes into every worker (the caller's bytes are copied). */
   load(bytes: Uint8Array | ArrayBuffer): Promise<WorldInfo>;
   chunk(key: ChunkKeyLike, options?: PriorityOptions & { format?: 'arrays' }): PoolPromise<PoolChunk>;

@@ -5,6 +5,7 @@
 // mesh request lives in worker/mesh_job.js.
 import { MSG, ERR, CHUNK_FORMATS, protocolError, parseKey } from './protocol.js';
 import { meshReply } from './mesh_job.js';
+import { withTile } from './tile_job.js';
 
 /** Build progress is posted at most this often per stage (fraction steps). */
 const PROGRESS_STEP = 0.01;
@@ -54,11 +55,12 @@ function chunk(h, msg) {
   if (!CHUNK_FORMATS.includes(format)) throw protocolError(ERR.MESSAGE, `unknown chunk format ${JSON.stringify(format)}`);
   if (format === 'ctc') return { key, generation: w.generation, format, bytes: w.chunkCtc(key) };
   if (format === 'u16le') return { key, generation: w.generation, format, bytes: w.chunkU16le(key) };
-  return { ...w.chunk(key), key, generation: w.generation, format };
+  // A baked tile (worker/tile_job.js) answers as the decoded chunk, marked source: 'tile'.
+  return withTile(h, msg, (world, tile) => ({ ...(tile || world.chunk(key)), key, generation: world.generation, format }));
 }
 
 function mesh(h, msg) {
-  return meshReply(h.needWorld(), msg);
+  return withTile(h, msg, (world, tile) => meshReply(world, msg, tile));
 }
 
 /** A physics collider (wasm/ct_ground.mjs): its arrays are the reply's own, transferred. */
@@ -68,7 +70,7 @@ function collider(h, msg) {
   const { stride, ...rest } = opts || {};
   const unknown = Object.keys(rest);
   if (unknown.length) throw protocolError(ERR.MESSAGE, `unknown collider option ${unknown[0]}`);
-  return { ...w.collider(key, { stride }), key, generation: w.generation };
+  return withTile(h, msg, (world, tile) => ({ ...world.collider(tile || key, { stride }), key, generation: world.generation }));
 }
 
 function address(h, msg) {

@@ -19,15 +19,17 @@ const EXTRAS = ['lakes', 'lakeLevels', 'relief', 'paletteMap', 'thinWater', 'lon
  * The mesh reply for a request {key, options}.
  * @param {object} w the handler's world (wasm/ct_world.mjs)
  * @param {{key: object, options?: object}} msg
+ * @param {object|null} [tile] the key's chunk decoded from a baked tile
+ *   (worker/tile_job.js): meshed and mapped instead of generating the key
  */
-export function meshReply(w, msg) {
-  const key = parseKey(msg.key);
+export function meshReply(w, msg, tile = null) {
+  const key = parseKey(msg.key), src = tile || key;
   const { extras, options } = meshOptions(msg.options);
   // One copy out of WebAssembly memory into one ArrayBuffer, which the reply transfers.
-  const result = { ...w.mesh(key, { ...options, copy: true }), key, generation: w.generation };
+  const result = { ...w.mesh(src, { ...options, copy: true }), key, generation: w.generation };
   if (options.water) return result;
   // The chunk the mesh was built from (still in the world's buffer): every map below reads it.
-  const chunk = w.chunk(key);
+  const chunk = tile || w.chunk(key);
   const hide = hiddenSamples(chunk, extras);
   if (hide) recolourMesh(result, options.stride ?? 1, hide, w.palette());
   const vex = options.verticalExaggeration ?? 1;
@@ -37,10 +39,10 @@ export function meshReply(w, msg) {
   result.strideErrorsM = strideErrorsM(chunk, vex);
   // The drawn height range bounds the tile for refinement distances (stream/lod.js).
   result.heightRangeM = drawnHeightRangeM(chunk, vex);
-  if (extras.lakes) result.lakes = lakeMesh(w, key, options);
+  if (extras.lakes) result.lakes = lakeMesh(w, src, chunk, options);
   // Per-sample lake levels of the same chunk, for shores decided per pixel (null without a lake).
   if (extras.lakeLevels) result.lakeLevels = lakeLevelMap(withoutThinWater(chunk, hide));
-  if (extras.relief || extras.paletteMap) addPixelMaps(result, w, key, { chunk, hide, vex, extras });
+  if (extras.relief || extras.paletteMap) addPixelMaps(result, w, src, { chunk, hide, vex, extras });
   return result;
 }
 
@@ -75,9 +77,9 @@ function hiddenSamples(chunk, extras) {
  * edges, so per-pixel shading is seamless, and whose colours hold per pixel
  * whatever the tile's stride.
  */
-function addPixelMaps(result, w, key, { chunk, hide, vex, extras }) {
+function addPixelMaps(result, w, src, { chunk, hide, vex, extras }) {
   // Views, not a copy: both maps are read out before the next mesh() call.
-  const full = w.mesh(key, { stride: 1, verticalExaggeration: vex });
+  const full = w.mesh(src, { stride: 1, verticalExaggeration: vex });
   if (extras.relief) result.relief = reliefMap(full, w.config.radius_m, vex);
   if (extras.relief && hide) liftHidden(result.relief, hide, chunk);
   if (extras.paletteMap) result.paletteMap = paletteMap(full, hide);
@@ -88,11 +90,11 @@ function addPixelMaps(result, w, key, { chunk, hide, vex, extras }) {
  * so nothing is generated), or null when none of its water lies off sea level:
  * the sea is drawn on its own, so only lakes make the water mesh worth sending.
  */
-function lakeMesh(w, key, terrain) {
-  const water = w.chunk(key).water;
+function lakeMesh(w, src, chunk, terrain) {
+  const water = chunk.water;
   let lake = false;
   for (let i = 0; i < water.length && !lake; i++) lake = water[i] !== 0 && water[i] !== SEA_LEVEL_CODE;
   if (!lake) return null;
-  const m = w.mesh(key, { stride: terrain.stride, verticalExaggeration: terrain.verticalExaggeration, water: true, copy: true });
+  const m = w.mesh(src, { stride: terrain.stride, verticalExaggeration: terrain.verticalExaggeration, water: true, copy: true });
   return m.indexCount ? m : null;
 }

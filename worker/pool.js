@@ -11,6 +11,7 @@ import { spawnWorker } from './spawn.js';
 import { worldRequests } from './pool_requests.js';
 import { WorkerSlot } from './slot.js';
 import { PendingRequests, publicView } from './pool_entries.js';
+import { PoolTiles, tiledRequests } from './tiles.js';
 
 /** Default milliseconds a request may go unanswered before its worker is replaced. */
 export const DEFAULT_TIMEOUT_MS = 60000;
@@ -33,6 +34,7 @@ export class WorkerPool {
   #terminated = false;
   #building = false;      // a build or load is on its way to becoming the world
   #counters = { crashes: 0, restarts: 0, dropped: 0, retried: 0, timeouts: 0, buildsStopped: 0 };
+  #tiles = null;          // the baked tiles of options.tiles (worker/tiles.js), or null
 
   /**
    * Starts `count` workers, waits until each has loaded the core and answered
@@ -45,6 +47,7 @@ export class WorkerPool {
     const pool = new WorkerPool(options, count);
     let hello;
     try {
+      if (pool.#tiles) await pool.#tiles.open();
       await Promise.all(pool.#slots.map((s) => pool.#startSlot(s)));
       hello = (await Promise.all(pool.#slots.map((s) => pool.#control(s, MSG.CONFIG, emptyMessage))))[0];
     } catch (e) {
@@ -70,6 +73,17 @@ export class WorkerPool {
     this.presets = null;
     // chunk, mesh, sample, rivers, snapshot, request, address: scheduled world requests.
     Object.assign(this, worldRequests((type, make, o) => this.#request(type, make, o)));
+    // Baked tiles: chunk, mesh and collider requests of baked keys carry their tile's entry.
+    if (options.tiles) {
+      this.#tiles = new PoolTiles(options.tiles);
+      Object.assign(this, tiledRequests(this.#tiles, { mesh: this.mesh, collider: this.collider, chunk: this.chunk }, () => this.#generation));
+    }
+  }
+
+  /** Loads the world snapshot of the pool's bake (createPool({tiles})), checked against its manifest. */
+  async loadBake() {
+    if (!this.#tiles) throw protocolError(ERR.MESSAGE, 'loadBake needs a pool created with the tiles option');
+    return this.load(await this.#tiles.worldBytes());
   }
 
   /* ---- the public face (worker/client.d.ts Pool) ---- */
@@ -115,7 +129,7 @@ export class WorkerPool {
     let inFlight = 0;
     for (const s of this.#slots) for (const e of s.inflight.values()) if (!e.cancelled) inFlight += 1;
     return { workers: this.#live().length, inFlight, queued: this.#sched.queued, epoch: this.#epoch, generation: this.#generation,
-      ...this.#counters, affinity: this.#sched.affinityStats };
+      ...this.#counters, affinity: this.#sched.affinityStats, ...(this.#tiles ? { tiles: this.#tiles.stats() } : {}) };
   }
 
   async terminate() {

@@ -8,15 +8,16 @@ import { stableJson, toDirs } from './pool_util.js';
 
 /**
  * A request about one chunk with options (mesh, collider): (key, options,
- * {priority}) -> Promise. Repeats with equal options share one reply; it
- * goes to the worker that holds the chunk.
+ * {priority}, extra?) -> Promise. Repeats with equal options share one
+ * reply; it goes to the worker that holds the chunk. extra() adds fields to
+ * the message each time it is sent (a baked tile's entry: worker/tiles.js).
  */
 function chunkWithOptions(request, type) {
-  return (key, options = {}, { priority = 0 } = {}) => {
+  return (key, options = {}, { priority = 0 } = {}, extra = null) => {
     let k;
     try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
     const opts = { ...options };
-    return request(type, () => ({ msg: { key: k, options: opts }, transfer: [] }),
+    return request(type, () => ({ msg: { key: k, options: opts, ...(extra ? extra() : {}) }, transfer: [] }),
       { key: `${type}:${keyId(k)}:${stableJson(opts)}`, priority, info: { key: k, options: opts }, affinity: keyId(k) });
   };
 }
@@ -28,10 +29,10 @@ function chunkWithOptions(request, type) {
  */
 export function worldRequests(request) {
   return {
-    chunk(key, { priority = 0, format = 'arrays' } = {}) {
+    chunk(key, { priority = 0, format = 'arrays' } = {}, extra = null) {
       let k;
       try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
-      return request(MSG.CHUNK, () => ({ msg: { key: k, format }, transfer: [] }),
+      return request(MSG.CHUNK, () => ({ msg: { key: k, format, ...(extra ? extra() : {}) }, transfer: [] }),
         { key: `chunk:${keyId(k)}:${format}`, priority, info: { key: k }, affinity: keyId(k) });
     },
 

@@ -36,6 +36,8 @@ export declare const ERR: Readonly<{
   FACE: 'CT_ERR_FACE';
   LOD: 'CT_ERR_LOD';
   CHUNK_XY: 'CT_ERR_CHUNK_XY';
+  /** a bake's manifest, index or world file refused (createPool's tiles option) */
+  TILES: 'CT_ERR_TILES';
 }>;
 
 export type ChunkFormat = 'arrays' | 'ctc' | 'u16le';

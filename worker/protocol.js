@@ -50,6 +50,7 @@ export const ERR = Object.freeze({
   FACE: 'CT_ERR_FACE',
   LOD: 'CT_ERR_LOD',
   CHUNK_XY: 'CT_ERR_CHUNK_XY',
+  TILES: 'CT_ERR_TILES',             // a bake's manifest, index or world file refused (worker/tiles.js)
 });
 
 /** Chunk encodings a chunk request may ask for. */

@@ -59,3 +59,23 @@ export function thrown(fn) {
 export function hex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/**
+ * Keys at LOD 2 of world whose chunk holds lake water, only sea water, and
+ * no water: {lake, sea, dry} (a kind the world lacks is absent).
+ */
+export function keysByWater(world) {
+  const SEA = 32768, out = {};
+  for (let face = 0; face < 6; face++) {
+    for (let y = 0; y < 4; y++) {
+      for (let x = 0; x < 4; x++) {
+        const key = { face, lod: 2, x, y }, water = world.chunk(key).water;
+        let wet = 0, lake = 0;
+        for (const c of water) { wet += c !== 0; lake += c !== 0 && c !== SEA; }
+        const kind = lake ? 'lake' : wet ? 'sea' : 'dry';
+        if (!out[kind]) out[kind] = key;
+      }
+    }
+  }
+  return out;
+}

@@ -5,11 +5,10 @@
 // of the same chunk to a terrain reply, transferred, only where lakes are.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SMALL, freshCore, thrown } from './ct_fixture.mjs';
+import { SMALL, freshCore, keysByWater, thrown } from './ct_fixture.mjs';
 import { createHandler } from '../../worker/handler.js';
 import { MSG } from '../../worker/protocol.js';
 
-const SEA = 32768;
 const core = await freshCore();
 const world = core.buildWorld(SMALL);
 const L = world.config.surface_lod;
@@ -19,23 +18,7 @@ const fresh = (await freshCore()).loadWorld(world.snapshot());
 const OTHER = { face: 0, lod: 0, x: 0, y: 0 };
 const generatedFresh = (fn) => { fresh.chunk(OTHER); return fn(fresh); };
 
-/** Keys at LOD 2 whose chunk holds lake water, only sea water, and no water. */
-function classify() {
-  const out = {};
-  for (let face = 0; face < 6; face++) {
-    for (let y = 0; y < 4; y++) {
-      for (let x = 0; x < 4; x++) {
-        const key = { face, lod: 2, x, y }, water = fresh.chunk(key).water;
-        let wet = 0, lake = 0;
-        for (const c of water) { wet += c !== 0; lake += c !== 0 && c !== SEA; }
-        const kind = lake ? 'lake' : wet ? 'sea' : 'dry';
-        if (!out[kind]) out[kind] = key;
-      }
-    }
-  }
-  return out;
-}
-const kinds = classify();
+const kinds = keysByWater(fresh);
 
 /** Every field of two results equal, typed arrays byte for byte. */
 function assertSame(a, b, what) {

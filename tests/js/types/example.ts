@@ -51,6 +51,11 @@ async function main(): Promise<void> {
   const mouth: boolean = rivers.downstream[0] < 0 && rivers.widthM[0] > 0 && rivers.lakeOutlet[0] === 0;
   const riverNodes: number = rivers.info.nodeCount + rivers.direction.length + rivers.drainageAreaM2[0];
   void [mouth, riverNodes];
+  const tile = core.decodeTile(core.encodeTile(world.chunk({ face: 0, lod: 1, x: 0, y: 0 })));
+  const tileMesh = world.mesh(tile, { stride: 4 });
+  const tileCollider = world.collider(tile);
+  const fromTile: boolean = tile.source === 'tile' && tileMesh.vertexCount === tileCollider.vertexCount;
+  void [fromTile, core.decodeCtc(ctc).planetId, core.tileFileBytes()];
   again.free();
   world.free();
   void [kind, seed, generation, ocean, h0, ctc, idx, palIndex, generated, wet, dir, address, checkedLod, worldKind];

@@ -33,6 +33,12 @@ async function main(): Promise<void> {
   const queued: number = stats.queued;
   await pool.terminate();
   void [generation, id, heights, bytes, mesh, lakeIndex, reused, height, queued];
+  // Baked tiles: the manifest, its world, replies that say where they came from.
+  const tiled = await createPool({ tiles: { manifest: '/bake/', onFallback: (f) => console.log(f.kind, f.key.lod, f.first) } });
+  const bakeInfo = await tiled.loadBake();
+  const fromTile: boolean = (await tiled.mesh({ face: 0, lod: 1, x: 0, y: 0 })).source === 'tile';
+  const missing: number = tiled.stats().tiles?.fallback.missing ?? 0;
+  void [bakeInfo.generation, fromTile, missing];
 }
 
 void main();
