@@ -8,6 +8,7 @@ import { parseKey } from './ct_key.mjs';
 import { verifyFile } from './ct_verify.mjs';
 import { defaultWasmSource } from './ct_location.mjs';
 import { POSE_METHODS } from './ct_pose.mjs';
+import { scatterCoreMethods } from './ct_scatter.mjs';
 
 export { ctError, compileCore, World };
 
@@ -297,6 +298,8 @@ export class Core {
 
 // The ground pose's core twins: core.movePose, core.headingInKey, core.poseFromKeyHeading.
 Object.assign(Core.prototype, POSE_METHODS);
+// The scatter catalogue: core.scatterKinds().
+Object.assign(Core.prototype, scatterCoreMethods);
 
 /** Normalises `set` into [name, value] pairs. */
 function setEntries(set) {
