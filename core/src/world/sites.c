@@ -350,14 +350,15 @@ static int ct__cand_by_score(const void *a, const void *b)
 }
 
 /* Keeps, in order, those at least ang radians from every one kept before
- * (and with usable[] set); returns how many, at most want. */
+ * (refined: usable ones by their sites' places; else macro candidates with
+ * a score, by their own); returns how many, at most want. */
 static size_t ct__site_spread(ct__cand *c, size_t n, double ang, size_t want, int need_ok)
 {
     size_t kept = 0, i, j;
     for (i = 0; i < n && kept < want; i++) {
         int far = need_ok ? c[i].ok : c[i].pre >= 0.0;
         for (j = 0; j < kept && far; j++)
-            if (ct__arc(c[j].dir, c[i].dir) < ang) far = 0;
+            if (ct__arc(need_ok ? c[j].site.dir : c[j].dir, need_ok ? c[i].site.dir : c[i].dir) < ang) far = 0;
         if (far) c[kept++] = c[i];
     }
     return kept;
