@@ -78,6 +78,23 @@ test('the catalogue comes from ct_scatter.def, and kinds index it', () => {
   assert.ok(s.kind.every((k) => k < kinds.length));
 });
 
+test('docs/populate.md shows the catalogue as ct_scatter.def has it', () => {
+  const doc = readFileSync(new URL('../../docs/populate.md', import.meta.url), 'utf8');
+  const kinds = core.scatterKinds();
+  for (const k of kinds) {
+    const row = doc.split('\n').find((l) => l.startsWith(`| ${k.name} |`) && l.split('|').length > 14);
+    assert.ok(row, `docs row for ${k.name}`);
+    const c = row.split('|').map((x) => x.trim());
+    assert.is(Number(c[2]), k.level, `${k.name} level`);
+    assert.is(Number(c[3]), k.spacingM, `${k.name} spacing`);
+    assert.is(Number(c[4]), k.maxSlopeDeg, `${k.name} slope`);
+    assert.is(c[5], `${k.minHeightM}-${k.maxHeightM}`, `${k.name} heights`);
+    assert.is(c[7], `${k.minSizeM}-${k.maxSizeM}`, `${k.name} sizes`);
+    assert.is(Number(c[8]), k.collisionPerM, `${k.name} collision`);
+    assert.equal(c.slice(9, 16).map(Number), k.densityKm2.slice(1), `${k.name} densities`);
+  }
+});
+
 test('at surface_lod scatter reuses the chunk generated last', () => {
   const key = { face: 2, lod: 12, x: 3225, y: 1378 };
   world.chunk(key);
