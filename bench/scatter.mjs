@@ -20,17 +20,22 @@ execFileSync('cc', ['-std=c99', '-O2', '-ffp-contract=off', '-Icore/include', '-
 
 // A forest chunk of the bench world (the golden file's first key).
 const KEY = { face: 2, lod: 12, x: 3224, y: 1378 };
+const COARSE = { face: 2, lod: 11, x: 1612, y: 689 };   // its parent: point queries
 const SITES = { kind: 'settlement', count: 20, minSpacingM: 200000 };
 const core = await loadCore();
 const world = core.buildWorld({ preset: 'balanced', set: { seed: 42, surface_lod: 12 } });
 const native = startNative(binary);
 world.chunk(KEY);
 
-const t = { scatterWasm: [], scatterNative: [], sitesWasm: [], sitesNative: [] };
-let count = 0, siteCount = 0;
+const t = { scatterWasm: [], scatterNative: [], coarseWasm: [], coarseNative: [], sitesWasm: [], sitesNative: [] };
+let count = 0, coarseCount = 0, siteCount = 0;
 const parts = [
   async () => { const a = nowMs(); count = world.scatter(KEY).count; t.scatterWasm.push(nowMs() - a); },
   async () => { t.scatterNative.push((await native.send(`scatter ${KEY.face} ${KEY.lod} ${KEY.x} ${KEY.y}`)).ms); },
+];
+const coarseParts = [
+  async () => { const a = nowMs(); coarseCount = world.scatter(COARSE).count; t.coarseWasm.push(nowMs() - a); },
+  async () => { t.coarseNative.push((await native.send(`scatter ${COARSE.face} ${COARSE.lod} ${COARSE.x} ${COARSE.y}`)).ms); },
 ];
 const siteParts = [
   async () => { const a = nowMs(); siteCount = world.sites(SITES).length; t.sitesWasm.push(nowMs() - a); },
@@ -41,6 +46,7 @@ for (let rep = 0; rep < reps; rep++) {
 }
 for (let rep = 0; rep < Math.max(3, Math.ceil(reps / 3)); rep++) {
   for (let i = 0; i < siteParts.length; i++) await siteParts[(i + rep) % siteParts.length]();
+  for (let i = 0; i < coarseParts.length; i++) await coarseParts[(i + rep) % coarseParts.length]();
 }
 await native.close();
 world.free();
@@ -54,5 +60,7 @@ console.log('| measurement | reps | min | median |');
 console.log('|---|---:|---:|---:|');
 console.log(row(`scatter, surface_lod 12 forest chunk held (${count} instances), WASM`, t.scatterWasm));
 console.log(row('the same, native', t.scatterNative));
+console.log(row(`scatter, its LOD 11 parent from point queries (${coarseCount} instances), WASM`, t.coarseWasm));
+console.log(row('the same, native', t.coarseNative));
 console.log(row(`sites, ${siteCount} settlements, whole world, WASM`, t.sitesWasm));
 console.log(row('the same, native', t.sitesNative));

@@ -1,6 +1,7 @@
 /* scatter_cost.c - the native half of bench/scatter.mjs: a line server (as
  * bench_native.c) over the bench world (balanced, seed 42, surface_lod 12)
- * that times one scatter of a chunk it already holds, or one sites query,
+ * that times one scatter (of a surface_lod chunk it already holds, or of a
+ * coarser key from point queries), or one sites query,
  * per command, and answers one JSON line each.
  *
  *   cc -std=c99 -O2 -ffp-contract=off -Icore/include -Itests/c bench/scatter_cost.c \
@@ -43,12 +44,13 @@ int main(void)
         if (sscanf(line, "scatter %d %d %u %u", &face, &lod, &x, &y) == 4) {
             ct_key k = ct_key_make(face, lod, x, y);
             ct_scatter s = sd_out(&buf);
-            if (held.face != face || held.lod != lod || held.x != x || held.y != y) {
+            int fine = lod == (int)cfg.surface_lod;   /* coarser keys: point queries, no chunk */
+            if (fine && (held.face != face || held.lod != lod || held.x != x || held.y != y)) {
                 if (ct_chunk_generate(w, k, &chunk, err, sizeof err) != CT_OK) break;
                 held = k;
             }
             t0 = now_ms();
-            if (ct_chunk_scatter(w, &chunk, k, &s, err, sizeof err) != CT_OK) break;
+            if (ct_chunk_scatter(w, fine ? &chunk : NULL, k, &s, err, sizeof err) != CT_OK) break;
             ms = now_ms() - t0;
             printf("{\"ok\":true,\"ms\":%.4f,\"count\":%u}\n", ms, s.count);
         } else if (sscanf(line, "sites %31s %u %lf", kind, &count, &spacing) == 3) {
