@@ -290,8 +290,10 @@ static int ct__site_footprint(const ct_world *w, int kind, const double d[3], do
 #define CT__SITE_STEP_M 1500.0   /* settlements and spawns try the centre, then 8 points this far out */
 
 /* Exact-ground facts and the score of one candidate; ok 0 when it breaks a rule. */
-static void ct__site_refine(const ct_world *w, const ct__site_macro *m, int kind, ct__cand *c)
+static void ct__site_refine(const ct_world *w, const ct__site_macro *m, const ct_site_query *q, const double near[3],
+                            ct__cand *c)
 {
+    int kind = q->kind;
     static const double max_slope[CT_SITE_KIND_COUNT] = { 8.0, 10.0, 12.0 };
     static const double max_relief[CT_SITE_KIND_COUNT] = { 40.0, 60.0, 25.0 };
     double e1[3], e2[3], d[3], step = CT__SITE_STEP_M / w->field.cfg.radius_m, flat, mild, deep, off = 0.0;
@@ -307,11 +309,14 @@ static void ct__site_refine(const ct_world *w, const ct__site_macro *m, int kind
         for (k = -1; k < 8 && !found; k++) {
             if (k < 0) memcpy(d, c->dir, sizeof d);
             else ct__site_offset(c->dir, e1, e2, step * ct__ring8[k][0], step * ct__ring8[k][1], d);
+            /* A search near a point keeps its sites within the radius. */
+            if (q->has_near && ct__arc(d, near) * w->field.cfg.radius_m > q->radius_m) continue;
             found = ct__site_footprint(w, kind, d, max_slope[kind], s) && s->relief_m <= max_relief[kind];
             off = k < 0 ? 0.0 : CT__SITE_STEP_M;
         }
     }
     if (!found || s->relief_m > max_relief[kind]) return;
+    if (q->has_near && ct__arc(s->dir, near) * w->field.cfg.radius_m > q->radius_m) return;
     s->fresh_water_m = ct__hops_m(m, m->fresh[c->v]) + off;
     s->coast_m = ct__hops_m(m, m->coast[c->v]) + off;
     mild = ct__mild[s->biome];
@@ -415,7 +420,7 @@ ct_result ct_world_sites(const ct_world *world, const ct_site_query *q, ct_site 
     ang = q->min_spacing_m / world->field.cfg.radius_m;
     qsort(c, n, sizeof *c, ct__cand_by_pre);
     keep = ct__site_spread(c, n, ang, 3 * (size_t)q->count + 16, 0);
-    for (i = 0; i < keep; i++) ct__site_refine(world, &m, q->kind, &c[i]);
+    for (i = 0; i < keep; i++) ct__site_refine(world, &m, q, near, &c[i]);
     qsort(c, keep, sizeof *c, ct__cand_by_score);
     keep = ct__site_spread(c, keep, ang, q->count, 1);
     for (i = 0; i < keep; i++) out[i] = c[i].site;
