@@ -2,7 +2,7 @@
  * stable across LODs, chunk borders and cube faces.
  *
  * The grid. Cells are squares of surface_lod samples on a face: level 0 is
- * 2^k samples (k >= 1, the first with at least 16 m at the face centre),
+ * 2^k samples (1 <= k <= 4, the first with 16 m at the face centre),
  * level L is 2^L level-0 cells. A cell is a pure function of (face, level,
  * cx, cy), so it does not depend on the key that asks, and it lies inside
  * exactly one chunk of every LOD whose chunks are at least as large (a face
