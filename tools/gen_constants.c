@@ -75,6 +75,7 @@ static void gen_scatter_kinds(void)
     printf("]);\n");
     gen_number("SCATTER_MAX", "Most instances one chunk's scatter holds at any LOD (CT_SCATTER_MAX).",
                (unsigned long)CT_SCATTER_MAX);
+    gen_number("SITES_MAX", "Most sites one world.sites() call returns (CT_SITES_MAX).", (unsigned long)CT_SITES_MAX);
     gen_names("SITE_KINDS", "Site kinds in core order (ct_site_kind_name): what world.sites({kind}) takes.",
               ct_site_kind_name, CT_SITE_KIND_COUNT);
 }

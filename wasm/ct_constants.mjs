@@ -70,5 +70,7 @@ export const SCATTER_KINDS = Object.freeze([
 ]);
 /** Most instances one chunk's scatter holds at any LOD (CT_SCATTER_MAX). */
 export const SCATTER_MAX = 20000;
+/** Most sites one world.sites() call returns (CT_SITES_MAX). */
+export const SITES_MAX = 1024;
 /** Site kinds in core order (ct_site_kind_name): what world.sites({kind}) takes. */
 export const SITE_KINDS = Object.freeze(['settlement', 'port', 'spawn']);

@@ -2,11 +2,10 @@
 // deterministic places for a settlement, a port or a spawn (ct_world_sites),
 // whole-world or within radiusM of a direction.
 import { ctError } from './ct_heap.mjs';
-import { SITE_KINDS } from './ct_constants.mjs';
+import { SITE_KINDS, SITES_MAX } from './ct_constants.mjs';
 import { vec3 } from './ct_dirs.mjs';
 
 const SITE_DOUBLES = 10;   // ctw_world_sites' record
-const SITES_MAX = 1024;    // CT_SITES_MAX
 
 function siteQuery(opts) {
   const kind = SITE_KINDS.indexOf(opts.kind ?? 'settlement');

@@ -6,6 +6,9 @@
 
 #include "ct.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #define CTW_EXPORT EMSCRIPTEN_KEEPALIVE
 #define CTW_SITE_DOUBLES 10
 
@@ -42,18 +45,25 @@ CTW_EXPORT int ctw_world_sites(const ct_world *w, int kind, uint32_t want, doubl
                                const double *near, double radius_m, double *out, uint32_t capacity,
                                uint32_t *count, char *err, size_t errlen)
 {
-    static ct_site sites[CT_SITES_MAX];
     ct_site_query q;
+    ct_site *sites;
     uint32_t i, n = 0;
     ct_result r;
     int k;
+    if (capacity > CT_SITES_MAX) capacity = CT_SITES_MAX;
+    sites = (ct_site *)malloc(sizeof(ct_site) * (capacity ? capacity : 1));
+    *count = 0;
+    if (!sites) {
+        if (err && errlen) snprintf(err, errlen, "out of WebAssembly memory for %u sites", (unsigned)capacity);
+        return (int)CT_ERR_MEMORY;
+    }
     q.kind = kind;
     q.count = want;
     q.min_spacing_m = min_spacing_m;
     q.has_near = has_near;
     for (k = 0; k < 3; k++) q.near[k] = has_near ? near[k] : 0.0;
     q.radius_m = radius_m;
-    r = ct_world_sites(w, &q, sites, capacity < CT_SITES_MAX ? capacity : CT_SITES_MAX, &n, err, errlen);
+    r = ct_world_sites(w, &q, sites, capacity, &n, err, errlen);
     for (i = 0; i < n; i++) {
         double *o = out + (size_t)i * CTW_SITE_DOUBLES;
         for (k = 0; k < 3; k++) o[k] = sites[i].dir[k];
@@ -66,5 +76,6 @@ CTW_EXPORT int ctw_world_sites(const ct_world *w, int kind, uint32_t want, doubl
         o[9] = sites[i].score;
     }
     *count = n;
+    free(sites);
     return (int)r;
 }
