@@ -15,7 +15,7 @@ static ct_chunk chunk;
 int main(void)
 {
     static const ct_key keys[] = { { 2, 12, 3224, 1378 }, { 2, 11, 1612, 689 }, { 2, 10, 806, 344 },
-                                   { 2, 12, 3225, 1378 } };
+                                   { 2, 12, 3225, 1378 }, { 0, 12, 2880, 0 } };
     static const int kinds[] = { CT_SITE_SETTLEMENT, CT_SITE_PORT, CT_SITE_SPAWN };
     char err[256];
     ct_config cfg;
