@@ -122,12 +122,14 @@ static uint32_t ct__site_vertex(const ct__field *f, const double d[3])
 }
 
 /* -------------------------------------------------------------- candidates */
+/* Lean, as there is one per land vertex (a million at macro_resolution
+ * 512); only the few refined ones get a site record. */
 typedef struct ct__cand {
     double dir[3];
-    uint32_t v;                /* nearest macro vertex */
     double pre;                /* macro score */
-    ct_site site;
-    int ok;
+    uint32_t v;                /* nearest macro vertex */
+    int ok;                    /* refined and within the kind's rules */
+    ct_site *site;             /* the refined record, NULL before */
 } ct__cand;
 
 /* A tangent basis at unit d from +,-,*,/,sqrt only. */
@@ -170,11 +172,13 @@ static ct__cand *ct__site_candidates(const ct_world *w, const ct__site_macro *m,
                                     const double near[3], size_t *n_out)
 {
     const ct__field *f = &w->field;
-    size_t cap = f->vertex_count + CT__SITE_GRID * CT__SITE_GRID, n = 0;
-    ct__cand *c = (ct__cand *)malloc(sizeof *c * cap);
     double ang = q->has_near ? q->radius_m / f->cfg.radius_m : 0.0, e1[3], e2[3];
+    size_t cap = CT__SITE_GRID * CT__SITE_GRID, n = 0;
+    ct__cand *c;
     uint32_t v;
     int gi, gj, k;
+    for (v = 0; v < f->vertex_count; v++) cap += f->body_v[v] == -1;
+    c = (ct__cand *)malloc(sizeof *c * cap);
     if (!c) return NULL;
     for (v = 0; v < f->vertex_count; v++) {
         if (f->body_v[v] != -1) continue;
@@ -194,7 +198,11 @@ static ct__cand *ct__site_candidates(const ct_world *w, const ct__site_macro *m,
             }
         }
     }
-    for (k = 0; k < (int)n; k++) c[k].pre = ct__site_pre(f, m, q->kind, c[k].v);
+    for (k = 0; k < (int)n; k++) {
+        c[k].pre = ct__site_pre(f, m, q->kind, c[k].v);
+        c[k].ok = 0;
+        c[k].site = NULL;
+    }
     *n_out = n;
     return c;
 }
@@ -297,7 +305,7 @@ static void ct__site_refine(const ct_world *w, const ct__site_macro *m, const ct
     static const double max_slope[CT_SITE_KIND_COUNT] = { 8.0, 10.0, 12.0 };
     static const double max_relief[CT_SITE_KIND_COUNT] = { 40.0, 60.0, 25.0 };
     double e1[3], e2[3], d[3], step = CT__SITE_STEP_M / w->field.cfg.radius_m, flat, mild, deep, off = 0.0;
-    ct_site *s = &c->site;
+    ct_site *s = c->site;
     int k, found = 0;
     c->ok = 0;
     memset(s, 0, sizeof *s);
@@ -350,7 +358,7 @@ static int ct__cand_by_score(const void *a, const void *b)
 {
     const ct__cand *x = (const ct__cand *)a, *y = (const ct__cand *)b;
     if (x->ok != y->ok) return x->ok ? -1 : 1;
-    if (x->site.score != y->site.score) return x->site.score > y->site.score ? -1 : 1;
+    if (x->ok && x->site->score != y->site->score) return x->site->score > y->site->score ? -1 : 1;
     return ct__cand_by_pre(a, b);
 }
 
@@ -363,7 +371,7 @@ static size_t ct__site_spread(ct__cand *c, size_t n, double ang, size_t want, in
     for (i = 0; i < n && kept < want; i++) {
         int far = need_ok ? c[i].ok : c[i].pre >= 0.0;
         for (j = 0; j < kept && far; j++)
-            if (ct__arc(need_ok ? c[j].site.dir : c[j].dir, need_ok ? c[i].site.dir : c[i].dir) < ang) far = 0;
+            if (ct__arc(need_ok ? c[j].site->dir : c[j].dir, need_ok ? c[i].site->dir : c[i].dir) < ang) far = 0;
         if (far) c[kept++] = c[i];
     }
     return kept;
@@ -399,6 +407,7 @@ ct_result ct_world_sites(const ct_world *world, const ct_site_query *q, ct_site 
 {
     ct__site_macro m;
     ct__cand *c;
+    ct_site *refined;
     double near[3] = { 0.0, 0.0, 1.0 }, ang;
     size_t n, i, keep;
     ct_result r;
@@ -420,11 +429,21 @@ ct_result ct_world_sites(const ct_world *world, const ct_site_query *q, ct_site 
     ang = q->min_spacing_m / world->field.cfg.radius_m;
     qsort(c, n, sizeof *c, ct__cand_by_pre);
     keep = ct__site_spread(c, n, ang, 3 * (size_t)q->count + 16, 0);
-    for (i = 0; i < keep; i++) ct__site_refine(world, &m, q, near, &c[i]);
+    refined = (ct_site *)malloc(sizeof *refined * (keep ? keep : 1));
+    if (!refined) {
+        free(c);
+        ct__site_macro_free(&m);
+        return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory for site candidates");
+    }
+    for (i = 0; i < keep; i++) {
+        c[i].site = &refined[i];
+        ct__site_refine(world, &m, q, near, &c[i]);
+    }
     qsort(c, keep, sizeof *c, ct__cand_by_score);
     keep = ct__site_spread(c, keep, ang, q->count, 1);
-    for (i = 0; i < keep; i++) out[i] = c[i].site;
+    for (i = 0; i < keep; i++) out[i] = *c[i].site;
     *count = (uint32_t)keep;
+    free(refined);
     free(c);
     ct__site_macro_free(&m);
     return CT_OK;
