@@ -27,6 +27,8 @@ LIBS    := -lm -pthread
 # core/src holds one folder per layer (base, solve, layers, surface, world,
 # native); each includes only from the folders before it (tests/js/core_layers.test.mjs).
 CORE_HDR := core/include/ct.h core/include/ct_knobs.def core/include/ct_stats.def $(wildcard core/src/*/*.h)
+# The scatter catalogue (ct.h includes it).
+CORE_HDR += core/include/ct_scatter.def
 # native/ (the threaded cache) is the only code with threads: native builds only.
 CORE_SRC := $(filter-out core/src/native/%,$(sort $(wildcard core/src/*/*.c)))
 CACHE_SRC := $(wildcard core/src/native/*.c)

@@ -418,3 +418,76 @@ export interface World {
   /** A collider of a key, or of a chunk object of this world. */
   collider(keyOrChunk: ChunkKeyLike | Chunk, options?: ColliderOptions): Collider;
 }
+
+/** One kind of the scatter catalogue (core/include/ct_scatter.def). */
+export interface ScatterKind {
+  name: string;
+  /** the kind appears in keys of LOD >= surface_lod - level */
+  level: number;
+  spacingM: number;
+  maxSlopeDeg: number;
+  minHeightM: number;
+  maxHeightM: number;
+  minMoisture: number;
+  maxMoisture: number;
+  /** only within one sample of water */
+  nearWater: boolean;
+  minSizeM: number;
+  maxSizeM: number;
+  /** collision radius per metre of size (0: none) */
+  collisionPerM: number;
+  /** target instances per km2 in each biome (BIOME_NAMES order) */
+  densityKm2: readonly number[];
+  doc: string;
+}
+
+/** world.scatter: a chunk key's instances, each array a copy of its own. */
+export interface Scatter {
+  count: number;
+  /** body-fixed metres: the key's centre on the sphere */
+  center: Float64Array;
+  /** 3 per instance: the foot, float32 metres relative to center */
+  positions: Float32Array;
+  /** index into core.scatterKinds() */
+  kind: Uint8Array;
+  /** ground height at the foot, metres from sea level */
+  heightM: Float32Array;
+  /** radians about local up from local north (from the chunk's +x within a degree of a pole) */
+  yaw: Float32Array;
+  /** size in metres (plant height, rock diameter) */
+  scale: Float32Array;
+  /** stable 64-bit ids */
+  id: BigUint64Array;
+}
+
+export interface SiteOptions {
+  kind?: 'settlement' | 'port' | 'spawn';
+  /** 1..1024, default 10 */
+  count?: number;
+  minSpacingM?: number;
+  /** a direction; omitted: the whole world */
+  near?: Vec3Like;
+  /** with near: the search radius, metres */
+  radiusM?: number;
+}
+
+/** A ranked site, best first. */
+export interface Site {
+  dir: Vec3;
+  heightM: number;
+  reliefM: number;
+  slopeDeg: number;
+  freshWaterM: number;
+  coastM: number;
+  biome: number;
+  score: number;
+}
+
+export interface World {
+  scatter(key: ChunkKeyLike): Scatter;
+  sites(options?: SiteOptions): Site[];
+}
+
+export interface Core {
+  scatterKinds(): readonly ScatterKind[];
+}

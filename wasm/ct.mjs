@@ -9,6 +9,7 @@ import { verifyFile } from './ct_verify.mjs';
 import { defaultWasmSource } from './ct_location.mjs';
 import { POSE_METHODS } from './ct_pose.mjs';
 import { tileMethods } from './ct_tiles.mjs';
+import { scatterCoreMethods } from './ct_scatter.mjs';
 
 export { ctError, compileCore, World };
 
@@ -300,6 +301,8 @@ export class Core {
 Object.assign(Core.prototype, POSE_METHODS);
 // Tile files to chunk objects and back: core.decodeTile, core.decodeCtc, core.encodeTile (wasm/ct_tiles.mjs).
 Object.assign(Core.prototype, tileMethods);
+// The scatter catalogue: core.scatterKinds().
+Object.assign(Core.prototype, scatterCoreMethods);
 
 /** Normalises `set` into [name, value] pairs. */
 function setEntries(set) {

@@ -36,3 +36,41 @@ export const REGION_NAMES = Object.freeze(['plains', 'ridges', 'broken', 'basins
 export const PRESET_NAMES = Object.freeze(['walk', 'noise', 'balanced', 'archipelago', 'alpine', 'dry', 'regional', 'reference']);
 /** One line about each preset, in PRESET_NAMES order (ct_preset_doc). */
 export const PRESET_DOCS = Object.freeze(['the contour process alone: walk mode, no relief, no fine detail', 'noise mode: no walks and no elevated lakes, with taller relief', 'every knob at its default', 'more sea in smaller pieces: islands, rougher coasts, lower land, fewer lakes', 'tall folded mountain ranges, high tree and snow lines', 'a drier climate over more land: deserts, fewer lakes', 'the four terrain profiles at full strength on a finer macro graph', 'balanced with every layer added after the reference model off']);
+/** The scatter catalogue (core/include/ct_scatter.def): one frozen entry per kind, its index the kind
+ * byte of world.scatter(); densityKm2 per biome in BIOME_NAMES order; level: the kind appears in keys
+ * of LOD >= surface_lod - level; collisionPerM: collision radius per metre of size. */
+export const SCATTER_KINDS = Object.freeze([
+  Object.freeze({ name: 'conifer', level: 1, spacingM: 5, maxSlopeDeg: 35, minHeightM: 0, maxHeightM: 3200,
+    minMoisture: 0, maxMoisture: 1, nearWater: false, minSizeM: 8, maxSizeM: 28,
+    collisionPerM: 0.02, densityKm2: Object.freeze([0, 0, 15, 220, 8, 0, 0, 30]), doc: 'needle-leaf tree: spruce, pine, fir' }),
+  Object.freeze({ name: 'broadleaf', level: 1, spacingM: 6, maxSlopeDeg: 30, minHeightM: 0, maxHeightM: 1800,
+    minMoisture: 0, maxMoisture: 1, nearWater: false, minSizeM: 8, maxSizeM: 22,
+    collisionPerM: 0.025, densityKm2: Object.freeze([0, 0, 25, 150, 0, 0, 0, 0]), doc: 'broad-leaf tree: oak, beech, maple' }),
+  Object.freeze({ name: 'palm', level: 1, spacingM: 5, maxSlopeDeg: 20, minHeightM: 0, maxHeightM: 400,
+    minMoisture: 0, maxMoisture: 1, nearWater: false, minSizeM: 6, maxSizeM: 16,
+    collisionPerM: 0.02, densityKm2: Object.freeze([0, 40, 5, 10, 0, 0, 4, 0]), doc: 'palm on beaches and warm lowlands' }),
+  Object.freeze({ name: 'shrub', level: 0, spacingM: 2, maxSlopeDeg: 40, minHeightM: 0, maxHeightM: 3000,
+    minMoisture: 0, maxMoisture: 1, nearWater: false, minSizeM: 0.6, maxSizeM: 2.5,
+    collisionPerM: 0, densityKm2: Object.freeze([0, 40, 250, 300, 60, 0, 40, 120]), doc: 'bush and shrub' }),
+  Object.freeze({ name: 'cactus', level: 0, spacingM: 3, maxSlopeDeg: 30, minHeightM: 0, maxHeightM: 1500,
+    minMoisture: 0, maxMoisture: 0.35, nearWater: false, minSizeM: 1, maxSizeM: 5,
+    collisionPerM: 0.12, densityKm2: Object.freeze([0, 20, 5, 0, 0, 0, 120, 0]), doc: 'cactus of dry lowland' }),
+  Object.freeze({ name: 'reed', level: 0, spacingM: 1, maxSlopeDeg: 10, minHeightM: 0, maxHeightM: 900,
+    minMoisture: 0, maxMoisture: 1, nearWater: true, minSizeM: 1, maxSizeM: 2.5,
+    collisionPerM: 0, densityKm2: Object.freeze([0, 100, 400, 300, 0, 0, 0, 200]), doc: 'reed and rush clump on wet ground' }),
+  Object.freeze({ name: 'grass_tuft', level: 0, spacingM: 1, maxSlopeDeg: 35, minHeightM: 0, maxHeightM: 3500,
+    minMoisture: 0, maxMoisture: 1, nearWater: false, minSizeM: 0.2, maxSizeM: 0.6,
+    collisionPerM: 0, densityKm2: Object.freeze([0, 100, 500, 100, 50, 0, 30, 300]), doc: 'tall grass tuft (the renderer draws the lawn)' }),
+  Object.freeze({ name: 'boulder', level: 2, spacingM: 8, maxSlopeDeg: 40, minHeightM: 0, maxHeightM: 9000,
+    minMoisture: 0, maxMoisture: 1, nearWater: false, minSizeM: 2, maxSizeM: 6,
+    collisionPerM: 0.5, densityKm2: Object.freeze([0, 2, 4, 3, 40, 4, 8, 12]), doc: 'boulder, seen from afar' }),
+  Object.freeze({ name: 'rock', level: 0, spacingM: 2, maxSlopeDeg: 50, minHeightM: 0, maxHeightM: 9000,
+    minMoisture: 0, maxMoisture: 1, nearWater: false, minSizeM: 0.4, maxSizeM: 1.5,
+    collisionPerM: 0.5, densityKm2: Object.freeze([0, 20, 30, 20, 300, 40, 80, 100]), doc: 'rock and stone' }),
+]);
+/** Most instances one chunk's scatter holds at any LOD (CT_SCATTER_MAX). */
+export const SCATTER_MAX = 20000;
+/** Most sites one world.sites() call returns (CT_SITES_MAX). */
+export const SITES_MAX = 1024;
+/** Site kinds in core order (ct_site_kind_name): what world.sites({kind}) takes. */
+export const SITE_KINDS = Object.freeze(['settlement', 'port', 'spawn']);

@@ -18,6 +18,8 @@ import { copyParts, meshBuffers, viewGetters } from './ct_mesh.mjs';
 import { freeGround, groundMethods } from './ct_ground.mjs';
 import { readRivers, readRiverCurves } from './ct_rivers.mjs';
 import { chunkSource, freeTileChunk, readChunk } from './ct_tiles.mjs';
+import { freeScatter, scatterMethods } from './ct_scatter.mjs';
+import { sitesMethods } from './ct_sites.mjs';
 
 const SAMPLE_BATCH = 1024;          // directions per C call in world.sample
 const STAT_TABLES = new WeakMap();  // heap -> the statistics table, read once
@@ -348,6 +350,7 @@ export class World {
     if (this._mesh) heap.free(this._mesh.ptr);
     freeGround(this);
     freeTileChunk(this);
+    freeScatter(this);
     this.ptr = this._chunk = this._file = this._samples = this._pal = 0;
     this._chunkKey = null;
     this._mesh = null;
@@ -357,3 +360,5 @@ export class World {
 // groundAt, ground, groundInChunk, raycast, collider (wasm/ct_ground.mjs).
 Object.assign(World.prototype, groundMethods);
 
+// scatter (wasm/ct_scatter.mjs) and sites (wasm/ct_sites.mjs).
+Object.assign(World.prototype, scatterMethods, sitesMethods);

@@ -73,6 +73,12 @@ function collider(h, msg) {
   return withTile(h, msg, (world, tile) => ({ ...world.collider(tile || key, { stride }), key, generation: world.generation }));
 }
 
+/** A chunk key's scatter (wasm/ct_scatter.mjs): its arrays are the reply's own, transferred. */
+function scatter(h, msg) {
+  const w = h.needWorld(), key = parseKey(msg.key);
+  return { ...w.scatter(key), key, generation: w.generation };
+}
+
 function address(h, msg) {
   const w = h.needWorld();
   return { generation: w.generation, address: w.address(parseKey(msg.key)) };
@@ -122,6 +128,7 @@ export const JOBS = Object.freeze({
   [MSG.CHUNK]: chunk,
   [MSG.MESH]: mesh,
   [MSG.COLLIDER]: collider,
+  [MSG.SCATTER]: scatter,
   [MSG.ADDRESS]: address,
   [MSG.STATS]: stats,
   [MSG.RIVERS]: rivers,

@@ -41,6 +41,14 @@ export function worldRequests(request) {
     /** A physics collider of a chunk (world.collider in a worker; its arrays are transferred). */
     collider: chunkWithOptions(request, MSG.COLLIDER),
 
+    /** A chunk key's scatter (world.scatter in a worker; its arrays are transferred). */
+    scatter(key, { priority = 0 } = {}) {
+      let k;
+      try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
+      return request(MSG.SCATTER, () => ({ msg: { key: k }, transfer: [] }),
+        { key: `scatter:${keyId(k)}`, priority, info: { key: k }, affinity: keyId(k) });
+    },
+
     sample(dirs, { priority = 0 } = {}) {
       let own;
       try { own = toDirs(dirs); } catch (e) { return Promise.reject(e); }

@@ -10,6 +10,7 @@ export declare const MSG: Readonly<{
   CHUNK: 'chunk';
   MESH: 'mesh';
   COLLIDER: 'collider';
+  SCATTER: 'scatter';
   CANCEL: 'cancel';
   STATS: 'stats';
   CONFIG: 'config';

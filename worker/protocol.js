@@ -13,6 +13,7 @@ export const MSG = Object.freeze({
   CHUNK: 'chunk',         // {key, format?: 'arrays'|'ctc'|'u16le'} -> chunk
   MESH: 'mesh',           // {key, options?} -> mesh
   COLLIDER: 'collider',   // {key, options?: {stride?}} -> {key, generation, center, positions, indices, ...}
+  SCATTER: 'scatter',     // {key} -> {key, generation, count, center, positions, kind, heightM, yaw, scale, id}
   CANCEL: 'cancel',       // {target: id} -> {target, cancelled: bool}
   STATS: 'stats',         // {} -> {generation, stats, memoryBytes, queued, busy: {ms, count} per request type}
   CONFIG: 'config',       // {preset?, set?, text?} -> {knobs, presets, generation, world, resolved?}
@@ -27,7 +28,7 @@ export const MSG = Object.freeze({
 
 /** Types a client may send (progress only flows from the worker). */
 export const REQUEST_TYPES = Object.freeze([
-  MSG.BUILD, MSG.LOAD, MSG.SNAPSHOT, MSG.SAMPLE, MSG.CHUNK, MSG.MESH, MSG.COLLIDER,
+  MSG.BUILD, MSG.LOAD, MSG.SNAPSHOT, MSG.SAMPLE, MSG.CHUNK, MSG.MESH, MSG.COLLIDER, MSG.SCATTER,
   MSG.CANCEL, MSG.STATS, MSG.CONFIG, MSG.ADDRESS, MSG.RIVERS,
 ]);
 

@@ -561,6 +561,96 @@ typedef struct ct_ray_hit {
 ct_result ct_world_raycast(const ct_world *world, const double origin_m[3], const double dir[3], double max_m,
                            unsigned flags, ct_ray_hit *out, int *hit, char *err, size_t errlen);
 
+/* ------------------------------------------------------ scatter and sites */
+/* SCATTER: deterministic objects a game places on the ground (trees, shrubs,
+ * cacti, reeds, tufts, boulders, rocks), one catalogue (ct_scatter.def).
+ * Candidates sit on a world-anchored grid of cells in surface_lod sample
+ * coordinates: a level-0 cell is 2^k samples (at least 2, about 16 m or
+ * more), a level-L cell 2^L level-0 cells. Each cell proposes at most one
+ * candidate by integer hashes (its kind drawn by the kinds' densities, its
+ * place in one level-0 cell inside it), a candidate in a level-L cell gives
+ * way to one proposed by a coarser cell holding it, and the ground decides
+ * the rest (biome density, slope, height, moisture, water). So an instance
+ * has the same id, place, size and yaw whichever LOD's key asks; a key of
+ * LOD surface_lod - d returns exactly the instances of kinds of level >= d
+ * in its area, at most one per level-d cell: never more than
+ * (256 / 2)^2 = 16,384 <= CT_SCATTER_MAX per chunk at any LOD. */
+#define CT_SCATTER_MAX 20000       /* instances per chunk, any LOD */
+#define CT_SCATTER_LEVELS 3        /* kind levels 0..2 */
+typedef enum ct_scatter_kind_id {
+#define CT_SCATTER_KIND(NAME, name, lvl, spc, slope, h0, h1, m0, m1, wet, s0, s1, coll, b0, b1, b2, b3, b4, b5, b6, b7, doc) \
+    CT_SCATTER_##NAME,
+#include "ct_scatter.def"
+#undef CT_SCATTER_KIND
+    CT_SCATTER_KIND_COUNT
+} ct_scatter_kind_id;
+typedef struct ct_scatter_kind {
+    const char *name, *doc;
+    int level;                       /* coarsest LOD offset: appears at lod >= surface_lod - level */
+    double spacing_m, max_slope_deg, min_height_m, max_height_m, min_moisture, max_moisture;
+    int near_water;                  /* 1: only within one sample of water (shores, banks) */
+    double min_size_m, max_size_m;   /* instance scale is its size, metres */
+    double collision_per_m;          /* collision radius per metre of size (0: none) */
+    double density_km2[CT_BIOME_COUNT];   /* target instances per km2 in each ct_biome */
+} ct_scatter_kind;
+size_t ct_scatter_kind_count(void);
+const ct_scatter_kind *ct_scatter_kind_get(size_t index);   /* NULL past the end */
+
+/* Caller-owned outputs, each of capacity entries (positions 3 each); any
+ * array may be NULL when the caller does not want it. */
+typedef struct ct_scatter {
+    uint32_t capacity;     /* entries the arrays hold (CT_SCATTER_MAX always suffices) */
+    float *positions;      /* 3 per instance: foot on the ground, metres relative to center_m */
+    uint8_t *kind;         /* ct_scatter_kind_id */
+    float *height_m;       /* ground height at the foot, metres from sea level */
+    float *yaw;            /* radians about local up, counter-clockwise seen from above, from local
+                              north (from the chunk's +x within a degree of a pole) */
+    float *scale;          /* size in metres (plant height, rock diameter) */
+    uint64_t *id;          /* stable: face, level and cell */
+    double center_m[3];    /* written: the key's centre on the sphere, body-fixed metres */
+    uint32_t count;        /* written */
+} ct_scatter;
+/* The instances of key (any LOD up to surface_lod) into out. chunk: the
+ * surface_lod chunk of key already generated (its ground is read, nothing is
+ * sampled), or NULL (ground from point queries, as ct_world_ground). None
+ * stands in water, in a river channel or on a slope steeper than its kind
+ * allows. CT_ERR_BUFFER if capacity is short (count then says how many). */
+ct_result ct_chunk_scatter(const ct_world *world, const ct_chunk *chunk_or_null, ct_key key, ct_scatter *out,
+                           char *err, size_t errlen);
+
+/* SITES: ranked places for a settlement (flat, dry, near a river or lake,
+ * mild biome), a port (dry land on a coast with deep water close by) or a
+ * spawn (safe dry land). Candidates are the macro vertices (whole world) or
+ * also a fixed grid around near (within radius_m), scored from the macro
+ * field (distances to fresh water and the coast), refined with ground
+ * queries and picked greedily by score at least min_spacing_m apart. */
+typedef enum ct_site_kind { CT_SITE_SETTLEMENT = 0, CT_SITE_PORT, CT_SITE_SPAWN, CT_SITE_KIND_COUNT } ct_site_kind;
+#define CT_SITES_MAX 1024
+typedef struct ct_site_query {
+    int kind;               /* ct_site_kind */
+    uint32_t count;         /* sites wanted, 1..CT_SITES_MAX */
+    double min_spacing_m;   /* >= 0 */
+    int has_near;           /* 0: whole world */
+    double near[3];         /* a direction, when has_near */
+    double radius_m;        /* > 0 when has_near: the search radius, metres over the sphere */
+} ct_site_query;
+typedef struct ct_site {
+    double dir[3];          /* unit */
+    double height_m;        /* exact ground */
+    double relief_m;        /* highest minus lowest ground within the kind's footprint radius */
+    double slope_deg;       /* exact ground's slope at dir */
+    double fresh_water_m;   /* to the nearest river or lake (macro field) */
+    double coast_m;         /* to the nearest sea coast (macro field; ports: from ground samples) */
+    int biome;              /* ct_biome */
+    double score;           /* 0..1, higher is better; the ranking */
+} ct_site;
+/* Footprint radius of each kind, metres: settlement 300, port 200, spawn 50. */
+double ct_site_radius_m(int kind);
+const char *ct_site_kind_name(int kind);    /* "settlement", "port", "spawn", "?" */
+/* Up to q->count sites, best first, into out (capacity entries); *count set. */
+ct_result ct_world_sites(const ct_world *world, const ct_site_query *q, ct_site *out, uint32_t capacity,
+                         uint32_t *count, char *err, size_t errlen);
+
 /* ------------------------------------------- threaded chunk cache (native only) */
 #ifdef CT_WITH_THREADS
 typedef struct ct_cache ct_cache;
