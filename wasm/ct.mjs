@@ -8,6 +8,7 @@ import { parseKey } from './ct_key.mjs';
 import { verifyFile } from './ct_verify.mjs';
 import { defaultWasmSource } from './ct_location.mjs';
 import { POSE_METHODS } from './ct_pose.mjs';
+import { coreEditMethods } from './ct_edits.mjs';
 
 export { ctError, compileCore, World };
 
@@ -297,6 +298,8 @@ export class Core {
 
 // The ground pose's core twins: core.movePose, core.headingInKey, core.poseFromKeyHeading.
 Object.assign(Core.prototype, POSE_METHODS);
+// encodeEdits, decodeEdits (wasm/ct_edits.mjs).
+Object.assign(Core.prototype, coreEditMethods);
 
 /** Normalises `set` into [name, value] pairs. */
 function setEntries(set) {

@@ -17,6 +17,7 @@ import { flattenDirs } from './ct_dirs.mjs';
 import { copyParts, meshBuffers, viewGetters } from './ct_mesh.mjs';
 import { freeGround, groundMethods } from './ct_ground.mjs';
 import { readRivers, readRiverCurves } from './ct_rivers.mjs';
+import { editMethods, freeEdited } from './ct_edits.mjs';
 
 const SAMPLE_BATCH = 1024;          // directions per C call in world.sample
 const STAT_TABLES = new WeakMap();  // heap -> the statistics table, read once
@@ -237,8 +238,10 @@ export class World {
     const digest = heap.str(hex);
     const h = x.ctw_chunk_height(c) >>> 0, w = x.ctw_chunk_water(c) >>> 0;
     const b = x.ctw_chunk_biome(c) >>> 0, p = x.ctw_chunk_palette(c) >>> 0, hm = x.ctw_chunk_height_m(c) >>> 0;
+    x.ctw_chunk_edit_set_hex(c, hex);
+    const editSet = heap.str(hex);   // '0000000000000000' for a chunk no edit reaches
     return {
-      key: k, generation: this.generation, digest, clipped: x.ctw_chunk_clipped(c) >>> 0,
+      key: k, generation: this.generation, digest, editSet, clipped: x.ctw_chunk_clipped(c) >>> 0,
       heightQuantumM: x.ctw_chunk_quantum(c),
       height: heap.u16().slice(h / 2, h / 2 + SAMPLES), heightM: heap.f32().slice(hm / 4, hm / 4 + SAMPLES),
       water: heap.u16().slice(w / 2, w / 2 + SAMPLES),
@@ -249,12 +252,14 @@ export class World {
   _encode(key, fn, bytes) {
     this._generate(key);
     const heap = this.heap;
-    if (!this._file) this._file = heap.malloc(CTC_BYTES);
+    // an edited chunk's .ctc (version 3) is 8 bytes longer: room for both
+    if (!this._file) this._file = heap.malloc(CTC_BYTES + 8);
+    if (bytes === CTC_BYTES) bytes = heap.x.ctw_chunk_ctc_size(this._chunk) >>> 0;
     heap.check(heap.x[fn](this._chunk, this._file, bytes, ...heap.errArgs()));
     return heap.u8().slice(this._file, this._file + bytes);
   }
 
-  /** The chunk as a .ctc file (396,354 bytes). */
+  /** The chunk as a .ctc file (396,354 bytes; 396,362 for a chunk an edit reaches). */
   chunkCtc(key) { return this._encode(key, 'ctw_chunk_encode_ctc', CTC_BYTES); }
   /** The chunk's 256x256 core heights as a .u16le file (131,072 bytes). */
   chunkU16le(key) { return this._encode(key, 'ctw_chunk_encode_u16le', U16LE_BYTES); }
@@ -346,6 +351,7 @@ export class World {
   free() {
     if (!this.ptr) return;
     const heap = this.heap, x = heap.x;
+    freeEdited(this);   // edited worlds share this one's field: they go first
     x.ctw_world_free(this.ptr);
     if (this._chunk) x.ctw_chunk_free(this._chunk);
     heap.free(this._file);
@@ -361,4 +367,6 @@ export class World {
 
 // groundAt, ground, groundInChunk, raycast, collider (wasm/ct_ground.mjs).
 Object.assign(World.prototype, groundMethods);
+// withEdits, editSet, editSetId, editBytes, editedKeys, pathCrossings (wasm/ct_edits.mjs).
+Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(editMethods));
 

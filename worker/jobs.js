@@ -5,6 +5,7 @@
 // mesh request lives in worker/mesh_job.js.
 import { MSG, ERR, CHUNK_FORMATS, protocolError, parseKey } from './protocol.js';
 import { meshReply } from './mesh_job.js';
+import { editsJob } from './edits_job.js';
 
 /** Build progress is posted at most this often per stage (fraction steps). */
 const PROGRESS_STEP = 0.01;
@@ -123,6 +124,7 @@ export const JOBS = Object.freeze({
   [MSG.ADDRESS]: address,
   [MSG.STATS]: stats,
   [MSG.RIVERS]: rivers,
+  [MSG.EDITS]: editsJob,
   [MSG.CONFIG]: config,
   [MSG.TEST_STALL]: testStall,
   [MSG.TEST_CRASH]: testCrash,

@@ -502,15 +502,16 @@ size_t ct_edits_encoded_size(const ct_edit *edits, size_t count);
  * checks, naming the edit's index and field). */
 ct_result ct_edits_encode(const ct_edit *edits, size_t count, uint8_t *buf, size_t buflen, char *err,
                           size_t errlen);
-/* A world with the edit set applied over base's frozen field, or NULL with
- * the reason in err (base untouched). The new world SHARES base's field
+/* *out: a world with the edit set applied over base's frozen field (free it
+ * with ct_world_free); on an error *out is NULL and base untouched. The new world SHARES base's field
  * read-only instead of copying it: the field is tens of MB and applying a
  * set must cost milliseconds, and a game keeps one base and swaps edit sets.
  * So base must outlive the edited world (free the edited world first). An
  * edited base stands for its own base: the new set replaces its set. Applying
  * samples the base ground once per pad without a height and per path
  * station. len 0 or an empty set gives a world that equals base. */
-ct_world *ct_world_with_edits(const ct_world *base, const uint8_t *bytes, size_t len, char *err, size_t errlen);
+ct_result ct_world_with_edits(const ct_world *base, const uint8_t *bytes, size_t len, ct_world **out, char *err,
+                              size_t errlen);
 /* The edit set's 64-bit ID (0: no edits). */
 uint64_t ct_world_edit_set_id(const ct_world *world);
 /* The canonical bytes of the world's edit set (length; *bytes NULL and 0

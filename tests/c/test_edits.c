@@ -22,7 +22,7 @@ static ct_world *build(void)
 {
     ct_config cfg;
     ct_config_preset(&cfg, "balanced", NULL, 0);
-    return test_world_build(&cfg, "macro_resolution=32\nseed=7\nsurface_lod=9\n");
+    return test_world_build(&cfg, "macro_resolution=32\nseed=7\nsurface_lod=9\nradius_m=400000\n");
 }
 
 static void unit(double v[3])
@@ -126,8 +126,8 @@ static ct_world *apply(const ct_world *base, const ct_edit *e, size_t n)
     char err[200];
     size_t len;
     uint8_t *b = encode(e, n, &len);
-    ct_world *w = ct_world_with_edits(base, b, len, err, sizeof err);
-    CHECK(w != NULL, "with_edits: %s", err);
+    ct_world *w = NULL;
+    CHECK(ct_world_with_edits(base, b, len, &w, err, sizeof err) == CT_OK, "with_edits: %s", err);
     free(b);
     return w;
 }
@@ -214,60 +214,88 @@ static void test_path(const ct_world *base, const double c[3])
     ct_world_free(w);
 }
 
-static int key_listed(const ct_key *keys, size_t n, ct_key k)
+/* The smallest (chord metres to an edit's centre - its footprint) over a
+ * chunk's samples and the test's three cap edits: < 0 where a sample lies
+ * inside a footprint. Independent of the core's reach test. */
+static double chunk_margin(ct_key k, const ct_edit *e, const double *foot)
 {
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (keys[i].face == k.face && keys[i].x == k.x && keys[i].y == k.y) return 1;
-    return 0;
+    double best = HUGE_VAL, d[3];
+    int i, j, m;
+    for (j = 0; j <= 256; j++)
+        for (i = 0; i <= 256; i++) {
+            ct_key_direction(k, i, j, d, NULL, 0);
+            for (m = 0; m < 3; m++) {
+                double c[3], l, x, y, z, dist;
+                memcpy(c, e[m].center, sizeof c);
+                l = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+                x = d[0] - c[0] / l; y = d[1] - c[1] / l; z = d[2] - c[2] / l;
+                dist = sqrt(x * x + y * y + z * z) * R - foot[m];
+                if (dist < best) best = dist;
+            }
+        }
+    return best;
 }
 
 /* Untouched chunks keep every byte; listed ones carry the ID; the list is
- * the set of chunks whose samples change. */
+ * the set of chunks whose samples change: every listed chunk and every
+ * unlisted neighbour of one is generated on both worlds. (A 400 km planet:
+ * LOD 9 chunks are 1.2 km, so the footprints' edges fall inside chunks.) */
 static void test_identity(const ct_world *base, const double c[3])
 {
-    double t1[3], t2[3], p[3];
+    double t1[3], t2[3], p[3], foot[3];
     ct_edit e[3];
     ct_world *w;
-    ct_key keys[64], k0;
-    size_t n = 0, changed_listed = 0;
+    ct_key keys[96];
+    size_t n = 0, i, changed_listed = 0, ring = 0;
     char err[200];
     int lod, dx, dy;
     tangents(c, t1, t2);
     memset(e, 0, sizeof e);
-    e[0].kind = CT_EDIT_FLATTEN; memcpy(e[0].center, c, sizeof e[0].center); e[0].radius_m = 900.0; e[0].blend_m = 400.0;
-    offset(c, t1, 6000.0, p);
-    e[1].kind = CT_EDIT_CRATER; memcpy(e[1].center, p, sizeof p); e[1].radius_m = 2500.0; e[1].depth_m = 80.0; e[1].rim_m = 20.0;
-    offset(c, t2, -4000.0, p);
-    e[2].kind = CT_EDIT_BRUSH; memcpy(e[2].center, p, sizeof p); e[2].radius_m = 700.0; e[2].delta_m = -25.0;
+    e[0].kind = CT_EDIT_FLATTEN; memcpy(e[0].center, c, sizeof e[0].center); e[0].radius_m = 500.0; e[0].blend_m = 300.0;
+    offset(c, t1, 2500.0, p);
+    e[1].kind = CT_EDIT_CRATER; memcpy(e[1].center, p, sizeof p); e[1].radius_m = 700.0; e[1].depth_m = 80.0; e[1].rim_m = 20.0;
+    offset(c, t2, -2000.0, p);
+    e[2].kind = CT_EDIT_BRUSH; memcpy(e[2].center, p, sizeof p); e[2].radius_m = 600.0; e[2].delta_m = -25.0;
     w = apply(base, e, 3);
+    foot[0] = 800.0; foot[1] = 1050.0; foot[2] = 600.0;   /* radius + blend, 1.5 radius, radius */
     CHECK(ct_world_edit_set_id(w) != 0, "edit set ID");
-    for (lod = 7; lod <= 9; lod += 2) {
-        CHECK(ct_world_edited_keys(w, lod, keys, 64, &n, err, sizeof err) == CT_OK, "keys: %s", err);
-        CHECK(n > 0 && n <= 64, "lod %d: %lu edited keys", lod, (unsigned long)n);
-        ct_key_at(base, c, lod, &k0, NULL, NULL, NULL, 0);
-        for (dy = -3; dy <= 3; dy++)
-            for (dx = -3; dx <= 3; dx++) {
-                ct_key k = ct_key_make(k0.face, lod, k0.x + dx, k0.y + dy);
-                int listed = key_listed(keys, n, k), same;
-                if (ct_key_validate(k, NULL, 0) != CT_OK) continue;
-                ct_chunk_generate(base, k, &ca, NULL, 0);
-                ct_chunk_generate(w, k, &cb, NULL, 0);
-                same = memcmp(ca.height, cb.height, sizeof ca.height) == 0 && memcmp(ca.biome, cb.biome, sizeof ca.biome) == 0 &&
-                       memcmp(ca.height_m, cb.height_m, sizeof ca.height_m) == 0;
-                if (!listed) {
-                    CHECK(memcmp(&ca, &cb, sizeof ca) == 0, "lod %d chunk %d,%d unlisted but differs", lod, dx, dy);
-                } else {
-                    CHECK(cb.edit_set == ct_world_edit_set_id(w) && cb.digest != ca.digest,
-                          "lod %d chunk %d,%d listed: edit_set %llx", lod, dx, dy, (unsigned long long)cb.edit_set);
-                    changed_listed += !same;
+    for (lod = 8; lod <= 9; lod++) {
+        /* a listed chunk's area reaches a footprint: a sample within one spacing of it */
+        const double spacing = R * 1.5707963 / (256.0 * (double)(1 << lod)) * 1.5;
+        CHECK(ct_world_edited_keys(w, lod, keys, 96, &n, err, sizeof err) == CT_OK, "keys: %s", err);
+        CHECK(n > 1 && n <= 96, "lod %d: %lu edited keys", lod, (unsigned long)n);
+        if (n > 96) n = 96;
+        changed_listed = ring = 0;
+        for (i = 0; i < n; i++) {
+            ct_chunk_generate(base, keys[i], &ca, NULL, 0);
+            ct_chunk_generate(w, keys[i], &cb, NULL, 0);
+            CHECK(cb.edit_set == ct_world_edit_set_id(w) && cb.digest != ca.digest, "lod %d listed chunk: edit_set %llx",
+                  lod, (unsigned long long)cb.edit_set);
+            changed_listed += memcmp(ca.height_m, cb.height_m, sizeof ca.height_m) != 0;
+            CHECK(chunk_margin(keys[i], e, foot) < spacing, "lod %d listed chunk %lu,%lu is beyond every footprint",
+                  lod, (unsigned long)keys[i].x, (unsigned long)keys[i].y);
+            for (dy = -1; dy <= 1; dy++)
+                for (dx = -1; dx <= 1; dx++) {
+                    ct_key k = ct_key_make(keys[i].face, lod, keys[i].x + dx, keys[i].y + dy);
+                    size_t j;
+                    int listed = 0;
+                    if (ct_key_validate(k, NULL, 0) != CT_OK) continue;
+                    for (j = 0; j < n; j++) listed |= keys[j].face == k.face && keys[j].x == k.x && keys[j].y == k.y;
+                    if (listed) continue;
+                    ct_chunk_generate(base, k, &ca, NULL, 0);
+                    ct_chunk_generate(w, k, &cb, NULL, 0);
+                    CHECK(memcmp(&ca, &cb, sizeof ca) == 0, "lod %d unlisted chunk %lu,%lu differs", lod,
+                          (unsigned long)k.x, (unsigned long)k.y);
+                    CHECK(chunk_margin(k, e, foot) > -1e-6, "lod %d unlisted chunk %lu,%lu has a sample in a footprint",
+                          lod, (unsigned long)k.x, (unsigned long)k.y);
+                    ring++;
                 }
-            }
-        /* Exact: nearly every listed chunk near the edits really changes
-         * (a footprint may touch a chunk's corner where no sample lies). */
-        CHECK(changed_listed * 10 >= n * 7, "lod %d: %lu of %lu listed chunks changed", lod,
+        }
+        /* Exact: the listed chunks change (a footprint may just touch a
+         * chunk's corner between samples, so not quite all). */
+        CHECK(changed_listed * 10 >= n * 8, "lod %d: %lu of %lu listed chunks changed", lod,
               (unsigned long)changed_listed, (unsigned long)n);
-        changed_listed = 0;
+        CHECK(ring > 0, "lod %d: no unlisted neighbours checked", lod);
     }
     ct_world_free(w);
 }
@@ -379,8 +407,7 @@ static void test_round_trip(const ct_world *base, const double c[3])
     bytes = encode(e, 2, &len);
     snap0 = (uint8_t *)malloc(blen);
     ct_world_snapshot_write(base, snap0, blen, NULL, 0);
-    w = ct_world_with_edits(base, bytes, len, err, sizeof err);
-    CHECK(w != NULL, "with_edits: %s", err);
+    CHECK(ct_world_with_edits(base, bytes, len, &w, err, sizeof err) == CT_OK, "with_edits: %s", err);
     CHECK(ct_world_edit_bytes(w, &back) == len && memcmp(back, bytes, len) == 0, "edit bytes round trip");
     /* The base's snapshot is unchanged; the edited one appends the set. */
     snap = (uint8_t *)malloc(blen);
@@ -421,7 +448,7 @@ static void test_round_trip(const ct_world *base, const double c[3])
     CHECK(strchr(addr0, '~') == NULL && strchr(addr, '~') != NULL && strncmp(addr, addr0, strchr(addr, '~') - addr) == 0,
           "addresses %s / %s", addr0, addr);
     /* excludes: on the pad, off it */
-    CHECK(ct__edits_excludes(w->edits, c) && !ct__edits_excludes(w->edits, pts + 0) == 0, "excludes the pad");
+    CHECK(ct__edits_excludes(w->edits, c) && ct__edits_excludes(w->edits, pts), "excludes the pad and the path");
     {
         double far[3];
         offset(c, t1, -3000.0, far);
@@ -448,36 +475,59 @@ static void test_bad(const ct_world *base, const double c[3])
     e[1].kind = CT_EDIT_CRATER; e[1].radius_m = NAN;
     b = encode(e, 2, &len);
     err[0] = '\0';
-    w = ct_world_with_edits(base, b, len, err, sizeof err);
-    CHECK(!w && strstr(err, "edit 1") && strstr(err, "radiusM"), "NaN radius: %s", err);
+    CHECK(ct_world_with_edits(base, b, len, &w, err, sizeof err) == CT_ERR_CONFIG && !w && strstr(err, "edit 1") && strstr(err, "radiusM"), "NaN radius: %s", err);
     free(b);
     e[1].radius_m = 60000.0;
     b = encode(e, 2, &len);
-    w = ct_world_with_edits(base, b, len, err, sizeof err);
-    CHECK(!w && strstr(err, "edit 1") && strstr(err, "out of range"), "radius range: %s", err);
+    CHECK(ct_world_with_edits(base, b, len, &w, err, sizeof err) == CT_ERR_CONFIG && !w && strstr(err, "edit 1") && strstr(err, "out of range"), "radius range: %s", err);
     free(b);
     e[1].kind = CT_EDIT_PATH; e[1].points = one; e[1].point_count = 1; e[1].width_m = 4.0; e[1].max_grade_deg = 5.0;
     b = encode(e, 2, &len);
-    w = ct_world_with_edits(base, b, len, err, sizeof err);
-    CHECK(!w && strstr(err, "edit 1") && strstr(err, "points"), "one-point path: %s", err);
+    CHECK(ct_world_with_edits(base, b, len, &w, err, sizeof err) == CT_ERR_CONFIG && !w && strstr(err, "edit 1") && strstr(err, "points"), "one-point path: %s", err);
     free(b);
     e[2] = e[0];
     e[2].center[0] = e[2].center[1] = e[2].center[2] = 0.0;
     e[1] = e[0];
     b = encode(e, 3, &len);
-    w = ct_world_with_edits(base, b, len, err, sizeof err);
-    CHECK(!w && strstr(err, "edit 2") && strstr(err, "center"), "zero centre: %s", err);
+    CHECK(ct_world_with_edits(base, b, len, &w, err, sizeof err) == CT_ERR_CONFIG && !w && strstr(err, "edit 2") && strstr(err, "center"), "zero centre: %s", err);
     b[12] = 0xff; b[13] = 0xff;   /* count */
-    w = ct_world_with_edits(base, b, len, err, sizeof err);
-    CHECK(!w && strstr(err, "too many edits"), "too many: %s", err);
+    CHECK(ct_world_with_edits(base, b, len, &w, err, sizeof err) == CT_ERR_CONFIG && !w && strstr(err, "too many edits"), "too many: %s", err);
     free(b);
     CHECK(height(base, c, NULL) == h, "the base world is unchanged");
 }
 
-int main(void)
+/* test_edits --digest FILE FACE LOD X Y: the test world with the edit set in
+ * FILE; prints the chunk's edit set ID and digest (tests/js/edits.test.mjs
+ * compares them with the WebAssembly build's). */
+static int print_digest(char **argv)
 {
-    ct_world *base = build();
+    ct_world *base = build(), *w = NULL;
+    FILE *f = fopen(argv[2], "rb");
+    static uint8_t bytes[1 << 20];
+    size_t len = f ? fread(bytes, 1, sizeof bytes, f) : 0;
+    char err[200];
+    if (f) fclose(f);
+    if (!base || ct_world_with_edits(base, bytes, len, &w, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "edits: %s\n", err);
+        return 1;
+    }
+    if (ct_chunk_generate(w, ct_key_make(atoi(argv[3]), atoi(argv[4]), (uint32_t)atol(argv[5]), (uint32_t)atol(argv[6])),
+                          &ca, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "chunk: %s\n", err);
+        return 1;
+    }
+    printf("%016llx %016llx\n", (unsigned long long)ca.edit_set, (unsigned long long)ca.digest);
+    ct_world_free(w);
+    ct_world_free(base);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    ct_world *base;
     double c[3];
+    if (argc == 7 && strcmp(argv[1], "--digest") == 0) return print_digest(argv);
+    base = build();
     if (!base) return test_summary("edits");
     R = ct_world_config(base)->radius_m;
     CHECK(find_land(base, c), "no land found");

@@ -54,19 +54,18 @@ static void ct__edits_ground(const ct_world *base, ct__edits *E)
     }
 }
 
-ct_world *ct_world_with_edits(const ct_world *base, const uint8_t *bytes, size_t len, char *err, size_t errlen)
+ct_result ct_world_with_edits(const ct_world *base, const uint8_t *bytes, size_t len, ct_world **out, char *err,
+                              size_t errlen)
 {
     ct__edits *E = NULL;
     ct_world *w;
     ct_result r;
-    if (!base || (len && !bytes)) {
-        ct__fail(err, errlen, CT_ERR_NULL, "world or edit bytes are NULL");
-        return NULL;
-    }
+    if (out) *out = NULL;
+    if (!base || !out || (len && !bytes)) return ct__fail(err, errlen, CT_ERR_NULL, "world, output or edit bytes are NULL");
     base = ct__root(base);
     if (len) {
         r = ct__edits_decode(bytes, len, base->field.cfg.radius_m, &E, err, errlen);
-        if (r) return NULL;
+        if (r) return r;
         if (E->count == 0) {
             ct__edits_free(E);
             E = NULL;
@@ -77,21 +76,21 @@ ct_world *ct_world_with_edits(const ct_world *base, const uint8_t *bytes, size_t
         r = ct__edits_index(E, err, errlen);
         if (r) {
             ct__edits_free(E);
-            return NULL;
+            return r;
         }
     }
     w = (ct_world *)malloc(sizeof *w);
     if (!w) {
         ct__edits_free(E);
-        ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory applying the edit set");
-        return NULL;
+        return ct__fail(err, errlen, CT_ERR_MEMORY, "out of memory applying the edit set");
     }
     *w = *base;   /* the field's tables are shared, never freed through w */
     w->base = base;
     w->edits = E;
     w->owned_base = NULL;
     w->field.edits = E;
-    return w;
+    *out = w;
+    return CT_OK;
 }
 
 int ct__world_free_edits(ct_world *world)
@@ -256,8 +255,8 @@ ct_result ct__edits_section_read(ct_world **io, const uint8_t *buf, size_t len, 
                         (unsigned long)(CT__EDSEC_HEAD + L + 8u));
     if (ct_fnv1a64(buf, CT__EDSEC_HEAD + L, CT_FNV1A64_INIT) != ct__get_u64(buf + CT__EDSEC_HEAD + L))
         return ct__fail(err, errlen, CT_ERR_CHECKSUM, "world snapshot edit section checksum mismatch: the file is corrupt");
-    w = ct_world_with_edits(*io, buf + CT__EDSEC_HEAD, L, inner, sizeof inner);
-    if (!w) return ct__fail(err, errlen, CT_ERR_FORMAT, "world snapshot edit set: %s", inner);
+    if (ct_world_with_edits(*io, buf + CT__EDSEC_HEAD, L, &w, inner, sizeof inner) != CT_OK)
+        return ct__fail(err, errlen, CT_ERR_FORMAT, "world snapshot edit set: %s", inner);
     w->owned_base = *io;
     *io = w;
     return CT_OK;
