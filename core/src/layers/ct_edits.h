@@ -31,6 +31,7 @@ typedef struct ct__edit {
     double c[3];              /* unit centre (flatten, crater, brush) */
     double radius_m, a, b;    /* flatten: blend_m, height; crater: depth, rim; brush: delta */
     double foot_m;            /* footprint bound, metres from the centre or the centre line */
+    double foot_u;            /* the same in unit-sphere chords (foot_m / radius) */
     double target_m;          /* flatten: the pad height (given or sampled) */
     /* path: points [first, first + count) of ct__edits.pts, segment data
      * from the same first index (count - 1 segments), stations

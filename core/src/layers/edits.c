@@ -86,16 +86,18 @@ static double ct__path_profile_at(const ct__edits *E, const ct__edit *e, double 
  * when no segment is within the footprint. */
 static double ct__path_nearest(const ct__edits *E, const ct__edit *e, const double p[3], double *s_out)
 {
-    const double R = E->radius_m, f = e->foot_m / R;
+    const double R = E->radius_m, f = e->foot_u;
     double best = HUGE_VAL;
     uint32_t i;
     for (i = 0; i + 1 < e->count; i++) {
         const double *a = E->pts + 3u * (e->first + i), *b = a + 3, *n = E->seg_n + 3u * (e->first + i);
-        double m[3] = {0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), 0.5 * (a[2] + b[2])};
-        double half = 0.5 * sqrt(ct__d2p(a, b)) + f, t, q[3], ca[3], cb[3], ql, d2, foot[3];
+        double t = ct__dot3(p, n), q[3], ca[3], cb[3], ql, d2, foot[3];
         int k;
-        if (ct__d2p(p, m) > half * half) continue;   /* the segment's bounding ball */
-        t = ct__dot3(p, n);
+        /* |p.n| is at most the chord to the great circle, so to the arc: a
+         * sample that far from the whole circle is beyond the footprint
+         * (most of a chunk's samples; one dot product). Segments beyond the
+         * footprint never decide a sample within it. */
+        if (t * t >= f * f) continue;
         for (k = 0; k < 3; k++) q[k] = p[k] - t * n[k];
         ct__cross3(a, q, ca);
         ct__cross3(q, b, cb);
@@ -126,7 +128,7 @@ static double ct__edit_apply(const ct__edits *E, const ct__edit *e, const double
         w = ct__edit_weight(d, e->half_m, e->shoulder_m);
         return ct__above_water(h + w * (ct__path_profile_at(E, e, s) - h), h, ref_m);
     }
-    f = e->foot_m / R;
+    f = e->foot_u;
     d2 = ct__d2p(p, e->c);
     if (!(d2 < f * f)) return h;
     d = sqrt(d2) * R;
@@ -150,7 +152,12 @@ double ct__edits_height(const ct__edits *E, const uint32_t *ids, uint32_t n, con
 {
     uint32_t k;
     if (!ids) ct__edits_cell_of(E, p, &ids, &n);
-    for (k = 0; k < n; k++) h_m = ct__edit_apply(E, &E->e[ids[k]], p, h_m, ref_m);
+    for (k = 0; k < n; k++) {
+        const ct__edit *e = &E->e[ids[k]];
+        /* the common case inline: a sample outside a centre's footprint */
+        if (e->kind != CT_EDIT_PATH && !(ct__d2p(p, e->c) < e->foot_u * e->foot_u)) continue;
+        h_m = ct__edit_apply(E, e, p, h_m, ref_m);
+    }
     return h_m;
 }
 
@@ -169,7 +176,7 @@ int ct__edits_excludes(const ct__edits *E, const double p[3])
     ct__edits_cell_of(E, p, &ids, &n);
     for (k = 0; k < n; k++) {
         const ct__edit *e = &E->e[ids[k]];
-        double f = e->foot_m / E->radius_m;
+        double f = e->foot_u;
         if (e->kind == CT_EDIT_FLATTEN && ct__d2p(p, e->c) < f * f) return 1;
         if (e->kind == CT_EDIT_PATH && ct__path_nearest(E, e, p, &s) < e->foot_m) return 1;
     }

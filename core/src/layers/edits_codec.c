@@ -393,6 +393,7 @@ ct_result ct__edits_decode(const uint8_t *buf, size_t len, double radius_m, ct__
         } else if (!r) {
             r = ct__point(buf + pos, e->c, k, e->kind, "center", -1, err, errlen);
         }
+        e->foot_u = e->foot_m / radius_m;
         if (!r && e->foot_m > radius_m / 20.0)
             r = ct__fail(err, errlen, CT_ERR_CONFIG,
                          "edit %lu (%s): its footprint (%g m) is over a twentieth of the planet radius (%g m)",
