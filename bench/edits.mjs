@@ -10,10 +10,11 @@
 //     (goal at most 1.05x);
 //   - a land chunk that 10 edits of every kind reach (goal at most 1.3x).
 // Each chunk is generated afresh (the World's reuse of the last key is
-// forgotten before every call).
+// forgotten before every call). Times are this process's CPU time, steadier
+// than wall time on a shared machine (common.mjs cpuMs).
 //   node bench/edits.mjs [reps]
 import { loadCore } from '../wasm/ct.mjs';
-import { nowMs, summarize } from './common.mjs';
+import { nowMs, cpuMs, summarize } from './common.mjs';
 
 const reps = Number(process.argv[2] || 7);
 const core = await loadCore(new URL('../build/wasm/ct.wasm', import.meta.url));
@@ -74,9 +75,9 @@ console.log(`1,000-edit set: ${edited.editedKeys(lod).length} edited keys at LOD
 /** ms to generate key on w, fresh. */
 function chunkMs(w, key) {
   w._chunkKey = null;   // forget the reuse of the last key: generate again
-  const s = nowMs();
+  const s = cpuMs();
   w.chunk(key);
-  return nowMs() - s;
+  return cpuMs() - s;
 }
 
 const times = { applyNoPaths: [], applySampled: [], apply: [], baseFree: [], untouchedBase: [], untouchedEdited: [], tenBase: [], tenEdited: [], ratioFree: [], ratioTen: [] };
@@ -84,17 +85,17 @@ const times = { applyNoPaths: [], applySampled: [], apply: [], baseFree: [], unt
 chunkMs(world, untouchedKey); chunkMs(edited, untouchedKey); chunkMs(tenWorld, touchedKey);
 const bytes = core.encodeEdits(big), bytesSampled = core.encodeEdits(sampled), bytesNoPaths = core.encodeEdits(noPaths);
 for (let r = 0; r < reps; r++) {
-  let s = nowMs();
+  let s = cpuMs();
   const w = world.withEdits(bytes);
-  times.apply.push(nowMs() - s);
+  times.apply.push(cpuMs() - s);
   w.free();
-  s = nowMs();
+  s = cpuMs();
   const ws = world.withEdits(bytesSampled);
-  times.applySampled.push(nowMs() - s);
+  times.applySampled.push(cpuMs() - s);
   ws.free();
-  s = nowMs();
+  s = cpuMs();
   const wn = world.withEdits(bytesNoPaths);
-  times.applyNoPaths.push(nowMs() - s);
+  times.applyNoPaths.push(cpuMs() - s);
   wn.free();
   const pair = (a, b, key, ra, rb, ratio) => {
     const first = r % 2 ? [a, ra] : [b, rb], second = r % 2 ? [b, rb] : [a, ra];
