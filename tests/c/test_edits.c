@@ -496,6 +496,49 @@ static void test_bad(const ct_world *base, const double c[3])
     CHECK(height(base, c, NULL) == h, "the base world is unchanged");
 }
 
+/* Hostile bytes: every bit of a small set flipped and every truncation is
+ * either refused with a reason or gives a world (never a crash: run under
+ * the sanitizers), and nothing is left behind either way. */
+static void test_hostile(const ct_world *base, const double c[3])
+{
+    double t1[3], t2[3], pts[6];
+    ct_edit e[3];
+    size_t len, i;
+    int bit, refused = 0, applied = 0;
+    uint8_t *b;
+    char err[200];
+    tangents(c, t1, t2);
+    memset(e, 0, sizeof e);
+    e[0].kind = CT_EDIT_FLATTEN; memcpy(e[0].center, c, sizeof e[0].center); e[0].radius_m = 50.0; e[0].blend_m = 20.0;
+    e[1].kind = CT_EDIT_BRUSH; memcpy(e[1].center, c, sizeof e[1].center); e[1].radius_m = 30.0; e[1].delta_m = 2.0;
+    offset(c, t1, 40.0, pts);
+    offset(c, t2, 40.0, pts + 3);
+    e[2].kind = CT_EDIT_PATH; e[2].points = pts; e[2].point_count = 2; e[2].width_m = 4.0; e[2].max_grade_deg = 8.0;
+    b = encode(e, 3, &len);
+    for (i = 0; i < len; i++)
+        for (bit = 0; bit < 8; bit++) {
+            ct_world *w = NULL;
+            b[i] ^= (uint8_t)(1u << bit);
+            err[0] = '\0';
+            if (ct_world_with_edits(base, b, len, &w, err, sizeof err) == CT_OK) {
+                applied++;
+                ct_world_free(w);
+            } else {
+                refused++;
+                CHECK(w == NULL && err[0] != '\0', "byte %lu bit %d refused without a reason", (unsigned long)i, bit);
+            }
+            b[i] ^= (uint8_t)(1u << bit);
+        }
+    for (i = 0; i < len; i++) {
+        ct_world *w = NULL;
+        CHECK(ct_world_with_edits(base, b, i, &w, err, sizeof err) != CT_OK || i == 0, "truncated to %lu accepted",
+              (unsigned long)i);
+        ct_world_free(w);
+    }
+    CHECK(refused > 0 && applied > 0, "flips: %d refused, %d applied", refused, applied);
+    free(b);
+}
+
 /* test_edits --digest FILE FACE LOD X Y: the test world with the edit set in
  * FILE; prints the chunk's edit set ID and digest (tests/js/edits.test.mjs
  * compares them with the WebAssembly build's). */
@@ -538,6 +581,7 @@ int main(int argc, char **argv)
     test_water(base);
     test_round_trip(base, c);
     test_bad(base, c);
+    test_hostile(base, c);
     ct_world_free(base);
     return test_summary("edits");
 }
