@@ -169,6 +169,17 @@ static void test_shapes(const ct_world *base, const double c[3])
           height(w, p, NULL), height(base, p, NULL));
     offset(c, t1, 1201.0, p);
     CHECK(height(w, p, NULL) == height(base, p, NULL), "beyond the crater's rim: changed");
+    /* Continuous: the change it makes steps at most its steepest slope
+     * (2 (depth + rim) / radius, 0.375) times the 10 m step. */
+    maxstep = 0.0;
+    for (k = 0; k <= 125; k++) {
+        double delta;
+        offset(c, t1, 10.0 * k, p);
+        delta = height(w, p, NULL) - height(base, p, NULL);
+        if (k && fabs(delta - prev) > maxstep) maxstep = fabs(delta - prev);
+        prev = delta;
+    }
+    CHECK(maxstep <= 3.75 + 1e-6, "crater profile step %.3f m per 10 m", maxstep);
     ct_world_free(w);
 
     /* A brush: delta at the centre, half-way (1 - 1/4)^2 of it. */
