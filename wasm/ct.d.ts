@@ -491,3 +491,54 @@ export interface World {
 export interface Core {
   scatterKinds(): readonly ScatterKind[];
 }
+
+// ------------------------------------------------------------------ edits
+// (wasm/ct_edits.mjs; docs/edits.md. The members merge into the declarations above.)
+
+/** A pad: flat at heightM (default: the base ground at the centre) within radiusM, blended over blendM. */
+export interface FlattenEdit { kind: 'flatten'; center: Vec3Like; radiusM: number; heightM?: number; blendM?: number }
+/** A bowl depthM deep at the centre with a rim rimM high at radiusM, falling off to 1.5 radiusM. */
+export interface CraterEdit { kind: 'crater'; center: Vec3Like; radiusM: number; depthM: number; rimM?: number }
+/** A road along points, widthM wide, graded to maxGradeDeg, with shoulders (default widthM) each side. */
+export interface PathEdit { kind: 'path'; points: Vec3Like[] | Float64Array; widthM: number; maxGradeDeg: number; shoulderM?: number }
+/** A smooth bump (or dent) of deltaM at the centre, 0 at radiusM. */
+export interface BrushEdit { kind: 'brush'; center: Vec3Like; radiusM: number; deltaM: number }
+export type Edit = FlattenEdit | CraterEdit | PathEdit | BrushEdit;
+
+/** Where a path crosses water in the base world, metres along the path. */
+export interface PathCrossing {
+  fromM: number;
+  toM: number;
+  fromDir: Vec3;
+  toDir: Vec3;
+  /** the highest water surface over the interval */
+  waterM: number;
+  waterBody: number;
+}
+
+export interface Chunk {
+  /** the edit set ID of a chunk an edit reaches (16 hex digits); '0000000000000000' otherwise */
+  editSet: string;
+}
+
+export interface World {
+  /** A world with the edit set applied, sharing this one's field: free it before this one (freeing this frees it). */
+  withEdits(edits: Edit[] | Uint8Array): World;
+  /** The edit set (decoded from its bytes; [] unedited). */
+  readonly editSet: Edit[];
+  /** The edit set's 64-bit ID, 16 hex digits ('0000000000000000' unedited). */
+  readonly editSetId: string;
+  /** The canonical CTEDITS bytes, or null unedited. */
+  editBytes(): Uint8Array | null;
+  /** The keys of lod an edit footprint reaches, sorted by face, y, x. */
+  editedKeys(lod: number): ChunkKey[];
+  /** Where path edit index crosses water. */
+  pathCrossings(index: number): PathCrossing[];
+}
+
+export interface Core {
+  /** The canonical CTEDITS bytes of an edit set (doubles exact). */
+  encodeEdits(edits: Edit[]): Uint8Array;
+  /** Edit objects from CTEDITS bytes. */
+  decodeEdits(bytes: Uint8Array | ArrayBuffer): Edit[];
+}

@@ -10,6 +10,7 @@ import { defaultWasmSource } from './ct_location.mjs';
 import { POSE_METHODS } from './ct_pose.mjs';
 import { tileMethods } from './ct_tiles.mjs';
 import { scatterCoreMethods } from './ct_scatter.mjs';
+import { coreEditMethods } from './ct_edits.mjs';
 
 export { ctError, compileCore, World };
 
@@ -303,6 +304,8 @@ Object.assign(Core.prototype, POSE_METHODS);
 Object.assign(Core.prototype, tileMethods);
 // The scatter catalogue: core.scatterKinds().
 Object.assign(Core.prototype, scatterCoreMethods);
+// encodeEdits, decodeEdits (wasm/ct_edits.mjs).
+Object.assign(Core.prototype, coreEditMethods);
 
 /** Normalises `set` into [name, value] pairs. */
 function setEntries(set) {

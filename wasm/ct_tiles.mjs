@@ -24,10 +24,12 @@ export function readChunk(heap, c) {
   const digest = heap.str(hex);
   x.ctw_chunk_generation_hex(c, hex);
   const generation = heap.str(hex);
+  x.ctw_chunk_edit_set_hex(c, hex);
+  const editSet = heap.str(hex);   // '0000000000000000' for a chunk no edit reaches
   const h = x.ctw_chunk_height(c) >>> 0, w = x.ctw_chunk_water(c) >>> 0;
   const b = x.ctw_chunk_biome(c) >>> 0, p = x.ctw_chunk_palette(c) >>> 0, hm = x.ctw_chunk_height_m(c) >>> 0;
   return {
-    key: { face: k[0], lod: k[1], x: k[2], y: k[3] }, generation, digest, clipped: x.ctw_chunk_clipped(c) >>> 0,
+    key: { face: k[0], lod: k[1], x: k[2], y: k[3] }, generation, digest, editSet, clipped: x.ctw_chunk_clipped(c) >>> 0,
     heightQuantumM: x.ctw_chunk_quantum(c),
     height: heap.u16().slice(h / 2, h / 2 + SAMPLES), heightM: heap.f32().slice(hm / 4, hm / 4 + SAMPLES),
     water: heap.u16().slice(w / 2, w / 2 + SAMPLES),
@@ -67,11 +69,12 @@ export function writeChunk(heap, c, chunk) {
     if (!(a instanceof Ctor) || a.length !== SAMPLES) throw ctError('CT_ERR_NULL', `chunk ${name} must be a ${Ctor.name} of ${SAMPLES} samples`);
   }
   const [gLo, gHi] = halves(chunk, 'generation'), [dLo, dHi] = halves(chunk, 'digest');
+  const [eLo, eHi] = chunk.editSet === undefined ? [0, 0] : halves(chunk, 'editSet');
   const q = chunk.heightQuantumM, clipped = chunk.clipped, planet = chunk.planetId ?? 0;
   if (typeof q !== 'number' || !(q > 0)) throw ctError('CT_ERR_NULL', 'chunk heightQuantumM must be a positive number');
   if (!Number.isInteger(clipped) || clipped < 0) throw ctError('CT_ERR_NULL', 'chunk clipped must be a count');
   if (!Number.isInteger(planet) || planet < 0 || planet > 0xffffffff) throw ctError('CT_ERR_NULL', 'chunk planetId must be a uint32');
-  heap.check(heap.x.ctw_chunk_set_meta(c, k.face, k.lod, k.x, k.y, planet, gLo, gHi, dLo, dHi, clipped, q, ...heap.errArgs()));
+  heap.check(heap.x.ctw_chunk_set_meta(c, k.face, k.lod, k.x, k.y, planet, gLo, gHi, dLo, dHi, clipped, q, eLo, eHi, ...heap.errArgs()));
   for (const [name, , fn, view, size] of ARRAYS) heap[view]().set(chunk[name], (heap.x[fn](c) >>> 0) / size);
   return k;
 }

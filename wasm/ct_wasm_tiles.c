@@ -36,7 +36,8 @@ CTW_EXPORT int ctw_chunk_decode_tile(const uint8_t *buf, size_t len, ct_chunk *o
  * a tile written from a wrong digest is refused when it is decoded. */
 CTW_EXPORT int ctw_chunk_set_meta(ct_chunk *c, int face, int lod, uint32_t x, uint32_t y, uint32_t planet_id,
                                   uint32_t gen_lo, uint32_t gen_hi, uint32_t digest_lo, uint32_t digest_hi,
-                                  uint32_t clipped, double quantum_m, char *err, size_t errlen)
+                                  uint32_t clipped, double quantum_m, uint32_t edit_lo, uint32_t edit_hi,
+                                  char *err, size_t errlen)
 {
     ct_key k = ct_key_make(face, lod, x, y);
     ct_result r = ct_key_validate(k, err, errlen);
@@ -47,5 +48,6 @@ CTW_EXPORT int ctw_chunk_set_meta(ct_chunk *c, int face, int lod, uint32_t x, ui
     c->digest = ((uint64_t)digest_hi << 32) | digest_lo;
     c->clipped = clipped;
     c->height_quantum_m = quantum_m;
+    c->edit_set = ((uint64_t)edit_hi << 32) | edit_lo;
     return CT_OK;
 }

@@ -20,6 +20,7 @@ import { readRivers, readRiverCurves } from './ct_rivers.mjs';
 import { chunkSource, freeTileChunk, readChunk } from './ct_tiles.mjs';
 import { freeScatter, scatterMethods } from './ct_scatter.mjs';
 import { sitesMethods } from './ct_sites.mjs';
+import { editMethods, freeEdited } from './ct_edits.mjs';
 
 const SAMPLE_BATCH = 1024;          // directions per C call in world.sample
 const STAT_TABLES = new WeakMap();  // heap -> the statistics table, read once
@@ -242,12 +243,14 @@ export class World {
   _encode(key, fn, bytes) {
     this._generate(key);
     const heap = this.heap;
-    if (!this._file) this._file = heap.malloc(CTC_BYTES);
+    // an edited chunk's .ctc (version 3) is 8 bytes longer: room for both
+    if (!this._file) this._file = heap.malloc(CTC_BYTES + 8);
+    if (bytes === CTC_BYTES) bytes = heap.x.ctw_chunk_ctc_size(this._chunk) >>> 0;
     heap.check(heap.x[fn](this._chunk, this._file, bytes, ...heap.errArgs()));
     return heap.u8().slice(this._file, this._file + bytes);
   }
 
-  /** The chunk as a .ctc file (396,354 bytes). */
+  /** The chunk as a .ctc file (396,354 bytes; 396,362 for a chunk an edit reaches). */
   chunkCtc(key) { return this._encode(key, 'ctw_chunk_encode_ctc', CTC_BYTES); }
   /** The chunk's 256x256 core heights as a .u16le file (131,072 bytes). */
   chunkU16le(key) { return this._encode(key, 'ctw_chunk_encode_u16le', U16LE_BYTES); }
@@ -342,6 +345,7 @@ export class World {
   free() {
     if (!this.ptr) return;
     const heap = this.heap, x = heap.x;
+    freeEdited(this);   // edited worlds share this one's field: they go first
     x.ctw_world_free(this.ptr);
     if (this._chunk) x.ctw_chunk_free(this._chunk);
     heap.free(this._file);
@@ -359,6 +363,8 @@ export class World {
 
 // groundAt, ground, groundInChunk, raycast, collider (wasm/ct_ground.mjs).
 Object.assign(World.prototype, groundMethods);
+// withEdits, editSet, editSetId, editBytes, editedKeys, pathCrossings (wasm/ct_edits.mjs).
+Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(editMethods));
 
 // scatter (wasm/ct_scatter.mjs) and sites (wasm/ct_sites.mjs).
 Object.assign(World.prototype, scatterMethods, sitesMethods);

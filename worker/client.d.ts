@@ -252,3 +252,14 @@ export interface Pool {
 export type PoolError = ProtocolError;
 
 export declare function createPool(options?: PoolOptions): Promise<Pool>;
+
+// ------------------------------------------------------------------ edits
+// (pool.withEdits, worker/edits_job.js; docs/edits.md)
+export interface Pool {
+  /**
+   * Applies an edit set over the base world in every worker (a new epoch:
+   * requests made before are cancelled). Chunks and meshes asked after it
+   * resolves come from the edited world; [] gives the base world back.
+   */
+  withEdits(edits: import('../wasm/ct.mjs').Edit[] | Uint8Array): Promise<WorldInfo & { editSetId: string }>;
+}

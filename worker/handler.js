@@ -120,7 +120,13 @@ export class Handler {
   replaceWorld(next) {
     const old = this.#world;
     this.#world = next;
-    if (old && old !== next) old.free();
+    if (!old || old === next) return;
+    // An edited world shares its base's field: a new edit set over the same
+    // base frees only the old edited world; anything else frees the base,
+    // which frees the worlds edited from it.
+    const oldRoot = old.base ?? old, nextRoot = next ? next.base ?? next : null;
+    if (oldRoot !== nextRoot) oldRoot.free();
+    else if (old !== oldRoot) old.free();
   }
 
   /** Requests queued and the time spent answering each type so far (for the stats job). */

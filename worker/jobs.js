@@ -6,6 +6,7 @@
 import { MSG, ERR, CHUNK_FORMATS, protocolError, parseKey } from './protocol.js';
 import { meshReply } from './mesh_job.js';
 import { withTile } from './tile_job.js';
+import { editsJob } from './edits_job.js';
 
 /** Build progress is posted at most this often per stage (fraction steps). */
 const PROGRESS_STEP = 0.01;
@@ -132,6 +133,7 @@ export const JOBS = Object.freeze({
   [MSG.ADDRESS]: address,
   [MSG.STATS]: stats,
   [MSG.RIVERS]: rivers,
+  [MSG.EDITS]: editsJob,
   [MSG.CONFIG]: config,
   [MSG.TEST_STALL]: testStall,
   [MSG.TEST_CRASH]: testCrash,

@@ -12,6 +12,7 @@ import { worldRequests } from './pool_requests.js';
 import { WorkerSlot } from './slot.js';
 import { PendingRequests, publicView } from './pool_entries.js';
 import { PoolTiles, tiledRequests } from './tiles.js';
+import { encodeEdits } from '../wasm/ct_edits.mjs';
 
 /** Default milliseconds a request may go unanswered before its worker is replaced. */
 export const DEFAULT_TIMEOUT_MS = 60000;
@@ -109,6 +110,25 @@ export class WorkerPool {
     const own = u8.slice();
     return this.#establish((lead) => this.#control(lead, MSG.LOAD, () => { const c = own.slice(); return { msg: { bytes: c }, transfer: [c.buffer] }; })
       .then((r) => ({ ...r, snapshot: own })), 'a world was loaded');
+  }
+
+  /**
+   * Applies an edit set (edit objects or CTEDITS bytes) over the base world
+   * in every worker: the first applies it, the others load its snapshot
+   * (the base world plus the set). A new epoch, like a build: requests made
+   * before are cancelled and the workers' chunk affinity forgotten, so
+   * chunks and meshes asked after it resolves come from the edited world.
+   */
+  withEdits(edits) {
+    let bytes;
+    try {
+      bytes = edits instanceof Uint8Array ? edits.slice() : encodeEdits(edits);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    let editSetId = null;
+    return this.#establish((lead) => this.#control(lead, MSG.EDITS, () => { const c = bytes.slice(); return { msg: { bytes: c, snapshot: true }, transfer: [c.buffer] }; })
+      .then((r) => { editSetId = r.editSetId; return r; }), 'an edit set was applied').then((r) => ({ ...r, editSetId }));
   }
 
   cancel(target) {

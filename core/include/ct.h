@@ -415,6 +415,9 @@ typedef struct ct_chunk {
      * file carries the decoded codes here: files stay the quantised exchange
      * format. Not covered by the digest (the records are). */
     float height_m[CT_CHUNK_SAMPLES];
+    /* The edit set ID of a chunk an edit reaches (its header and digest carry
+     * it; .ctc version 3), 0 for every other chunk. */
+    uint64_t edit_set;
 } ct_chunk;
 
 /* Fills a caller-owned chunk (about 660 KB; allocate it once). Any LOD from 0
@@ -472,6 +475,84 @@ ct_result ct_world_save(const ct_world *world, const char *path, char *err, size
 ct_world *ct_world_load(const char *path, char *err, size_t errlen);
 ct_result ct_file_write_atomic(const char *path, const void *data, size_t len,
                                char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ edits */
+/* Deterministic terrain modifiers applied over a world's frozen field: pads,
+ * craters, paths and brushes. An edit set is data: ct_edits_encode gives its
+ * canonical bytes (little endian, doubles exact), ct_world_with_edits checks
+ * them and returns a world with the set applied, with no rebuild. Edits
+ * change land samples only (water stays where it is), in order, and reach
+ * everything that reads samples: ct_world_sample, chunks, meshes, the ground
+ * and raycasts. A chunk no edit's footprint reaches keeps its bytes and
+ * digest; a chunk one reaches carries the set's ID (ct_chunk.edit_set) in
+ * its header and digest. docs/edits.md has the kinds, limits and formats. */
+typedef enum ct_edit_kind {
+    CT_EDIT_FLATTEN = 1,   /* a pad: flat at height_m within radius_m, blended over blend_m */
+    CT_EDIT_CRATER = 2,    /* a bowl depth_m deep at the centre, a rim rim_m high at radius_m */
+    CT_EDIT_PATH = 3,      /* a graded road along points, width_m wide, with shoulders */
+    CT_EDIT_BRUSH = 4      /* a smooth bump of delta_m at the centre, 0 at radius_m */
+} ct_edit_kind;
+#define CT_EDITS_MAX 4096            /* edits in one set */
+#define CT_EDIT_PATH_POINTS_MAX 1024 /* points of one path */
+typedef struct ct_edit {
+    int kind;                  /* ct_edit_kind */
+    double center[3];          /* flatten, crater, brush: a direction (any length, finite, non-zero) */
+    double radius_m;           /* flatten 1..20000, crater 1..50000, brush 1..20000 */
+    int has_height;            /* flatten: 0 -> the base ground at the centre */
+    double height_m;           /* flatten: pad height, |h| <= 20000 */
+    double blend_m;            /* flatten: 0..20000 */
+    double depth_m, rim_m;     /* crater: 0..10000, 0..5000 */
+    double delta_m;            /* brush: -5000..5000 */
+    const double *points;      /* path: point_count directions, 3 doubles each */
+    uint32_t point_count;      /* path: 2..CT_EDIT_PATH_POINTS_MAX, segments <= 20 km */
+    double width_m;            /* path: 0.5..1000 */
+    double max_grade_deg;      /* path: 0.1..60 along the centre line */
+    double shoulder_m;         /* path: 0..5000 beside the width; 0 -> width_m */
+} ct_edit;
+/* Bytes ct_edits_encode writes for these edits (0 if count > CT_EDITS_MAX). */
+size_t ct_edits_encoded_size(const ct_edit *edits, size_t count);
+/* The canonical bytes of an edit set (not range-checked: ct_world_with_edits
+ * checks, naming the edit's index and field). */
+ct_result ct_edits_encode(const ct_edit *edits, size_t count, uint8_t *buf, size_t buflen, char *err,
+                          size_t errlen);
+/* *out: a world with the edit set applied over base's frozen field (free it
+ * with ct_world_free); on an error *out is NULL and base untouched. The new world SHARES base's field
+ * read-only instead of copying it: the field is tens of MB and applying a
+ * set must cost milliseconds, and a game keeps one base and swaps edit sets.
+ * So base must outlive the edited world (free the edited world first). An
+ * edited base stands for its own base: the new set replaces its set. Applying
+ * samples the base ground once per pad without a height and per path
+ * station. len 0 or an empty set gives a world that equals base. */
+ct_result ct_world_with_edits(const ct_world *base, const uint8_t *bytes, size_t len, ct_world **out, char *err,
+                              size_t errlen);
+/* The edit set's 64-bit ID (0: no edits). */
+uint64_t ct_world_edit_set_id(const ct_world *world);
+/* The canonical bytes of the world's edit set (length; *bytes NULL and 0
+ * when none). They stay valid while the world does. */
+size_t ct_world_edit_bytes(const ct_world *world, const uint8_t **bytes);
+/* The chunk keys of lod that an edit footprint reaches, sorted by face, y,
+ * x: exactly the chunks whose bytes may differ from the base world's. *count
+ * is the total; the first min(total, cap) go to keys (keys may be NULL with
+ * cap 0). Allocates scratch for the call. */
+ct_result ct_world_edited_keys(const ct_world *world, int lod, ct_key *keys, size_t cap, size_t *count,
+                               char *err, size_t errlen);
+/* Where path edit `index` crosses water (sea, lake or river in the base
+ * world): intervals along the path, metres from its first point, in order.
+ * The path leaves the water as it is; a game bridges these. */
+typedef struct ct_path_crossing {
+    double from_m, to_m;       /* along the path; the first and last wet profile stations */
+    double from_dir[3], to_dir[3];
+    double water_m;            /* highest water surface over the interval */
+    int water_body;            /* ct_sample.water_body at the first wet station */
+} ct_path_crossing;
+ct_result ct_world_path_crossings(const ct_world *world, size_t index, ct_path_crossing *out, size_t cap,
+                                  size_t *count, char *err, size_t errlen);
+/* Edited chunk files: a chunk with edit_set != 0 is written as .ctc version
+ * 3, whose header carries the ID (CT_CTC_EDITED_FILE_BYTES); others stay
+ * version 2 and CT_CTC_FILE_BYTES. */
+#define CT_CTC_EDITED_HEADER_BYTES 68
+#define CT_CTC_EDITED_FILE_BYTES (68 + 6 * 257 * 257)   /* 396,362 */
+size_t ct_chunk_ctc_size(const ct_chunk *chunk);
 
 /* -------------------------------------------------------------------- mesh */
 typedef struct ct_mesh_options {

@@ -44,6 +44,7 @@ typedef struct ct__field {
                                    macro_ceiling_m are 0 */
     struct ct__rivers *rivers;  /* drainage and river network (rivers.c); NULL
                                    when river_min_area_km2 is 0 */
+    const struct ct__edits *edits;   /* an edited world's edit set (layers/ct_edits.h); NULL: none */
 } ct__field;
 
 /* Index into vertex_fij for face f, grid column i, row j (0..n). */

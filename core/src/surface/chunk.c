@@ -57,10 +57,15 @@ ct_result ct__chunk_generate_with(const ct__field *world, ct_key key, ct_chunk *
     chunk->planet_id = world->cfg.planet_id;
     chunk->generation = world->generation;
     chunk->height_quantum_m = q;
+    chunk->edit_set = 0;
     digest = CT_FNV1A64_INIT;   /* records, then the header (ct__chunk_digest_finish) */
     ct__sampler_init(&sp, world, 0);   /* chunks do not store the mask */
     sp.skips = skips;
     sp.skip_counts = counts;
+    /* Edits: a chunk none reaches runs (and digests) exactly as the base
+     * world's; one they reach carries the set's ID (io_chunk.c). */
+    if (sp.edits && !ct__edits_chunk(sp.edits, key, sp.edit_buf, &sp.edit_ids, &sp.edit_n)) sp.edits = NULL;
+    if (sp.edits) chunk->edit_set = sp.edits->id;
     gx0 = (int64_t)key.x * CT_CHUNK_CORE;
     gy0 = (int64_t)key.y * CT_CHUNK_CORE;
     sp.chunk_face = key.face;

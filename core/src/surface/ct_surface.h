@@ -10,6 +10,7 @@
 #include "layers/ct_ranges.h"
 #include "layers/ct_fine_relief.h"
 #include "layers/ct_rivers.h"
+#include "layers/ct_edits.h"
 
 /* Sampling without validation. need_moisture = 0 lets chunk generation skip
  * the moisture noise on water samples (their biome does not read it); every
@@ -75,6 +76,13 @@ typedef struct ct__sampler {
     int chunk_chain;          /* 1: a chunk whose samples are nodes of every octave */
     int chunk_face, chunk_lod;
     int64_t lane_gx[CT__SAMPLER_SLOTS], lane_gy;
+    /* Edits (ct__sampler_init: the field's; a chunk no edit reaches sets
+     * NULL): edit_ids / edit_n the edits to run per sample, edit_ids NULL
+     * to look each sample's cell up (ct__edits_height). */
+    const ct__edits *edits;
+    const uint32_t *edit_ids;
+    uint32_t edit_n;
+    uint32_t edit_buf[CT__EDITS_CHUNK_MAX];
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask);
 /* The fine relief's coarse input at a canonical direction (ct__gcoarse_fn,
@@ -177,6 +185,7 @@ typedef struct ct__chunk_fields {
     uint64_t generation;
     double height_quantum_m;
     uint32_t clipped;
+    uint64_t edit_set;    /* 0: an untouched chunk, digested as version 2 */
 } ct__chunk_fields;
 uint64_t ct__digest_finish_fields(const ct__chunk_fields *h, uint64_t records_state);
 /* The 257x257 six-byte records shared by .ctc and .ctt files: write them,

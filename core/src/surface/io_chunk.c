@@ -16,7 +16,12 @@
  * then records (height u16, water u16, biome u8, palette u8), row = local y.
  * Version 1's digest skipped bytes 28..51 (a flipped quantum byte rescaled
  * every height unnoticed); it is refused. The records come first in the
- * digest because `clipped` is only known once they are all generated. */
+ * digest because `clipped` is only known once they are all generated.
+ *
+ * Version 3 is a chunk an edit set reaches (ct_chunk.edit_set != 0): the
+ * same bytes 0..51 with version 3, then 52 u64 edit set ID, 60 u64 digest
+ * (over the records, then header bytes 0..59), a 68-byte header. Every
+ * other chunk stays version 2, byte for byte. */
 #include "surface/ct_surface.h"
 
 #include <math.h>
@@ -24,6 +29,8 @@
 
 #define CT__CTC_VERSION 2u
 #define CT__CTC_DIGESTED 52u   /* header bytes the digest covers */
+#define CT__CTC_EDITED_VERSION 3u
+#define CT__CTC_EDITED_DIGESTED 60u
 static const char ct__ctc_magic[8] = {'C', 'T', 'C', 'H', 'U', 'N', 'K', '\0'};
 
 uint16_t ct_height_encode(double height_m, double quantum_m, int *clipped)
@@ -78,11 +85,11 @@ float ct__get_f32(const uint8_t *p)
     return v;
 }
 
-/* Header bytes 0..51 of a chunk, as written to a .ctc. */
+/* Header bytes 0..51 (0..59 for an edited chunk), as written to a .ctc. */
 static void ct__ctc_header_fields(const ct__chunk_fields *h, uint8_t *hdr)
 {
     memcpy(hdr, ct__ctc_magic, 8);
-    ct__put_u32(hdr + 8, CT__CTC_VERSION);
+    ct__put_u32(hdr + 8, h->edit_set ? CT__CTC_EDITED_VERSION : CT__CTC_VERSION);
     ct__put_u32(hdr + 12, (uint32_t)h->key.face);
     ct__put_u32(hdr + 16, (uint32_t)h->key.lod);
     ct__put_u32(hdr + 20, h->key.x);
@@ -91,6 +98,7 @@ static void ct__ctc_header_fields(const ct__chunk_fields *h, uint8_t *hdr)
     ct__put_u64(hdr + 32, h->generation);
     ct__put_f64(hdr + 40, h->height_quantum_m);
     ct__put_u32(hdr + 48, h->clipped);
+    if (h->edit_set) ct__put_u64(hdr + 52, h->edit_set);
 }
 
 static ct__chunk_fields ct__fields_of(const ct_chunk *chunk)
@@ -101,6 +109,7 @@ static ct__chunk_fields ct__fields_of(const ct_chunk *chunk)
     h.generation = chunk->generation;
     h.height_quantum_m = chunk->height_quantum_m;
     h.clipped = chunk->clipped;
+    h.edit_set = chunk->edit_set;
     return h;
 }
 
@@ -110,11 +119,22 @@ static void ct__ctc_header(const ct_chunk *chunk, uint8_t *hdr)
     ct__ctc_header_fields(&h, hdr);
 }
 
+/* Header bytes (60, or 68 for an edited chunk) and digested bytes. */
+static size_t ct__ctc_head_bytes(const ct_chunk *chunk)
+{
+    return chunk->edit_set ? CT_CTC_EDITED_HEADER_BYTES : CT_CTC_HEADER_BYTES;
+}
+
+size_t ct_chunk_ctc_size(const ct_chunk *chunk)
+{
+    return chunk ? ct__ctc_head_bytes(chunk) + (size_t)CT_CTC_RECORD_BYTES * CT_CHUNK_SAMPLES : 0;
+}
+
 uint64_t ct__digest_finish_fields(const ct__chunk_fields *h, uint64_t records_state)
 {
-    uint8_t hdr[CT_CTC_HEADER_BYTES];
+    uint8_t hdr[CT_CTC_EDITED_HEADER_BYTES];
     ct__ctc_header_fields(h, hdr);
-    return ct_fnv1a64(hdr, CT__CTC_DIGESTED, records_state);
+    return ct_fnv1a64(hdr, h->edit_set ? CT__CTC_EDITED_DIGESTED : CT__CTC_DIGESTED, records_state);
 }
 
 uint64_t ct__chunk_digest_finish(const ct_chunk *chunk, uint64_t records_state)
@@ -159,13 +179,15 @@ void ct__records_get(const uint8_t *rec, ct_chunk *out)
 ct_result ct_chunk_encode_ctc(const ct_chunk *chunk, uint8_t *buf, size_t buflen,
                               char *err, size_t errlen)
 {
+    size_t head;
     if (!chunk || !buf) return ct__fail(err, errlen, CT_ERR_NULL, "chunk or buffer is NULL");
-    if (buflen < CT_CTC_FILE_BYTES)
+    if (buflen < ct_chunk_ctc_size(chunk))
         return ct__fail(err, errlen, CT_ERR_BUFFER, "buffer holds %lu bytes; a .ctc needs %lu",
-                        (unsigned long)buflen, (unsigned long)CT_CTC_FILE_BYTES);
+                        (unsigned long)buflen, (unsigned long)ct_chunk_ctc_size(chunk));
+    head = ct__ctc_head_bytes(chunk);
     ct__ctc_header(chunk, buf);
-    ct__put_u64(buf + 52, chunk->digest);
-    ct__records_put(chunk, buf + CT_CTC_HEADER_BYTES);
+    ct__put_u64(buf + head - 8, chunk->digest);
+    ct__records_put(chunk, buf + head);
     return CT_OK;
 }
 
@@ -174,9 +196,9 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
 {
     ct_key key;
     uint32_t version;
-    uint64_t digest, stored;
+    uint64_t digest, stored, edit_set = 0;
     double q;
-    size_t k;
+    size_t k, head = CT_CTC_HEADER_BYTES, total = CT_CTC_FILE_BYTES;
     ct_result r;
     char inner[160];
 
@@ -194,13 +216,20 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
         return ct__fail(err, errlen, CT_ERR_VERSION,
                         ".ctc format version 1 is no longer supported (its digest skipped header fields): "
                         "regenerate the chunk");
-    if (version != CT__CTC_VERSION)
-        return ct__fail(err, errlen, CT_ERR_VERSION, ".ctc format version %lu is not supported (expected %u)",
-                        (unsigned long)version, CT__CTC_VERSION);
-    if (len != CT_CTC_FILE_BYTES)
-        return ct__fail(err, errlen, len < CT_CTC_FILE_BYTES ? CT_ERR_TRUNCATED : CT_ERR_FORMAT,
-                        ".ctc file has %lu bytes; expected exactly %lu", (unsigned long)len,
-                        (unsigned long)CT_CTC_FILE_BYTES);
+    if (version != CT__CTC_VERSION && version != CT__CTC_EDITED_VERSION)
+        return ct__fail(err, errlen, CT_ERR_VERSION, ".ctc format version %lu is not supported (expected %u or %u)",
+                        (unsigned long)version, CT__CTC_VERSION, CT__CTC_EDITED_VERSION);
+    if (version == CT__CTC_EDITED_VERSION) {
+        head = CT_CTC_EDITED_HEADER_BYTES;
+        total = CT_CTC_EDITED_FILE_BYTES;
+    }
+    if (len != total)
+        return ct__fail(err, errlen, len < total ? CT_ERR_TRUNCATED : CT_ERR_FORMAT,
+                        ".ctc file has %lu bytes; expected exactly %lu", (unsigned long)len, (unsigned long)total);
+    if (head != CT_CTC_HEADER_BYTES) {
+        edit_set = ct__get_u64(buf + 52);
+        if (!edit_set) return ct__fail(err, errlen, CT_ERR_FORMAT, ".ctc version 3 header has edit set ID 0");
+    }
     key.face = (int32_t)ct__get_u32(buf + 12);
     key.lod = (int32_t)ct__get_u32(buf + 16);
     key.x = ct__get_u32(buf + 20);
@@ -210,12 +239,12 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
     q = ct__get_f64(buf + 40);
     if (!ct__is_finite(q) || q <= 0.0)
         return ct__fail(err, errlen, CT_ERR_FORMAT, ".ctc header has an invalid height quantum");
-    stored = ct__get_u64(buf + 52);
-    digest = ct_fnv1a64(buf + CT_CTC_HEADER_BYTES, CT_CTC_FILE_BYTES - CT_CTC_HEADER_BYTES, CT_FNV1A64_INIT);
-    digest = ct_fnv1a64(buf, CT__CTC_DIGESTED, digest);
+    stored = ct__get_u64(buf + head - 8);
+    digest = ct_fnv1a64(buf + head, total - head, CT_FNV1A64_INIT);
+    digest = ct_fnv1a64(buf, head - 8, digest);
     if (digest != stored)
         return ct__fail(err, errlen, CT_ERR_CHECKSUM, ".ctc digest mismatch: the chunk file is corrupt");
-    r = ct__records_check(buf + CT_CTC_HEADER_BYTES, ".ctc", err, errlen);
+    r = ct__records_check(buf + head, ".ctc", err, errlen);
     if (r) return r;
     out->key = key;
     out->planet_id = ct__get_u32(buf + 28);
@@ -223,7 +252,8 @@ ct_result ct_chunk_decode_ctc(const uint8_t *buf, size_t len, ct_chunk *out,
     out->height_quantum_m = q;
     out->clipped = ct__get_u32(buf + 48);
     out->digest = stored;
-    ct__records_get(buf + CT_CTC_HEADER_BYTES, out);
+    out->edit_set = edit_set;
+    ct__records_get(buf + head, out);
     for (k = 0; k < CT_CHUNK_SAMPLES; k++)   /* files hold the quantised heights */
         out->height_m[k] = (float)ct_height_decode(out->height[k], q);
     return CT_OK;

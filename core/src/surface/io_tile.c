@@ -16,7 +16,8 @@
  *   68  4  u32 float checksum: FNV-1a 32 over the floats as u32 words
  * then the .ctc records, then 257x257 float32 height_m, row = local y.
  *
- * The digest is the chunk's own (records, then the .ctc header fields), so a
+ * The digest is the chunk's own (records, then the .ctc header fields, the
+ * edit set ID among them for an edited chunk), so a
  * tile vouches for the same bytes a .ctc of that chunk does; the floats are
  * tied to it by requiring each to round to its record's code, and the float
  * checksum catches a flip below that half quantum. Integrity
@@ -59,7 +60,7 @@ ct_result ct_chunk_encode_tile(const ct_chunk *chunk, uint8_t *buf, size_t bufle
     ct__put_u32(buf + 12, CT_TILE_HEADER_BYTES);
     ct__put_u64(buf + 16, chunk->generation);
     ct__put_u64(buf + 24, chunk->digest);
-    ct__put_u64(buf + 32, 0u);   /* edit set ID: unedited */
+    ct__put_u64(buf + 32, chunk->edit_set);
     ct__put_u32(buf + 40, chunk->planet_id);
     buf[44] = (uint8_t)chunk->key.face;
     buf[45] = (uint8_t)chunk->key.lod;
@@ -123,9 +124,6 @@ ct_result ct_chunk_decode_tile(const uint8_t *buf, size_t len, ct_chunk *out,
                         (unsigned long)CT_TILE_FILE_BYTES);
     if (ct__get_u16(buf + 46) != 0u)
         return ct__fail(err, errlen, CT_ERR_FORMAT, ".ctt header has non-zero reserved bytes");
-    if (ct__get_u64(buf + 32) != 0u)
-        return ct__fail(err, errlen, CT_ERR_VERSION,
-                        ".ctt tile belongs to an edit set; this reader takes unedited tiles only");
     key.face = (int32_t)buf[44];
     key.lod = (int32_t)buf[45];
     key.x = ct__get_u32(buf + 48);
@@ -144,6 +142,7 @@ ct_result ct_chunk_decode_tile(const uint8_t *buf, size_t len, ct_chunk *out,
     h.planet_id = ct__get_u32(buf + 40);
     h.height_quantum_m = q;
     h.clipped = ct__get_u32(buf + 64);
+    h.edit_set = ct__get_u64(buf + 32);
     state = ct_fnv1a64(buf + CT__TILE_RECORDS, (size_t)CT_CTC_RECORD_BYTES * CT_CHUNK_SAMPLES,
                        CT_FNV1A64_INIT);
     if (ct__digest_finish_fields(&h, state) != ct__get_u64(buf + 24))
@@ -165,6 +164,7 @@ ct_result ct_chunk_decode_tile(const uint8_t *buf, size_t len, ct_chunk *out,
     out->planet_id = h.planet_id;
     out->height_quantum_m = q;
     out->clipped = h.clipped;
+    out->edit_set = h.edit_set;
     ct__records_get(buf + CT__TILE_RECORDS, out);
     f = buf + CT__TILE_FLOATS;
     for (k = 0; k < CT_CHUNK_SAMPLES; k++, f += 4) out->height_m[k] = ct__get_f32(f);

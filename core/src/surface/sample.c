@@ -421,6 +421,13 @@ static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const 
     int shade;
     out->height_m = b->bed + detail;
     out->has_water = (b->wet_weight > 0.0 && b->above + detail <= 0.0) ? 1 : 0;
+    if (sp->edits && !out->has_water && !rh->wet) {
+        /* Edits move land only, measured against the shore reference the
+         * sampler measures heights above (layers/edits.c). */
+        double h = ct__edits_height(sp->edits, sp->edit_ids, sp->edit_n, dir, out->height_m, b->bed - b->above);
+        detail += h - out->height_m;
+        out->height_m = h;
+    }
     out->water_m = out->has_water ? b->level : 0.0;
     out->water_body = out->has_water ? (int)c->k->body[b->dom] : -1;
     out->mask = b->mask;
@@ -533,6 +540,9 @@ void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask)
     sp->chunk_face = sp->chunk_lod = 0;
     for (k = 0; k < CT__SAMPLER_SLOTS; k++) sp->lane_gx[k] = 0;
     sp->lane_gy = 0;
+    sp->edits = w->edits;   /* NULL for an unedited world */
+    sp->edit_ids = NULL;
+    sp->edit_n = 0;
 }
 
 void ct__sampler_finish(ct__sampler *sp)

@@ -13,7 +13,23 @@ struct ct_world {
     ct__field field;
     ct_palette palette;         /* default palette (CLI/JS may pass others) */
     ct_world_stats stats;
+    /* An edited world (edits_api.c): field is a copy of the base's field
+     * struct, its tables shared read-only, with field.edits set; edits is
+     * owned, and so is owned_base (a snapshot read with edits), else NULL. */
+    const ct_world *base;
+    struct ct__edits *edits;
+    ct_world *owned_base;
 };
+
+/* Frees an edited world's own parts (edits_api.c); 1 when world was edited
+ * (its field tables belong to the base and are not freed). */
+int ct__world_free_edits(ct_world *world);
+/* Snapshot section of an edited world's set (edits_api.c): its size (0 when
+ * unedited), the writer, and the reader, which makes *io an edited world
+ * that owns the base it was given. */
+size_t ct__edits_section_size(const ct_world *world);
+void ct__edits_section_write(const ct_world *world, uint8_t *buf);
+ct_result ct__edits_section_read(ct_world **io, const uint8_t *buf, size_t len, char *err, size_t errlen);
 
 /* Everything a world recomputes from its hashed data (world_derive.c):
  * region weights, shore distances, field statistics, then the sampling

@@ -3,6 +3,7 @@
  * the raycast skips empty space by. */
 #include "world/ct_world.h"
 #include "surface/ct_ground_query.h"
+#include "layers/ct_edits.h"
 
 /* A height no terrain or water surface of the world reaches: the highest
  * macro vertex plus everything the samples add on land (ranges, hills and
@@ -12,7 +13,9 @@ static double ct__ground_top(const ct_world *w)
     const ct_config *c = &w->field.cfg;
     double top = w->stats.max_height_m > 0.0 ? w->stats.max_height_m : 0.0;
     double detail = c->detail_amplitude_m + c->detail_height_gain * top;
-    return top + 2.0 * (c->range_height_m + c->hill_height_m + detail) + 1000.0;
+    top += 2.0 * (c->range_height_m + c->hill_height_m + detail) + 1000.0;
+    /* Edits may raise the ground past it: pads, path fills, rims, brushes. */
+    return w->edits ? ct__edits_top(w->edits, top) : top;
 }
 
 ct_result ct_world_ground(const ct_world *world, const double dir[3], ct_ground *out, char *err, size_t errlen)

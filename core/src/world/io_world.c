@@ -12,6 +12,9 @@
  *    f64 height_v[V], f64 water_level_v[V], i32 body_v[V], f32 mask_v[V]
  *    u64 generation
  *    u64 FNV-1a 64 of every byte before it
+ * An edited world appends its edit set as a section of its own (magic
+ * "CTWEDITS", edits_api.c) after those bytes; an unedited world's snapshot
+ * ends at the checksum, as it always did.
  * Format 2 also stored region weights, shore distances and statistics that
  * the reader trusted; it is refused. */
 #include "world/ct_world.h"
@@ -41,7 +44,7 @@ static size_t ct__snapshot_bytes(uint32_t vertex_count)
 
 size_t ct_world_snapshot_size(const ct_world *world)
 {
-    return world ? ct__snapshot_bytes(world->field.vertex_count) : 0;
+    return world ? ct__snapshot_bytes(world->field.vertex_count) + ct__edits_section_size(world) : 0;
 }
 
 ct_result ct_world_snapshot_write(const ct_world *world, uint8_t *buf, size_t buflen,
@@ -76,6 +79,7 @@ ct_result ct_world_snapshot_write(const ct_world *world, uint8_t *buf, size_t bu
     ct__put_u64(buf + pos, world->field.generation);
     pos += 8;
     ct__put_u64(buf + pos, ct_fnv1a64(buf, pos, CT_FNV1A64_INIT));
+    if (world->edits) ct__edits_section_write(world, buf + pos + 8);
     return CT_OK;
 }
 
@@ -178,7 +182,7 @@ static ct_result ct__snapshot_check(const uint8_t *buf, size_t len, size_t pos, 
     if (len < expect)
         return ct__fail(err, errlen, CT_ERR_TRUNCATED, "world snapshot is truncated: %lu of %lu bytes",
                         (unsigned long)len, (unsigned long)expect);
-    if (len > expect)
+    if (len > expect && (len - expect < 8u || memcmp(buf + expect, "CTWEDITS", 8) != 0))
         return ct__fail(err, errlen, CT_ERR_FORMAT, "world snapshot has %lu bytes; expected %lu",
                         (unsigned long)len, (unsigned long)expect);
     if (ct_fnv1a64(buf, expect - 8u, CT_FNV1A64_INIT) != ct__get_u64(buf + expect - 8u))
@@ -253,6 +257,10 @@ ct_result ct_world_snapshot_read(const uint8_t *buf, size_t len, ct_world **out,
     if (r) {
         r = ct__fail(err, errlen, r, "world snapshot: %s", inner);
         goto fail;
+    }
+    if (len > ct__snapshot_bytes(V)) {
+        r = ct__edits_section_read(&w, buf + ct__snapshot_bytes(V), len - ct__snapshot_bytes(V), err, errlen);
+        if (r) goto fail;
     }
     *out = w;
     return CT_OK;

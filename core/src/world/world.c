@@ -84,6 +84,7 @@ static void ct__tmp_free(ct__tmp *t)
 void ct_world_free(ct_world *world)
 {
     if (!world) return;
+    if (ct__world_free_edits(world)) return;
     free(world->field.vertex_fij);
     free(world->field.dir_v);
     free(world->field.height_v);

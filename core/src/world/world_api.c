@@ -35,15 +35,22 @@ ct_result ct_mesh_build(const ct_world *world, const ct_chunk *chunk, const ct_m
 
 size_t ct_address_format(const ct_world *world, ct_key key, char *buf, size_t buflen)
 {
+    char gen[40];
     int n;
     if (buf && buflen) buf[0] = '\0';
     if (!world || ct_key_validate(key, NULL, 0) != CT_OK) return 0;
     /* Face in its file spelling (px..nz) so addresses are safe in paths and
-     * URLs; generation as 16 hex digits, the way every tool prints it. */
-    n = snprintf(buf, buf ? buflen : 0, "%lu/%08lx%08lx/%s/%d/%lu/%lu",
-                 (unsigned long)world->field.cfg.planet_id,
-                 (unsigned long)(uint32_t)(world->field.generation >> 32),
-                 (unsigned long)(uint32_t)world->field.generation, ct_face_file_name(key.face),
-                 (int)key.lod, (unsigned long)key.x, (unsigned long)key.y);
+     * URLs; generation as 16 hex digits, the way every tool prints it. An
+     * edited world adds "~" and its edit set ID, so clients with different
+     * edits never share tiles. */
+    snprintf(gen, sizeof gen, "%08lx%08lx", (unsigned long)(uint32_t)(world->field.generation >> 32),
+             (unsigned long)(uint32_t)world->field.generation);
+    if (world->edits) {
+        uint64_t id = ct_world_edit_set_id(world);
+        snprintf(gen + 16, sizeof gen - 16, "~%08lx%08lx", (unsigned long)(uint32_t)(id >> 32),
+                 (unsigned long)(uint32_t)id);
+    }
+    n = snprintf(buf, buf ? buflen : 0, "%lu/%s/%s/%d/%lu/%lu", (unsigned long)world->field.cfg.planet_id, gen,
+                 ct_face_file_name(key.face), (int)key.lod, (unsigned long)key.x, (unsigned long)key.y);
     return n < 0 ? 0 : (size_t)n;
 }
