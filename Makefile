@@ -197,6 +197,22 @@ $(B)/tests/test_terrain_stats: tests/c/test_terrain_stats.c $(TEST_HDR) $(filter
 .PHONY: terrain-stats
 terrain-stats: $(B)/terrain_stats
 	node tools/terrain_stats.mjs $(ARGS)
+
+# make landforms ARGS="--seeds 42 --chunks 4" (same as npm run landforms -- ...):
+# pits, ponding, drainage-area exponent and drainage density of land chunks,
+# and coast box dimension (tools/landforms*, docs/generation.md "Landforms").
+LF_SRC := $(sort $(wildcard tools/landforms*.c))
+$(B)/landforms: $(LF_SRC) tools/landforms.h $(B)/libct.a
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itools $(LF_SRC) $(B)/libct.a $(LIBS) -o $@
+
+# Its test links the tool's measures (all but the main program).
+$(B)/tests/test_landforms: tests/c/test_landforms.c $(TEST_HDR) $(filter-out tools/landforms.c,$(LF_SRC)) tools/landforms.h $(B)/libct.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(NATIVE_DEFS) -Itests/c -Itools $< $(filter-out tools/landforms.c,$(LF_SRC)) $(B)/libct.a $(LIBS) -o $@
+
+.PHONY: landforms
+landforms: $(B)/landforms
+	node tools/landforms.mjs $(ARGS)
 # ------------------------------------------------------------------- fuzzing
 # libFuzzer + ASan + UBSan harnesses in fuzz/ (docs/fuzzing.md). The core is
 # compiled once with fuzzer-no-link instrumentation, each harness links it.
