@@ -54,11 +54,13 @@
 #define CT__GULLY_HALF 0.08
 /* Stripes per noise cell: one gully per cell of its octave. */
 #define CT__STRIPES 1.0
-/* How much steeper than the noise the drainage limit lets gullies be (3:
- * 4 to 20 pits deeper than 2 m per 1,000 km2 on LOD 9 and 10 land chunks of
- * a surface_lod 12 world; 2 gives fewer pits but straighter, more parallel
- * valleys, 8 about 110 pits). */
-#define CT__GULLY_ROOM 3.0
+/* How much steeper than the noise the drainage limit lets gullies be. On
+ * LOD 9 and 10 land chunks of a surface_lod 12 world (tools/landforms): 2
+ * gives 1 to 15 pits deeper than 2 m per 1,000 km2 and a drainage-area
+ * exponent of 0.67 to 0.73; 3 gives 28 to 64 pits and 0.61 to 0.69, as the
+ * stripes' blending between lattice corners tilts steeper gullies along
+ * the flow; 1.5 gives 1 to 5 pits and 0.71 to 0.75. */
+#define CT__GULLY_ROOM 2.0
 /* Slope band (m per m) over which the noise turns into rock ribs. */
 #define CT__ROCK_LO 0.35
 #define CT__ROCK_HI 0.9
@@ -298,6 +300,18 @@ static double ct__drain_amp(const ct__ground_prep *p, int k, double slope, doubl
     return most < amp ? most : amp;
 }
 
+/* The share of an octave drawn as gullies. Under the drainage limit the
+ * amplitude already follows the slope, so every sloping node gets the whole
+ * ground_gully: gentle ground gets shallow valleys, not undirected bumps.
+ * Without it (ground_drain 0, version 7's relief) the share ramps up with the
+ * slope, so that flat ground keeps its rolling noise. */
+static double ct__gully_share(const ct__ground_prep *p, double slope)
+{
+    if (!(slope > 0.0)) return 0.0;
+    if (p->drain > 0.0) return p->gully;
+    return p->gully * slope / (slope + CT__GULLY_HALF);
+}
+
 /* One octave at a node: its height (m) and its own gradient dh (m per m),
  * steered by G, the gradient of everything coarser. */
 static double ct__ground_octave(const ct__ground_prep *p, int k, const double dir[3], double dune, const double qw[3],
@@ -309,7 +323,7 @@ static double ct__ground_octave(const ct__ground_prep *p, int k, const double di
     slope = ct__across(dir, G, q);
     amp = ct__drain_amp(p, k, slope, 1.0);
     ag = ct__drain_amp(p, k, slope, CT__GULLY_ROOM);
-    gm = slope > 0.0 ? p->gully * slope / (slope + CT__GULLY_HALF) : 0.0;
+    gm = ct__gully_share(p, slope);
     rock = ct__smoothstep(CT__ROCK_LO, CT__ROCK_HI, slope);
     for (j = 0; j < 3; j++) P[j] = dir[j] * p->freq[k];
     ct__ground_lattice(p->seed[k], P, gm > 0.0 ? q : NULL, dune > 0.0 ? qw : NULL, &o);
@@ -606,7 +620,7 @@ static void ct__ground_octave_x2(const ct__ground_prep *p, int k, const double *
         slope[l] = ct__across(dir[l], G[l], q[l]);
         amp[l] = ct__drain_amp(p, k, slope[l], 1.0);
         ag[l] = ct__drain_amp(p, k, slope[l], CT__GULLY_ROOM);
-        gm[l] = slope[l] > 0.0 ? p->gully * slope[l] / (slope[l] + CT__GULLY_HALF) : 0.0;
+        gm[l] = ct__gully_share(p, slope[l]);
         rock[l] = ct__smoothstep(CT__ROCK_LO, CT__ROCK_HI, slope[l]);
         for (j = 0; j < 3; j++) P[l][j] = dir[l][j] * p->freq[k];
     }
