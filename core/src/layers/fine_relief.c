@@ -300,6 +300,15 @@ static double ct__drain_amp(const ct__ground_prep *p, int k, double slope, doubl
     return most < amp ? most : amp;
 }
 
+/* The gullies' amplitude over the noise's (1 exactly when neither is
+ * capped, so ground_drain 0 gives version 7's heights bit for bit; 0 where
+ * the noise has none, which happens only on flat nodes, where gullies have
+ * no share either). */
+static double ct__ratio(double ag, double amp)
+{
+    return amp > 0.0 ? ag / amp : 0.0;
+}
+
 /* The share of an octave drawn as gullies. Under the drainage limit the
  * amplitude already follows the slope, so every sloping node gets the whole
  * ground_gully: gentle ground gets shallow valleys, not undirected bumps.
@@ -340,7 +349,7 @@ static double ct__ground_octave(const ct__ground_prep *p, int k, const double di
         gsin = o.gs / gl;
     }
     keep = 1.0 - CT__DUNE_SWAP * dune;
-    h = keep * ((1.0 - gm) * amp * sh + gm * ag * gcos);
+    h = amp * keep * ((1.0 - gm) * sh + gm * ct__ratio(ag, amp) * gcos);
     if (dune > 0.0) {
         double dl = sqrt(o.dc * o.dc + o.ds * o.ds + 1e-4), dc = o.dc / dl, ds = o.ds / dl;
         h += amp * CT__DUNE_GAIN * dune * (dc + CT__DUNE_SKEW * 2.0 * ds * dc);
@@ -640,7 +649,7 @@ static void ct__ground_octave_x2(const ct__ground_prep *p, int k, const double *
             gsin = o[l].gs / gl;
         }
         keep = 1.0 - CT__DUNE_SWAP * dune[l];
-        h = keep * ((1.0 - gm[l]) * amp[l] * sh + gm[l] * ag[l] * gcos);
+        h = amp[l] * keep * ((1.0 - gm[l]) * sh + gm[l] * ct__ratio(ag[l], amp[l]) * gcos);
         if (dune[l] > 0.0) {
             double dl = sqrt(o[l].dc * o[l].dc + o[l].ds * o[l].ds + 1e-4), dc = o[l].dc / dl, ds = o[l].ds / dl;
             h += amp[l] * CT__DUNE_GAIN * dune[l] * (dc + CT__DUNE_SKEW * 2.0 * ds * dc);
