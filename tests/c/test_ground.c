@@ -317,11 +317,13 @@ int main(void)
         int k, diff = 0;
         test_bound_and_coast(on, off);
         test_fine_world(on);
-        /* The layer shows at LOD 6 of such a world (coarse LODs sample it). */
+        /* The layer shows at LOD 6 of such a world (coarse LODs sample it):
+         * on its steep ground, as the drainage limit keeps flat ground
+         * smooth (about 4% of these samples; 53% with ground_drain=0). */
         ct_chunk_generate(on, ct_key_make(CT_FACE_PZ, 6, 20, 40), &ca, NULL, 0);
         ct_chunk_generate(off, ct_key_make(CT_FACE_PZ, 6, 20, 40), &cb, NULL, 0);
         for (k = 0; k < CT_CHUNK_SAMPLES; k++) diff += ca.height[k] != cb.height[k];
-        CHECK(diff > CT_CHUNK_SAMPLES / 4, "surface_lod 10: %d LOD-6 samples carry fine relief", diff);
+        CHECK(diff > CT_CHUNK_SAMPLES / 40, "surface_lod 10: %d LOD-6 samples carry fine relief", diff);
     }
     ct_world_free(on);
     ct_world_free(off);

@@ -44,7 +44,7 @@ static const no_effect NO_EFFECT[] = {
      * does change it). Dunes need dry land. */
 #define GROUND_KNOB(k) {#k, "surface_lod < ground_from_lod (fine relief octaves start past LOD 6)", \
                         {"surface_lod", "10", NULL}}
-    GROUND_KNOB(ground_amplitude_m), GROUND_KNOB(ground_gain), GROUND_KNOB(ground_gully),
+    GROUND_KNOB(ground_amplitude_m), GROUND_KNOB(ground_gain), GROUND_KNOB(ground_gully), GROUND_KNOB(ground_drain),
 #undef GROUND_KNOB
     {"ground_dunes", "surface_lod < ground_from_lod, or no dry land",
      {"surface_lod", "10", "moisture_bias", "-0.5", NULL}},

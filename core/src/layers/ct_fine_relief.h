@@ -27,6 +27,7 @@ typedef struct ct__ground_prep {
     double amp_m[CT__GROUND_MAX_OCTAVES];     /* nominal amplitude of each octave (m) */
     uint32_t seed[CT__GROUND_MAX_OCTAVES];
     double radius_m, gully, dunes, bound_m;
+    double drain;                             /* ground_drain: 0 off */
     int dune_from, dune_to;                   /* octaves [from, to) carry dunes */
 } ct__ground_prep;
 

@@ -54,6 +54,13 @@
 #define CT__GULLY_HALF 0.08
 /* Stripes per noise cell: one gully per cell of its octave. */
 #define CT__STRIPES 1.0
+/* How much steeper than the noise the drainage limit lets gullies be. On
+ * LOD 9 and 10 land chunks of a surface_lod 12 world (tools/landforms): 2
+ * gives 1 to 15 pits deeper than 2 m per 1,000 km2 and a drainage-area
+ * exponent of 0.67 to 0.73; 3 gives 28 to 64 pits and 0.61 to 0.69, as the
+ * stripes' blending between lattice corners tilts steeper gullies along
+ * the flow; 1.5 gives 1 to 5 pits and 0.71 to 0.75. */
+#define CT__GULLY_ROOM 2.0
 /* Slope band (m per m) over which the noise turns into rock ribs. */
 #define CT__ROCK_LO 0.35
 #define CT__ROCK_HI 0.9
@@ -86,6 +93,7 @@ void ct__ground_prepare(const ct_config *cfg, ct__ground_prep *p)
     p->radius_m = cfg->radius_m;
     p->gully = cfg->ground_gully;
     p->dunes = cfg->ground_dunes;
+    p->drain = cfg->ground_drain;
     p->bound_m = 0.0;
     /* Walk mode shows the contour process alone, as for the detail. */
     if (!(cfg->ground_amplitude_m > 0.0) || cfg->mode == CT_MODE_WALK || lod < from) return;
@@ -272,16 +280,59 @@ static double ct__dune_frame(const ct__ground_prep *p, const double dir[3], doub
     return dry * p->dunes;
 }
 
+/* The drainage limit (ground_drain, 0: none): an octave's amplitude at a
+ * node, no more than lets its steepest slope (amplitude x 2 pi x waves per
+ * metre) reach `room` x ground_drain x the slope of everything coarser
+ * there. The noise gets room 1: a gradient that never falls below
+ * (1 - ground_drain) of the coarser one cannot turn to zero, so the noise
+ * opens no closed hollow where the coarser ground drains, and ground that
+ * is flat stays smooth while rough ground stays rough. The gullies' slope
+ * runs across the coarser one (their stripes follow it), so it cannot stop
+ * the flow and they get CT__GULLY_ROOM: valley walls steep enough to turn
+ * the finer gullies into them, so valleys gather valleys downhill; only the
+ * stripes' blending between lattice corners tilts them along the flow,
+ * which the room bounds. */
+static double ct__drain_amp(const ct__ground_prep *p, int k, double slope, double room)
+{
+    double amp = p->amp_m[k], most;
+    if (!(p->drain > 0.0)) return amp;
+    most = room * p->drain * slope * p->radius_m / (CT__TWO_PI * p->freq[k]);
+    return most < amp ? most : amp;
+}
+
+/* The gullies' amplitude over the noise's (1 exactly when neither is
+ * capped, so ground_drain 0 gives version 7's heights bit for bit; 0 where
+ * the noise has none, which happens only on flat nodes, where gullies have
+ * no share either). */
+static double ct__ratio(double ag, double amp)
+{
+    return amp > 0.0 ? ag / amp : 0.0;
+}
+
+/* The share of an octave drawn as gullies. Under the drainage limit the
+ * amplitude already follows the slope, so every sloping node gets the whole
+ * ground_gully: gentle ground gets shallow valleys, not undirected bumps.
+ * Without it (ground_drain 0, version 7's relief) the share ramps up with the
+ * slope, so that flat ground keeps its rolling noise. */
+static double ct__gully_share(const ct__ground_prep *p, double slope)
+{
+    if (!(slope > 0.0)) return 0.0;
+    if (p->drain > 0.0) return p->gully;
+    return p->gully * slope / (slope + CT__GULLY_HALF);
+}
+
 /* One octave at a node: its height (m) and its own gradient dh (m per m),
  * steered by G, the gradient of everything coarser. */
 static double ct__ground_octave(const ct__ground_prep *p, int k, const double dir[3], double dune, const double qw[3],
                                 const double G[3], double dh[3])
 {
-    double P[3], q[3], slope, gm, rock, an, rib, drib, sh, dsh, gl, gcos, gsin, h, scale, keep, amp = p->amp_m[k];
+    double P[3], q[3], slope, gm, rock, an, rib, drib, sh, dsh, gl, gcos, gsin, h, scale, keep, amp, ag;
     ct__goct o;
     int j;
     slope = ct__across(dir, G, q);
-    gm = slope > 0.0 ? p->gully * slope / (slope + CT__GULLY_HALF) : 0.0;
+    amp = ct__drain_amp(p, k, slope, 1.0);
+    ag = ct__drain_amp(p, k, slope, CT__GULLY_ROOM);
+    gm = ct__gully_share(p, slope);
     rock = ct__smoothstep(CT__ROCK_LO, CT__ROCK_HI, slope);
     for (j = 0; j < 3; j++) P[j] = dir[j] * p->freq[k];
     ct__ground_lattice(p->seed[k], P, gm > 0.0 ? q : NULL, dune > 0.0 ? qw : NULL, &o);
@@ -298,7 +349,7 @@ static double ct__ground_octave(const ct__ground_prep *p, int k, const double di
         gsin = o.gs / gl;
     }
     keep = 1.0 - CT__DUNE_SWAP * dune;
-    h = amp * keep * ((1.0 - gm) * sh + gm * gcos);
+    h = amp * keep * ((1.0 - gm) * sh + gm * ct__ratio(ag, amp) * gcos);
     if (dune > 0.0) {
         double dl = sqrt(o.dc * o.dc + o.ds * o.ds + 1e-4), dc = o.dc / dl, ds = o.ds / dl;
         h += amp * CT__DUNE_GAIN * dune * (dc + CT__DUNE_SKEW * 2.0 * ds * dc);
@@ -307,6 +358,7 @@ static double ct__ground_octave(const ct__ground_prep *p, int k, const double di
      * gullies' across q (d cos / dx = -2 pi S f sin). Dunes do not drain. */
     scale = amp * keep * p->freq[k] / p->radius_m;
     for (j = 0; j < 3; j++) dh[j] = scale * (1.0 - gm) * dsh * o.dn[j];
+    scale = ag * keep * p->freq[k] / p->radius_m;
     if (gm > 0.0)
         for (j = 0; j < 3; j++) dh[j] -= scale * gm * gsin * CT__TWO_PI * CT__STRIPES * q[j];
     return h;
@@ -569,13 +621,15 @@ static void ct__ground_octave_x2(const ct__ground_prep *p, int k, const double *
                                  const double qw[2][3], ct__stripes2 *sd, const double G[2][3], double dh[2][3],
                                  double h_out[2])
 {
-    double P[2][3], q[2][3], slope[2], gm[2], rock[2], amp = p->amp_m[k];
+    double P[2][3], q[2][3], slope[2], gm[2], rock[2], amp[2], ag[2];
     const double *qs[2] = {NULL, NULL}, *qws[2] = {NULL, NULL};
     ct__goct o[2];
     int j, l;
     for (l = 0; l < 2; l++) {
         slope[l] = ct__across(dir[l], G[l], q[l]);
-        gm[l] = slope[l] > 0.0 ? p->gully * slope[l] / (slope[l] + CT__GULLY_HALF) : 0.0;
+        amp[l] = ct__drain_amp(p, k, slope[l], 1.0);
+        ag[l] = ct__drain_amp(p, k, slope[l], CT__GULLY_ROOM);
+        gm[l] = ct__gully_share(p, slope[l]);
         rock[l] = ct__smoothstep(CT__ROCK_LO, CT__ROCK_HI, slope[l]);
         for (j = 0; j < 3; j++) P[l][j] = dir[l][j] * p->freq[k];
     }
@@ -595,13 +649,14 @@ static void ct__ground_octave_x2(const ct__ground_prep *p, int k, const double *
             gsin = o[l].gs / gl;
         }
         keep = 1.0 - CT__DUNE_SWAP * dune[l];
-        h = amp * keep * ((1.0 - gm[l]) * sh + gm[l] * gcos);
+        h = amp[l] * keep * ((1.0 - gm[l]) * sh + gm[l] * ct__ratio(ag[l], amp[l]) * gcos);
         if (dune[l] > 0.0) {
             double dl = sqrt(o[l].dc * o[l].dc + o[l].ds * o[l].ds + 1e-4), dc = o[l].dc / dl, ds = o[l].ds / dl;
-            h += amp * CT__DUNE_GAIN * dune[l] * (dc + CT__DUNE_SKEW * 2.0 * ds * dc);
+            h += amp[l] * CT__DUNE_GAIN * dune[l] * (dc + CT__DUNE_SKEW * 2.0 * ds * dc);
         }
-        scale = amp * keep * p->freq[k] / p->radius_m;
+        scale = amp[l] * keep * p->freq[k] / p->radius_m;
         for (j = 0; j < 3; j++) dh[l][j] = scale * (1.0 - gm[l]) * dsh * o[l].dn[j];
+        scale = ag[l] * keep * p->freq[k] / p->radius_m;
         if (gm[l] > 0.0)
             for (j = 0; j < 3; j++) dh[l][j] -= scale * gm[l] * gsin * CT__TWO_PI * CT__STRIPES * q[l][j];
         h_out[l] = h;
