@@ -47,6 +47,15 @@ double ct__biome_edge_noise(uint32_t seed, int octaves, const double dir[3])
     return ct__clamp(CT__EDGE_SPREAD * v, -1.0, 1.0);
 }
 
+void ct__biome_edge_noise4(uint32_t seed, int octaves, ct__lattice_memo *memo, const double p[12], const int want[4],
+                           double out[4])
+{
+    int oct[4], k;
+    for (k = 0; k < 4; k++) oct[k] = want[k] ? octaves : 0;
+    ct__fbm3_fast_x4n_memo(memo, seed, p, CT__EDGE_FREQUENCY, oct, 2.0, CT__EDGE_GAIN, 0, out, NULL);
+    for (k = 0; k < 4; k++) out[k] = want[k] ? ct__clamp(CT__EDGE_SPREAD * out[k], -1.0, 1.0) : 0.0;
+}
+
 /* The ground's facing in [-1,1]: 1 for a slope of 0.4 or more falling
  * towards the nearer pole at the pole, scaled by sin(latitude) (none at the
  * equator, where the noon sun stands overhead). */

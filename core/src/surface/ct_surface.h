@@ -67,6 +67,7 @@ typedef struct ct__sampler {
     ct__lattice_memo ranges_memo[CT__RANGES_MEMO];   /* ct__ranges_at_x4's lattice memos */
     ct__lattice_memo detail_memo[CT__FAST_MEMO];     /* the detail fBm's */
     ct__lattice_memo coast_memo[CT__COAST_MAX_OCTAVES];   /* the shore noise's (ct__coast_shore_x4) */
+    ct__lattice_memo edge_memo[CT__FAST_MEMO];       /* the biome edge noise's */
     int skips;                /* 1 (ct__sampler_init's default): bound-proven skips on */
     uint64_t *skip_counts;    /* NULL, or CT__SKIP_COUNT counters of skipped work */
     uint64_t sealed_groups;   /* CT__SKIP_SEALED so far */
@@ -139,6 +140,10 @@ int ct__biome_shade(double q);   /* q in about [0,1] -> shade 0..4 */
 int ct__biome_classify_edges(const ct_config *cfg, const ct__biome_in *in, int *shade);
 int ct__biome_edge_octaves(const ct_config *cfg);
 double ct__biome_edge_noise(uint32_t seed, int octaves, const double dir[3]);
+/* The same at four packed directions (x, y, z of each), where want[k] (0:
+ * out[k] is 0), through a lattice memo per octave: bit for bit the scalar. */
+void ct__biome_edge_noise4(uint32_t seed, int octaves, ct__lattice_memo *memo, const double p[12], const int want[4],
+                           double out[4]);
 /* The fixed biome -> ct_material map of the legacy renderer. */
 int ct__biome_material(int biome);
 

@@ -427,7 +427,7 @@ static double ct__sample_river(ct__sampler *sp, int lane, const ct__cell *c, con
 /* Classification: water or land, moisture, biome and palette entry. */
 static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
                                 double detail, double jitter, const double g[3], int need_moisture,
-                                const ct__river_hit *rh, ct_sample *out)
+                                const ct__river_hit *rh, const double *edge, ct_sample *out)
 {
     const ct_config *cfg = &sp->w->cfg;
     ct__biome_in bi;
@@ -463,8 +463,10 @@ static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const 
     bi.pole_slope = 0.0;
     bi.slope = sp->want_slope && !out->has_water
                    ? ct__sample_slope(c, g, dir, sp->edge_octaves > 0 ? &bi.pole_slope : NULL) : 0.0;
-    bi.edge = sp->edge_octaves > 0 && !out->has_water ? ct__biome_edge_noise(sp->edge_seed, sp->edge_octaves, dir)
-                                                       : 0.0;
+    /* The edge noise: from the caller's four lanes (edge), or here. */
+    bi.edge = 0.0;
+    if (sp->edge_octaves > 0 && !out->has_water)
+        bi.edge = edge ? *edge : ct__biome_edge_noise(sp->edge_seed, sp->edge_octaves, dir);
     out->biome = ct__biome_classify(cfg, &bi, &shade);
     out->material = ct__biome_material(out->biome);
     out->palette_index = out->biome * CT_SHADES_PER_BIOME + shade;
@@ -551,6 +553,7 @@ void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask)
     for (k = 0; k < CT__RANGES_MEMO; k++) sp->ranges_memo[k].valid = 0;
     for (k = 0; k < CT__FAST_MEMO; k++) sp->detail_memo[k].valid = 0;
     for (k = 0; k < CT__COAST_MAX_OCTAVES; k++) sp->coast_memo[k].valid = 0;
+    for (k = 0; k < CT__FAST_MEMO; k++) sp->edge_memo[k].valid = 0;
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
     sp->skips = 1;
     sp->skip_counts = NULL;
@@ -649,7 +652,7 @@ static void ct__sample_back(ct__sampler *sp, const ct__pending *q, double nz, do
     if (sp->ranges_on) detail += ct__sample_ranges(sp, &q->blend, q->dir, g);
     if (sp->ground.octaves > 0) detail += ct__sample_ground(sp, CT__SLOT_SCALAR, &q->cell, &q->blend, q->dir, detail, g);
     detail += ct__sample_river(sp, CT__SLOT_SCALAR, &q->cell, &q->blend, q->dir, detail, &rh);
-    ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
+    ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, NULL, out);
 }
 
 /* ct__sample_canonical of two directions, the divisions and the square root
@@ -747,7 +750,7 @@ static void ct__sampler_sealed4(ct__sampler *sp, ct__pending q[4], const double 
                            cfg->detail_gain, CT__JITTER_OCTAVES, nz, coarse);
     for (k = 0; k < 4; k++)
         ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, 0.0, coarse[k] * CT__JITTER_SPREAD, g, 0, &rh,
-                            &out[k]);
+                            NULL, &out[k]);
     sp->sealed_groups++;
 }
 
@@ -787,7 +790,9 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     const ct_config *cfg = &sp->w->cfg;
     ct__pending q[4];
     double p[12], nz[4], coarse[4], detail[4], jitter[4], belt[4], above[4], ranges[4], g[12] = {0.0};
-    int octaves[4], k;
+    double edge[4] = {0.0, 0.0, 0.0, 0.0};
+    ct__river_hit hits[4];
+    int octaves[4], dry[4], k;
     ct__sample_lane_cells(sp, dir_in, q, p);
     if (ct__lanes_sealed(sp, q, need_moisture)) {
         ct__sampler_sealed4(sp, q, p, out);
@@ -825,9 +830,14 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     for (k = 0; k < 4; k++) {
         ct__river_hit rh;
         detail[k] += ct__sample_river(sp, k, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);
-        ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
-                            &rh, &out[k]);
+        /* the biome edge noise where the lane may be land (river water reads none) */
+        dry[k] = !(q[k].blend.wet_weight > 0.0 && q[k].blend.above + detail[k] <= 0.0);
+        hits[k] = rh;
     }
+    if (sp->edge_octaves > 0) ct__biome_edge_noise4(sp->edge_seed, sp->edge_octaves, sp->edge_memo, p, dry, edge);
+    for (k = 0; k < 4; k++)
+        ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
+                            &hits[k], &edge[k], &out[k]);
 }
 
 void ct__sample_dir_with(const ct__field *w, const double dir_in[3], int need_moisture, int skips, uint64_t *counts,
