@@ -8,7 +8,7 @@
  * noise and the ground. Measured on LOD 4 chunks (64 samples per macro cell):
  * the longest straight run of an edge between two land biomes along a row or
  * a column, which must stay short with the knob on and is long with it off
- * (so the measure can fail). Measured: 20 samples on, 57 off. Coarse LODs being exact subsets and
+ * (so the measure can fail). Measured: 21 samples on, 57 off. Coarse LODs being exact subsets and
  * ct_world_sample equalling chunk vertices are test_chunks.c's, with the
  * default biome_edges. */
 #include "ct.h"

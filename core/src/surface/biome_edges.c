@@ -29,14 +29,14 @@
 #define CT__EDGE_GAIN 0.55
 /* Normalised fBm stays within about +-0.35; 3 spreads it over [-1,1]. */
 #define CT__EDGE_SPREAD 3.0
-#define CT__EDGE_MAX_OCTAVES 7
+#define CT__EDGE_MAX_OCTAVES 5
 
-/* One octave per LOD past 3, so the finest wave spans about ten samples of
- * surface_lod (finer breaks are the renderer's, render-only), at most 7
- * (390 m waves): the sample's own height carries the ground below that. */
+/* One octave per LOD past 4, so the finest wave spans about twenty samples of
+ * surface_lod (finer breaks are the renderer's, render-only), at most 5
+ * (1.6 km waves): the sample's own height carries the ground below that. */
 int ct__biome_edge_octaves(const ct_config *cfg)
 {
-    int n = (int)cfg->surface_lod - 3;
+    int n = (int)cfg->surface_lod - 4;
     if (!(cfg->biome_edges > 0.0)) return 0;
     return n < 2 ? 2 : n > CT__EDGE_MAX_OCTAVES ? CT__EDGE_MAX_OCTAVES : n;
 }
