@@ -227,8 +227,8 @@ vec3 sfGroundCover(int b, vec3 c, vec3 rel, float fpM, float damp) {
   }
   if ((veg || sandy) && ws > 0.0) {
     float soil = sfNoise(rel, 0, ivec3(64), 0xc0fe0003u).x + 0.5 * sfNoise(rel, 1, ivec3(32), 0xc0fe0004u).x;
-    vec3 dirt = veg ? vec3(0.3, 0.24, 0.16) : c * vec3(0.82, 0.76, 0.7);
-    c = mix(c, dirt * (1.0 + 0.2 * soil), ws * smoothstep(0.55, 0.85, soil) * (b == 3 ? 0.5 : 0.8));
+    vec3 dirt = veg ? vec3(0.34, 0.28, 0.19) : c * vec3(0.82, 0.76, 0.7);
+    c = mix(c, dirt * (1.0 + 0.2 * soil), ws * smoothstep(0.6, 0.95, soil) * (b == 3 ? 0.35 : 0.6));
   }
   if ((veg || sandy) && wt > 0.0) {
     float st = sfNoise(rel, 2, ivec3(512), 0xc0fe0005u).x;
