@@ -1,8 +1,10 @@
 // shadow_frames.mjs - This module times the terrain's cast shadows in the
 // real demo page: headless Chromium loads web/ on the landing world, and over
 // fixed views of a mountain range at a low sun (300 m and 30 km above the
-// ground) draws frames with shadows on and off, alternating block by block in
-// one page, and prints the min and median frame ms of each. Two clocks: the
+// ground) draws frames with shadows off, on with the maps kept (a still
+// camera) and on with every map redrawn each frame (a moving camera),
+// alternating block by block in one page, and prints the min and median
+// frame ms of each. Two clocks: the
 // page's GPU timer (EXT_disjoint_timer_query_webgl2, ctDemo.stats().gpuMs;
 // null where the browser has none, as on SwiftShader) and the wall time of a
 // forced draw with its read-back (ctDemo.pixels: it waits for the frame, so
@@ -13,7 +15,7 @@
 //   node bench/shadow_frames.mjs --pictures out/      # screenshots on and off, no timing
 //   --sun DEGREES, --bearing DEGREES: the sun's height over the range and where it shines from (8, 90: east);
 //   with --pictures, a list of bearings gives a picture pair for each
-//   --views 300m,30km: which views
+//   --views 300m,30km: which views; --view NAME:ABOVE_M:HEADING:TILT adds one
 //
 // --gpu drops --disable-gpu and adds CT_GPU_FLAGS (default: ANGLE on Vulkan,
 // for a headless Linux machine with a GPU and no display).
@@ -43,6 +45,7 @@ function args() {
     else if (a[i] === '--sun') o.sun = Number(a[++i]);
     else if (a[i] === '--bearing') o.bearings = a[++i].split(',').map(Number);
     else if (a[i] === '--views') o.views = a[++i].split(',');
+    else if (a[i] === '--view') (o.extra ??= []).push(a[++i].split(':').map((x, k) => (k ? Number(x) : x)));
     else throw new Error(`shadow_frames: unknown argument '${a[i]}' (--size WxH, --reps N, --frames N, --pictures DIR, --gpu, --sun DEGREES, --bearing DEGREES[,DEGREES...], --views 300m,30km)`);
   }
   const m = /^(\d+)x(\d+)$/.exec(o.size);
@@ -77,11 +80,23 @@ async function browser(o, problems) {
   return { page, close: () => b.close() };
 }
 
-/** Sets the panel's shadows switch (as a person would) and waits for nothing: the next draw has it. */
-const setShadows = (page, on) => page.evaluate((v) => {
-  const box = document.getElementById('shadows');
-  if (box.checked !== v) box.click();
-}, on);
+/**
+ * Shadows 'off' (shadows=0), 'kept' (on: a still camera keeps its shadow maps
+ * and pays for the lookups) or 'redrawn' (debug=shadowredraw: every cascade
+ * redrawn each frame, what a moving camera pays), set through the address
+ * bar without its view and sun (no jump; the sun stays as ctDemo.setSun put
+ * it); resolves once the page has read it.
+ */
+const MODES = ['kept', 'redrawn', 'off'];
+const setMode = (page, mode) => page.evaluate((m) => new Promise((resolve) => {
+  const parts = location.hash.slice(1).split('&').filter((p) => !/^(view|sun|shadows|debug)=/.test(p));
+  if (m === 'off') parts.push('shadows=0');
+  if (m === 'redrawn') parts.push('debug=shadowredraw');
+  const hash = `#${parts.join('&')}`;
+  if (hash === location.hash) { resolve(); return; }
+  addEventListener('hashchange', () => setTimeout(resolve, 0), { once: true });
+  location.hash = hash;
+}), mode);
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -120,7 +135,7 @@ async function main() {
     });
     console.log(`generation ${ready.generation}, ${o.viewport.width}x${o.viewport.height}, renderer: ${renderer}, sun ${o.sun} deg up from bearing ${o.bearings[0]}`);
     if (o.pictures) mkdirSync(o.pictures, { recursive: true });
-    for (const [name, above, heading, tilt] of VIEWS.filter((v) => !o.views || o.views.includes(v[0]))) {
+    for (const [name, above, heading, tilt] of [...VIEWS.filter((v) => !o.views || o.views.includes(v[0])), ...(o.extra ?? [])]) {
       // Stand back from the range so the middle of the view looks at it.
       const [lat, lon] = offset(RANGE, heading + 180, above * Math.tan(rad(tilt)) * 0.6);
       const ground = Math.max(0, (await page.evaluate((p) => window.ctDemo.sample(p), [[lat, lon]])).heightM[0]);
@@ -133,29 +148,33 @@ async function main() {
           const p = subSolarPoint(RANGE, o.sun, bearing);
           await page.evaluate(([a, c]) => window.ctDemo.setSun(a, c), [p.lat, p.lon]);
           const tail = `${name}${o.bearings.length > 1 ? `-sun${bearing}` : ''}`;
-          for (const on of [true, false]) {
-            await setShadows(page, on);
+          for (const mode of ['kept', 'off']) {
+            await setMode(page, mode);
             await page.evaluate(() => window.ctDemo.pixels(100000));
-            await page.screenshot({ path: path.join(o.pictures, `shadows${on ? '' : '-off'}-${tail}.png`) });
+            await page.screenshot({ path: path.join(o.pictures, `shadows${mode === 'off' ? '-off' : ''}-${tail}.png`) });
           }
         }
         await page.evaluate(() => { document.getElementById('panel').style.visibility = ''; });
-        await setShadows(page, true);
+        await setMode(page, 'kept');
         continue;
       }
-      const acc = { on: { wall: [], gpu: [] }, off: { wall: [], gpu: [] } };
+      const acc = Object.fromEntries(MODES.map((m) => [m, { wall: [], gpu: [] }]));
       for (let r = 0; r < o.reps; r++) {
-        for (const on of r % 2 ? [false, true] : [true, false]) {
-          await setShadows(page, on);
+        // Each rep runs the modes in another order (rotated), so none always follows another.
+        for (let j = 0; j < MODES.length; j++) {
+          const mode = MODES[(j + r) % MODES.length];
+          await setMode(page, mode);
           const f = await block(page, o.frames);
-          acc[on ? 'on' : 'off'].wall.push(...f.wall);
-          acc[on ? 'on' : 'off'].gpu.push(...f.gpu);
+          acc[mode].wall.push(...f.wall);
+          acc[mode].gpu.push(...f.gpu);
         }
       }
-      await setShadows(page, true);
-      for (const k of ['on', 'off']) console.log(`  shadows ${k.padEnd(3)}  gpu ${fmt(stats(acc[k].gpu))}  draw+readback ${fmt(stats(acc[k].wall))}`);
-      const d = (k) => stats(acc.on[k]) && stats(acc.off[k]) && stats(acc.on[k]).median - stats(acc.off[k]).median;
-      console.log(`  shadows cost (median on - off): gpu ${d('gpu')?.toFixed(2) ?? 'n/a'} ms, draw+readback ${d('wall')?.toFixed(2)} ms`);
+      await setMode(page, 'kept');
+      for (const m of MODES) console.log(`  shadows ${m.padEnd(7)}  gpu ${fmt(stats(acc[m].gpu))}  draw+readback ${fmt(stats(acc[m].wall))}`);
+      for (const m of ['kept', 'redrawn']) {
+        const d = (k) => (stats(acc[m][k]) && stats(acc.off[k]) ? (stats(acc[m][k]).median - stats(acc.off[k]).median).toFixed(2) : 'n/a');
+        console.log(`  cost of shadows ${m} (median - off): gpu ${d('gpu')} ms, draw+readback ${d('wall')} ms`);
+      }
     }
     if (problems.length) console.log(problems);
   } finally {

@@ -219,7 +219,7 @@ function render(view, s, now) {
     view, radiusM: app.world.radiusM, sun: latLonToDir(app.display.sun.lat, app.display.sun.lon), tiles: pic.tiles,
     width: canvas.width, height: canvas.height, exaggeration: pic.exaggeration, fade: pic.fade,
     relief: reliefBoost(view.altitudeM), holes: debug === 'holes', paletteMaps: debug !== 'vertexcolours',
-    rivers: debug !== 'norivers', shadows: shadows.on,
+    rivers: debug !== 'norivers', shadows: shadows.on, shadowRedraw: debug === 'shadowredraw',
     surfaceLod: app.world.config?.surface_lod,
   }).triangles;
   app.frame.clock.drew(now, performance.now() - t0, renderer.gpuMs());

@@ -270,7 +270,8 @@ export class Renderer {
    *   detail fades in where its samples are a few pixels apart), detail=true (false: no surface
    *   detail, the shading of a world seen from orbit everywhere), fade?: {tiles, alpha, exaggeration}
    *   (an old planet drawn over this one with alpha, for a crossfade), rivers=true (false: no river lines),
-   *   shadows=true (false: no cast shadows; the old planet of a crossfade never has them)}
+   *   shadows=true (false: no cast shadows; the old planet of a crossfade never has them),
+   *   shadowRedraw=false (true: redraw every shadow cascade, as a moving camera does, for timing)}
    * @returns {{triangles: number, shadowTiles: number}} shadowTiles: tile draws into the shadow maps
    */
   draw(f) {
@@ -278,7 +279,7 @@ export class Renderer {
     f = { ...f, sun: normalize(f.sun) };
     this.timer.begin();
     const shadowed = this._shadowed(f);
-    if (shadowed) this.shadows.render(f);
+    if (shadowed) this.shadows.render(f, f.shadowRedraw === true);
     gl.viewport(0, 0, f.width, f.height);
     gl.clearColor(0, 0, 0, 1);
     gl.clearDepth(1);

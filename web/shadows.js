@@ -1,4 +1,4 @@
-// This module renders the page's terrain shadows: cascaded shadow maps drawn each frame from the terrain meshes already on the GPU, four orthographic views from the sun fitted to slices of the camera's view and kept in one depth texture, which the terrain shader reads (web/shadow_glsl.js).
+// This module renders the page's terrain shadows: cascaded shadow maps drawn from the terrain meshes already on the GPU, four orthographic views from the sun fitted to slices of the camera's view and kept in one depth texture, which the terrain shader reads (web/shadow_glsl.js). A cascade is redrawn only when its box or the tiles in it changed: the sun is fixed in the world, so a still camera pays for the lookups alone.
 import { createProgram } from './gl.js';
 import { SHADOW_CASCADES, SHADOW_UNIT, SHADOW_CASTER_VS, SHADOW_CASTER_FS } from './shadow_glsl.js';
 import { sub, length, normalize, dot, cross } from '../stream/geo.js';
@@ -56,32 +56,38 @@ export function sunFrame(sun) {
 }
 
 /**
- * One cascade's matrix (column-major, camera-relative metres to its unit
- * cube: x, y across the beams, z 0 at the sunward face and 1 at the far one)
- * for a sphere around the view slice. The centre is snapped to whole texels
- * in the world's frame (eye in float64), so the map does not shimmer as the
- * camera moves. Sunward the box reaches a radius past the sphere; casters
- * beyond that are flattened onto its face.
+ * One cascade's box for a sphere around the view slice, in the world's frame
+ * (float64): its centre across the sun's beams snapped to whole texels, and
+ * its depth origin to an eighth of the radius, so that the map does not
+ * shimmer as the camera moves and stays valid (kept, not redrawn) while the
+ * camera moves less than that. Sunward the box reaches two radii past its
+ * centre; casters beyond are flattened onto its face. Far side: 1.25 radii,
+ * the sphere's far side with the snapping's slack.
+ * @returns {{x: number, y: number, z: number, radius: number, texelM: number, depthM: number}}
  */
 export function cascadeBox(frame, eye, sphere, size) {
-  const { L, R, U } = frame, r = sphere.radius, texel = (2 * r) / size;
-  const snap = (axis) => {
-    const w = dot(eye, axis) + dot(sphere.center, axis);
-    return Math.round(w / texel) * texel - dot(eye, axis);
-  };
-  const cx = snap(R), cy = snap(U), cz = dot(sphere.center, L);
-  const depthM = 3 * r;   // from cz + 2r (sunward face) to cz - r
-  const m = new Float32Array(16);
+  const r = sphere.radius, texel = (2 * r) / size;
+  const snap = (axis, q) => Math.round((dot(eye, axis) + dot(sphere.center, axis)) / q) * q;
+  return { x: snap(frame.R, texel), y: snap(frame.U, texel), z: snap(frame.L, r / 8), radius: r, texelM: texel, depthM: 3.25 * r };
+}
+
+/**
+ * A box's matrix for an eye (column-major, camera-relative metres to the
+ * box's unit cube: x, y across the beams, z 0 at the sunward face and 1 at
+ * the far one).
+ */
+export function boxMatrix(frame, box, eye) {
+  const { L, R, U } = frame, r = box.radius, m = new Float32Array(16);
   for (let k = 0; k < 3; k++) {
     m[4 * k] = R[k] / (2 * r);
     m[4 * k + 1] = U[k] / (2 * r);
-    m[4 * k + 2] = -L[k] / depthM;
+    m[4 * k + 2] = -L[k] / box.depthM;
   }
-  m[12] = 0.5 - cx / (2 * r);
-  m[13] = 0.5 - cy / (2 * r);
-  m[14] = (cz + 2 * r) / depthM;
+  m[12] = 0.5 - (box.x - dot(eye, R)) / (2 * r);
+  m[13] = 0.5 - (box.y - dot(eye, U)) / (2 * r);
+  m[14] = (box.z - dot(eye, L) + 2 * r) / box.depthM;
   m[15] = 1;
-  return { matrix: m, texelM: texel, depthM, center: [cx, cy, cz], radius: r };
+  return m;
 }
 
 /** The unit-cube matrix as clip space (x, y, z from 0..1 to -1..1) for drawing the cascade. */
@@ -94,11 +100,17 @@ function clipOf(m) {
   return c;
 }
 
-/** Whether a tile (camera-relative centre, bounding radius) may cast into a cascade's box. */
-function tileInBox(box, frame, rel, boundM) {
+/** Whether a tile (world centre, bounding radius) may cast into a cascade's box. */
+function tileInBox(box, frame, center, boundM) {
   const { L, R, U } = frame, r = box.radius + boundM;
-  return Math.abs(dot(rel, R) - box.center[0]) < r && Math.abs(dot(rel, U) - box.center[1]) < r &&
-    dot(rel, L) - box.center[2] > -r;
+  return Math.abs(dot(center, R) - box.x) < r && Math.abs(dot(center, U) - box.y) < r && dot(center, L) - box.z > -1.25 * r - boundM;
+}
+
+/** Whether a cascade's map drawn from a would be drawn the same from b (same sun, box, tiles and geomorph). */
+function sameSource(a, b) {
+  if (!a || a.tiles.length !== b.tiles.length || a.sun.some((x, k) => x !== b.sun[k])) return false;
+  if (['x', 'y', 'z', 'radius'].some((k) => a.box[k] !== b.box[k])) return false;
+  return a.tiles.every((t, k) => t === b.tiles[k] && a.morph[k] === b.morph[k]);
 }
 
 /** Cascaded shadow maps over a WebGL2 context. */
@@ -113,14 +125,17 @@ export class ShadowMaps {
     this.setSize(size);
     this.mats = new Float32Array(16 * SHADOW_CASCADES);
     this.texels = new Float32Array(4 * SHADOW_CASCADES);
-    /** Tiles drawn into the maps last frame, summed over cascades. */
+    /** Tiles drawn into the maps last frame, summed over cascades (0 when every cascade was kept). */
     this.casterTiles = 0;
+    /** Per cascade, what its map was drawn from (matrix and tiles), to keep it while that holds. */
+    this.drawnFrom = [];
   }
 
   /** Texels per cascade edge (the atlas is twice that each way); a new size makes a new texture. */
   setSize(size) {
     if (size === this.size) return;
     const gl = this.gl;
+    this.drawnFrom = [];
     if (this.texture) gl.deleteTexture(this.texture);
     this.size = size;
     this.texture = gl.createTexture();
@@ -139,20 +154,21 @@ export class ShadowMaps {
   }
 
   /**
-   * Fits the cascades to this frame's view and draws the tiles into them.
-   * Leaves the default framebuffer bound; the caller sets its viewport.
+   * Fits the cascades to this frame's view and draws the tiles into those
+   * whose box or tiles changed (every one with redraw). Leaves the default
+   * framebuffer bound; the caller sets its viewport.
    * @param {object} f the frame (Renderer.draw's: view, sun, radiusM, tiles)
+   * @param {boolean} [redraw] draw every cascade (what a moving camera costs)
    */
-  render(f) {
+  render(f, redraw = false) {
     const gl = this.gl, view = f.view, frame = sunFrame(f.sun);
     const above = view.altitudeM ?? length(view.eye) - f.radiusM;
     const splits = cascadeSplits(view, Math.max(1, above));
     const rel = f.tiles.map((t) => sub(t.center, view.eye));
     gl.bindFramebuffer(gl.FRAMEBUFFER, this.fbo);
-    gl.viewport(0, 0, 2 * this.size, 2 * this.size);
     gl.depthMask(true);
     gl.clearDepth(1);
-    gl.clear(gl.DEPTH_BUFFER_BIT);
+    gl.enable(gl.SCISSOR_TEST);
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LESS);
     // Slope-scaled offset: steep faces seen edge-on from the sun sit a little further back.
@@ -163,13 +179,22 @@ export class ShadowMaps {
     this.casterTiles = 0;
     for (let i = 0; i < SHADOW_CASCADES; i++) {
       const box = cascadeBox(frame, view.eye, sliceSphere(view, splits[i], splits[i + 1]), this.size);
-      this.mats.set(box.matrix, 16 * i);
+      const matrix = boxMatrix(frame, box, view.eye);
+      this.mats.set(matrix, 16 * i);
       this.texels.set([box.texelM, (0.5 * box.texelM) / box.depthM, 1 / this.size, 0], 4 * i);
-      gl.viewport((i & 1) * this.size, (i >> 1) * this.size, this.size, this.size);
-      gl.uniformMatrix4fv(u.uLightMat, false, clipOf(box.matrix));
+      const inside = [];
       for (let k = 0; k < f.tiles.length; k++) {
+        if (tileInBox(box, frame, f.tiles[k].center, (2 * f.radiusM) / 2 ** (f.tiles[k].key?.lod ?? 0))) inside.push(k);
+      }
+      const from = { box, sun: frame.L, tiles: inside.map((k) => f.tiles[k].gpu), morph: inside.map((k) => f.tiles[k].morph) };
+      if (!redraw && sameSource(this.drawnFrom[i], from)) continue;
+      this.drawnFrom[i] = from;
+      gl.viewport((i & 1) * this.size, (i >> 1) * this.size, this.size, this.size);
+      gl.scissor((i & 1) * this.size, (i >> 1) * this.size, this.size, this.size);
+      gl.clear(gl.DEPTH_BUFFER_BIT);
+      gl.uniformMatrix4fv(u.uLightMat, false, clipOf(matrix));
+      for (const k of inside) {
         const t = f.tiles[k], m = t.gpu;
-        if (!tileInBox(box, frame, rel[k], (2 * f.radiusM) / 2 ** (t.key?.lod ?? 0))) continue;
         gl.uniform3fv(u.uOffset, rel[k]);
         gl.uniform1f(u.uMorph, t.morph);
         gl.bindVertexArray(m.vao);
@@ -178,6 +203,7 @@ export class ShadowMaps {
       }
     }
     gl.disable(gl.POLYGON_OFFSET_FILL);
+    gl.disable(gl.SCISSOR_TEST);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }
 

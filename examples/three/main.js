@@ -35,8 +35,11 @@ scene.background = new THREE.Color(0x000000);
 // above it: a flat colour, no atmosphere, but the horizon reads at eye height.
 const SKY = new THREE.Color(0x8fb4dc), SKY_TOP_M = 60000;
 const camera = new THREE.PerspectiveCamera();   // at the origin: the world moves, not the camera
-// The sun, fixed in the world's frame; its shadow box follows the view.
-const sun = new SunShadow(renderer, scene, { dir: [0.6, 0.5, 0.62], on: hash.get('shadows') !== '0' });
+// The sun, fixed in the world's frame (#sun=LAT,LON: the sub-solar point, as on
+// the demo page); its shadow box follows the view.
+const sunAt = (hash.get('sun') || '').split(',').map(Number);
+const sun = new SunShadow(renderer, scene, { on: hash.get('shadows') !== '0',
+  dir: sunAt.length === 2 && sunAt.every(Number.isFinite) ? latLonToDir(sunAt[0], sunAt[1]) : [0.6, 0.5, 0.62] });
 scene.add(new THREE.AmbientLight(0xffffff, 0.45));
 const group = new THREE.Group();
 scene.add(group);

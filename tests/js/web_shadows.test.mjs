@@ -1,7 +1,7 @@
 // Tests of web/shadows.js's cascade fitting (splits, slice spheres, the sun's boxes with their texel snapping) and of the address bar's shadows option (web/url.js); the drawing itself is checked in a real browser (tests/browser/globe.test.mjs).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cascadeSplits, sliceSphere, sunFrame, cascadeBox } from '../../web/shadows.js';
+import { cascadeSplits, sliceSphere, sunFrame, cascadeBox, boxMatrix } from '../../web/shadows.js';
 import { SHADOW_CASCADES } from '../../web/shadow_glsl.js';
 import { parseShadows, subSolarPoint } from '../../web/url.js';
 import { latLonToDir } from '../../stream/geo.js';
@@ -42,26 +42,27 @@ test('a cascade box: the sphere inside it, depth growing away from the sun, cast
   const frame = sunFrame([0.3, 0.9, 0.1]);
   const sph = sliceSphere(view, 1000, 5000), size = 1024;
   const box = cascadeBox(frame, view.eye, sph, size);
-  const c = apply(box.matrix, sph.center);
+  const matrix = boxMatrix(frame, box, view.eye);
+  const c = apply(matrix, sph.center);
   assert.ok(Math.abs(c[0] - 0.5) <= 1 / size && Math.abs(c[1] - 0.5) <= 1 / size, `centre at ${c}`);
-  assert.ok(Math.abs(c[2] - 2 / 3) < 1e-5, `centre depth ${c[2]}`);
+  assert.ok(Math.abs(c[2] - 2 / 3.25) <= 1 / 16 / 3.25 + 1e-6, `centre depth ${c[2]}`);
   for (const axis of [frame.R, frame.U, frame.L]) {
     for (const s of [-1, 1]) {
-      const q = apply(box.matrix, add(sph.center, scale(axis, s * sph.radius * 0.99)));
+      const q = apply(matrix, add(sph.center, scale(axis, s * sph.radius * 0.99)));
       assert.ok(q.every((x) => x >= -1e-6 && x <= 1 + 1e-6), `sphere point ${q} outside the box`);
     }
   }
-  const towardsSun = apply(box.matrix, add(sph.center, scale(frame.L, sph.radius)))[2];
+  const towardsSun = apply(matrix, add(sph.center, scale(frame.L, sph.radius)))[2];
   assert.ok(towardsSun < c[2], 'nearer the sun is smaller depth');
-  assert.ok(apply(box.matrix, add(sph.center, scale(frame.L, 3 * sph.radius)))[2] < 0, 'past the sunward face: flattened there by the caster');
+  assert.ok(apply(matrix, add(sph.center, scale(frame.L, 3 * sph.radius)))[2] < 0, 'past the sunward face: flattened there by the caster');
   assert.ok(Math.abs(box.texelM - (2 * sph.radius) / size) < 1e-9);
 });
 
-test('the box is snapped to whole texels in the world: a fixed point moves by whole texels as the eye moves', () => {
+test('the box is snapped in the world: a fixed point moves by whole texels as the eye moves, and a small move keeps the box', () => {
   const frame = sunFrame([0.3, 0.9, 0.1]);
   const sph = sliceSphere(view, 1000, 5000), size = 1024;
   const world = add(view.eye, [400, -2500, 300]);
-  const uv = (eye) => apply(cascadeBox(frame, eye, sph, size).matrix, sub(world, eye));
+  const uv = (eye) => apply(boxMatrix(frame, cascadeBox(frame, eye, sph, size), eye), sub(world, eye));
   const a = uv(view.eye);
   for (const step of [[0.37, 0, 0], [0, 1.9, -0.4], [13.3, 7.1, 2.2]]) {
     const b = uv(add(view.eye, step));
@@ -70,6 +71,9 @@ test('the box is snapped to whole texels in the world: a fixed point moves by wh
       assert.ok(Math.abs(texels - Math.round(texels)) < 1e-3, `moved ${texels} texels`);
     }
   }
+  // The box is the same in the world for the eye and for the eye moved a millimetre (its map is kept).
+  const b0 = cascadeBox(frame, view.eye, sph, size), b1 = cascadeBox(frame, add(view.eye, [0.001, 0, 0]), sph, size);
+  assert.equal([b1.x, b1.y, b1.z], [b0.x, b0.y, b0.z]);
 });
 
 test('shadows=0 turns shadows off; a size asks for that many texels (a power of two in 256..4096)', () => {
