@@ -13,9 +13,9 @@
 //   node bench/shadow_frames.mjs                      # SwiftShader, 640x400
 //   node bench/shadow_frames.mjs --size 1920x1080 --gpu --reps 9
 //   node bench/shadow_frames.mjs --pictures out/      # screenshots on and off, no timing
-//   --sun DEGREES, --bearing DEGREES: the sun's height over the range and where it shines from (8, 90: east);
+//   --sun DEGREES, --bearing DEGREES: the sun's height over the range and where it shines from (10, 90: east);
 //   with --pictures, a list of bearings gives a picture pair for each
-//   --views 300m,30km: which views; --view NAME:ABOVE_M:HEADING:TILT adds one
+//   --views 300m,30km: which views; --view NAME:ABOVE_M:HEADING:TILT adds one over the range
 //
 // --gpu drops --disable-gpu and adds CT_GPU_FLAGS (default: ANGLE on Vulkan,
 // for a headless Linux machine with a GPU and no display).
@@ -26,12 +26,21 @@ import { serve } from '../scripts/serve.mjs';
 import { launchChromium } from '../tests/browser/chromium.mjs';
 import { subSolarPoint } from '../web/url.js';
 
-/** A range of the landing world (balanced, seed 42): over 2 km high (tests/browser/globe_views.test.mjs). */
-const RANGE = [-30.55, -119];
-/** The sun's height over the horizon there (degrees) and the bearing it shines from: early morning, from the east. */
-const SUN_ELEVATION = 8, SUN_BEARING = 90;
-/** name, height above the ground (m), heading and tilt (degrees) of each view; the views look north across the sun. */
-const VIEWS = [['300m', 300, 0, 80], ['30km', 30000, 0, 60]];
+/**
+ * A range of the landing world (balanced, seed 42): 1.3 to 10 km high within
+ * 50 km (tests/browser/globe_views.test.mjs's mountains), and a valley in it
+ * at 2.5 km, west of ridges that shade 40% of the ground 0.5 to 4 km north of
+ * it with the sun 10 degrees up in the east (found with point samples of the
+ * world along east-west lines).
+ */
+const RANGE = [-30.55, -119], VALLEY = [-30.431, -119.29];
+/** The sun's height over the range's horizon (degrees) and the bearing it shines from: early morning, from the east. */
+const SUN_ELEVATION = 10, SUN_BEARING = 90;
+/**
+ * name, height above the ground (m), heading and tilt (degrees) and the spot
+ * the middle of the view looks at; the views look north, across the sun.
+ */
+const VIEWS = [['300m', 300, 0, 80, VALLEY], ['30km', 30000, 0, 60, RANGE]];
 const STEP_TIMEOUT_MS = 300000;
 
 function args() {
@@ -45,7 +54,7 @@ function args() {
     else if (a[i] === '--sun') o.sun = Number(a[++i]);
     else if (a[i] === '--bearing') o.bearings = a[++i].split(',').map(Number);
     else if (a[i] === '--views') o.views = a[++i].split(',');
-    else if (a[i] === '--view') (o.extra ??= []).push(a[++i].split(':').map((x, k) => (k ? Number(x) : x)));
+    else if (a[i] === '--view') (o.extra ??= []).push([...a[++i].split(':').map((x, k) => (k ? Number(x) : x)), RANGE]);
     else throw new Error(`shadow_frames: unknown argument '${a[i]}' (--size WxH, --reps N, --frames N, --pictures DIR, --gpu, --sun DEGREES, --bearing DEGREES[,DEGREES...], --views 300m,30km)`);
   }
   const m = /^(\d+)x(\d+)$/.exec(o.size);
@@ -135,9 +144,9 @@ async function main() {
     });
     console.log(`generation ${ready.generation}, ${o.viewport.width}x${o.viewport.height}, renderer: ${renderer}, sun ${o.sun} deg up from bearing ${o.bearings[0]}`);
     if (o.pictures) mkdirSync(o.pictures, { recursive: true });
-    for (const [name, above, heading, tilt] of [...VIEWS.filter((v) => !o.views || o.views.includes(v[0])), ...(o.extra ?? [])]) {
+    for (const [name, above, heading, tilt, spot] of [...VIEWS.filter((v) => !o.views || o.views.includes(v[0])), ...(o.extra ?? [])]) {
       // Stand back from the range so the middle of the view looks at it.
-      const [lat, lon] = offset(RANGE, heading + 180, above * Math.tan(rad(tilt)) * 0.6);
+      const [lat, lon] = offset(spot, heading + 180, above * Math.tan(rad(tilt)) * 0.6);
       const ground = Math.max(0, (await page.evaluate((p) => window.ctDemo.sample(p), [[lat, lon]])).heightM[0]);
       const s = await within(STEP_TIMEOUT_MS, page.evaluate(([a, c, h, hd, t]) => window.ctDemo.goTo(a, c, h, { heading: hd, tilt: t }),
         [lat, lon, ground + above, heading, tilt]), `view ${name}`);

@@ -1,4 +1,4 @@
-// This module renders the page's terrain shadows: cascaded shadow maps drawn from the terrain meshes already on the GPU, four orthographic views from the sun fitted to slices of the camera's view and kept in one depth texture, which the terrain shader reads (web/shadow_glsl.js). A cascade is redrawn only when its box or the tiles in it changed: the sun is fixed in the world, so a still camera pays for the lookups alone.
+// This module renders the page's terrain shadows: cascaded shadow maps drawn from the terrain meshes already on the GPU, four orthographic views from the sun fitted to slices of the camera's view and kept in one depth texture, which the terrain shader reads (web/shadow_glsl.js). A cascade is redrawn only when its box or the tiles in it changed: the sun is fixed in the world, so a still camera pays for the lookups alone, and a moving one mostly for the nearest cascade (its box moves with every texel the eye moves; the far ones' texels are tens of metres).
 import { createProgram } from './gl.js';
 import { SHADOW_CASCADES, SHADOW_UNIT, SHADOW_CASTER_VS, SHADOW_CASTER_FS } from './shadow_glsl.js';
 import { sub, length, normalize, dot, cross } from '../stream/geo.js';
@@ -57,7 +57,8 @@ export function sunFrame(sun) {
 
 /**
  * One cascade's box for a sphere around the view slice, in the world's frame
- * (float64): its centre across the sun's beams snapped to whole texels, and
+ * (float64): its radius rounded up to one of a fixed ladder of sizes, its
+ * centre across the sun's beams snapped to whole texels, and
  * its depth origin to an eighth of the radius, so that the map does not
  * shimmer as the camera moves and stays valid (kept, not redrawn) while the
  * camera moves less than that. Sunward the box reaches two radii past its
@@ -66,7 +67,9 @@ export function sunFrame(sun) {
  * @returns {{x: number, y: number, z: number, radius: number, texelM: number, depthM: number}}
  */
 export function cascadeBox(frame, eye, sphere, size) {
-  const r = sphere.radius, texel = (2 * r) / size;
+  // The radius rounded up to a step of a quarter octave: the splits follow the
+  // height above the ground, which changes as the camera flies level.
+  const r = 2 ** (Math.ceil(4 * Math.log2(sphere.radius)) / 4), texel = (2 * r) / size;
   const snap = (axis, q) => Math.round((dot(eye, axis) + dot(sphere.center, axis)) / q) * q;
   return { x: snap(frame.R, texel), y: snap(frame.U, texel), z: snap(frame.L, r / 8), radius: r, texelM: texel, depthM: 3.25 * r };
 }
@@ -106,7 +109,15 @@ function tileInBox(box, frame, center, boundM) {
   return Math.abs(dot(center, R) - box.x) < r && Math.abs(dot(center, U) - box.y) < r && dot(center, L) - box.z > -1.25 * r - boundM;
 }
 
-/** Whether a cascade's map drawn from a would be drawn the same from b (same sun, box, tiles and geomorph). */
+/**
+ * A map is kept while its tiles' geomorph stays within the same of this many
+ * steps: a morphing tile moves by less than its LOD's error (about a pixel),
+ * and redrawing every map on every frame of a flight costs more than a
+ * shadow edge a fraction of a pixel late.
+ */
+const MORPH_STEPS = 4;
+
+/** Whether a cascade's map drawn from a would be drawn the same from b (same sun, box, tiles and geomorph steps). */
 function sameSource(a, b) {
   if (!a || a.tiles.length !== b.tiles.length || a.sun.some((x, k) => x !== b.sun[k])) return false;
   if (['x', 'y', 'z', 'radius'].some((k) => a.box[k] !== b.box[k])) return false;
@@ -186,7 +197,7 @@ export class ShadowMaps {
       for (let k = 0; k < f.tiles.length; k++) {
         if (tileInBox(box, frame, f.tiles[k].center, (2 * f.radiusM) / 2 ** (f.tiles[k].key?.lod ?? 0))) inside.push(k);
       }
-      const from = { box, sun: frame.L, tiles: inside.map((k) => f.tiles[k].gpu), morph: inside.map((k) => f.tiles[k].morph) };
+      const from = { box, sun: frame.L, tiles: inside.map((k) => f.tiles[k].gpu), morph: inside.map((k) => Math.round(f.tiles[k].morph * MORPH_STEPS)) };
       if (!redraw && sameSource(this.drawnFrom[i], from)) continue;
       this.drawnFrom[i] = from;
       gl.viewport((i & 1) * this.size, (i >> 1) * this.size, this.size, this.size);
