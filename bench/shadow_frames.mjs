@@ -143,6 +143,9 @@ async function main() {
       return String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
     });
     console.log(`generation ${ready.generation}, ${o.viewport.width}x${o.viewport.height}, renderer: ${renderer}, sun ${o.sun} deg up from bearing ${o.bearings[0]}`);
+    if (o.gpu && /swiftshader|llvmpipe/i.test(renderer)) {
+      console.warn('--gpu: the page still draws on the CPU; try other CT_GPU_FLAGS (e.g. "--use-angle=gl-egl --ignore-gpu-blocklist")');
+    }
     if (o.pictures) mkdirSync(o.pictures, { recursive: true });
     for (const [name, above, heading, tilt, spot] of [...VIEWS.filter((v) => !o.views || o.views.includes(v[0])), ...(o.extra ?? [])]) {
       // Stand back from the range so the middle of the view looks at it.
