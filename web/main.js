@@ -7,7 +7,7 @@ import { TileStreamer } from '../stream/streamer.js';
 import { computeView, defaultPose, autoTilt, EYE_HEIGHT_M } from '../stream/camera.js';
 import { latLonToDir, keyAt, normalize, FACE_FILE_NAMES } from '../stream/geo.js';
 import { attachControls } from './controls.js';
-import { parseHash, pageWorld, formatHash, sameWorld, parseExaggeration, parseSun, formatSun, EXAGGERATION_RANGE } from './url.js';
+import { parseHash, pageWorld, formatHash, sameWorld, parseExaggeration, parseSun, formatSun, parseShadows, EXAGGERATION_RANGE } from './url.js';
 import { colourToIndex, parsePalette } from '../stream/tiledata.js';
 import { paletteNames, paletteRgb } from './palettes.js';
 import { buildPanel, updateHud, showError, showWarning, showPanelFailure, download, hideError } from './ui.js';
@@ -115,6 +115,14 @@ function setSun(lat, lon) {
   app.frame.dirty = true;
 }
 
+/** Cast shadows on or off (the address bar's shadows=0 is off); a map size asked for there is kept. */
+function setShadows(on) {
+  const o = app.upkeep.hint.options;
+  if (parseShadows(o.shadows).on !== on) o.shadows = on ? undefined : '0';
+  app.services.panel?.setShadows(on);
+  app.frame.dirty = true;
+}
+
 function setPalette(name) {
   const d = app.display;
   d.palette = paletteNames().includes(name) ? name : 'default';
@@ -204,12 +212,14 @@ function resize(canvas) {
 function render(view, s, now) {
   const { renderer } = app.services, canvas = renderer.gl.canvas, debug = app.upkeep.hint.options.debug;
   const pic = crossfade(app, s, now);
+  const shadows = parseShadows(app.upkeep.hint.options.shadows);
+  if (shadows.size) renderer.shadows.setSize(shadows.size);
   const t0 = performance.now();
   app.frame.triangles = renderer.draw({
     view, radiusM: app.world.radiusM, sun: latLonToDir(app.display.sun.lat, app.display.sun.lon), tiles: pic.tiles,
     width: canvas.width, height: canvas.height, exaggeration: pic.exaggeration, fade: pic.fade,
     relief: reliefBoost(view.altitudeM), holes: debug === 'holes', paletteMaps: debug !== 'vertexcolours',
-    rivers: debug !== 'norivers',
+    rivers: debug !== 'norivers', shadows: shadows.on, shadowRedraw: debug === 'shadowredraw',
     surfaceLod: app.world.config?.surface_lod,
   }).triangles;
   app.frame.clock.drew(now, performance.now() - t0, renderer.gpuMs());
@@ -283,7 +293,7 @@ async function main() {
   const canvas = document.getElementById('view');
   const sv = app.services;
   try {
-    sv.renderer = new Renderer(createContext(canvas));
+    sv.renderer = new Renderer(createContext(canvas), { shadowSize: parseShadows(hint.options.shadows).size ?? undefined });
   } catch (e) {
     showError('This page needs WebGL2', e.message);
     showPanelFailure('Not running: this browser gives the page no WebGL2.');
@@ -314,6 +324,7 @@ async function main() {
     resolvePreset: (preset) => sv.pool.request(MSG.CONFIG, { preset }).then((r) => r.resolved),
     exaggeration: app.display.exaggeration, exaggerationRange: EXAGGERATION_RANGE, onExaggeration: setExaggeration,
     sun: app.display.sun, onSun: (s) => setSun(s.lat, s.lon),
+    shadows: parseShadows(hint.options.shadows).on, onShadows: setShadows,
     onRebuild: (spec) => buildWorld(spec).catch(() => {}),
     onPalette: setPalette,
     onReset: () => { setPoseFromView(defaultPose(app.world.radiusM)); },
@@ -342,6 +353,7 @@ async function main() {
     setPalette(h.options.palette || 'default');
     setExaggeration(h.options.exaggeration);
     if (h.options.sun) setSun(...h.options.sun.split(','));
+    setShadows(parseShadows(h.options.shadows).on);
     if (h.view) setPoseFromView(h.view);
     applyWalkOption(h);
     app.frame.dirty = true;

@@ -2,6 +2,7 @@
 import { SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL, SURFACE_BLEND_GLSL, LOG_DEPTH_VS, LOG_DEPTH_FS } from '../stream/surface_glsl.js';
 import { CHUNK_CORE, CHUNK_EDGE } from '../stream/geo.js';
 import { ATMOSPHERE } from './sky_shaders.js';
+import { SHADOW_GLSL } from './shadow_glsl.js';
 
 export const TERRAIN_VS = `#version 300 es
 layout(location=0) in vec4 aPosH;
@@ -71,6 +72,7 @@ vec3 sfSky(vec3 dir, vec3 up) {
   return (1.0 - exp(-BETA * od)) * sunlightAt(dot(up, uSun)) * phase(dot(dir, uSun)) * SKY_GAIN;
 }
 ${SURFACE_WATER_GLSL}
+${SHADOW_GLSL}
 out vec4 outColor;
 int mapIndex(ivec2 p) { return int(texelFetch(uPalMap, clamp(p, ivec2(0), ivec2(${CHUNK_CORE})), 0).r); }
 // One sample of the palette map: its colour (sea-bed samples in sand, as in
@@ -260,7 +262,8 @@ void main() {
   if (detail > 0.0) n = sfBump(n, d.grad, mix(rough, sfRoughness(4) * detail, rockW));
 #endif
   float sunMu = dot(up, uSun);
-  vec3 sunL = sunlightAt(sunMu);
+  // Sunlight, less where the terrain casts a shadow (web/shadows.js).
+  vec3 sunL = sunlightAt(sunMu) * shadowSun(vRel, up);
   vec3 sky = vec3(0.05, 0.09, 0.16) * daylight(sunMu) + vec3(0.004, 0.005, 0.01);
   // Ground albedo under full sun stays below white (snow must not clip).
   vec3 col = base * (sunL * max(dot(n, uSun), 0.0) * 0.6 + sky);

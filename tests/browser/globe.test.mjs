@@ -1,4 +1,4 @@
-// Real-browser test of the demo page: Debian's Chromium (SwiftShader WebGL2) driven by playwright-core loads web/ from scripts/serve.mjs, checks the globe and its night side, the HUD under the cursor, both downloads, a palette switch, the standard views (coast at 2 km, mountains at 3 km, a lake shore, the three timed descents ending at a cube corner), a rebuild, an exaggerated alpine coast set through the address bar, and the messages shown without WebGL2 or the WebAssembly core; screenshots go to tests/artifacts/.
+// Real-browser test of the demo page: Debian's Chromium (SwiftShader WebGL2) driven by playwright-core loads web/ from scripts/serve.mjs, checks the globe and its night side, the HUD under the cursor, both downloads, a palette switch, the standard views (coast at 2 km, mountains at 3 km with cast shadows at a low sun on and off, a lake shore, the three timed descents ending at a cube corner), a rebuild, an exaggerated alpine coast set through the address bar, and the messages shown without WebGL2 or the WebAssembly core; screenshots go to tests/artifacts/.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { serve } from '../../scripts/serve.mjs';
 import { sharedChromium, testViewport } from './chromium.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
 import { sliderScale } from '../../web/sliders.js';
+import { subSolarPoint } from '../../web/url.js';
 import { MSG } from '../../worker/protocol.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -90,6 +91,22 @@ async function picture(name) {
   await page.evaluate(() => { document.getElementById('panel').style.visibility = 'hidden'; });
   await page.screenshot({ path: path.join(artifacts, name) });
   await page.evaluate(() => { document.getElementById('panel').style.visibility = ''; });
+}
+
+/**
+ * Shares of pixels that are darker, and lighter, by more than 8 of 255 in
+ * luminance in readback a than in readback b of the same view.
+ */
+function darkerShares(a, b) {
+  const lum = (px, i) => 0.3 * px.rgb[3 * i] + 0.59 * px.rgb[3 * i + 1] + 0.11 * px.rgb[3 * i + 2];
+  let darker = 0, lighter = 0;
+  const n = a.width * a.height;
+  for (let i = 0; i < n; i++) {
+    const d = lum(a, i) - lum(b, i);
+    if (d < -8) darker++;
+    else if (d > 8) lighter++;
+  }
+  return { darker: darker / n, lighter: lighter / n };
 }
 
 /** Polls fn in the page (bounded) until it returns something truthy. */
@@ -375,6 +392,22 @@ test('mountains 3 km above the ground, looking across the ranges into the haze (
   const i = 3 * (2 * all.width + Math.floor(all.width / 3));
   assert.ok(all.rgb[i + 2] > 30 && all.rgb[i + 2] > all.rgb[i] + 15, `blue sky at the top (${all.rgb.slice(i, i + 3)})`);
   await picture('mountains-3km.png');
+  // Cast shadows: a sun 8 degrees up in the east darkens the ranges' west
+  // sides and the valleys beyond them. The panel's switch (shadows=0 in the
+  // address) takes that away, and only that: nothing gets lighter.
+  const low = subSolarPoint(top.at, 8, 90);
+  await page.evaluate(([a, b]) => window.ctDemo.setSun(a, b), [low.lat, low.lon]);
+  const on = await page.evaluate(() => window.ctDemo.pixels(2));
+  await picture('mountains-3km-low-sun.png');
+  await page.evaluate(() => document.getElementById('shadows').click());
+  await waitFor(() => /[#&]shadows=0(&|$)/.test(location.hash), null, 120000, 'shadows=0 in the address bar');
+  const off = await page.evaluate(() => window.ctDemo.pixels(2));
+  await page.evaluate(() => document.getElementById('shadows').click());
+  await waitFor(() => !/shadows=/.test(location.hash), null, 120000, 'shadows back on in the address bar');
+  const shade = darkerShares(on, off);
+  process.stderr.write(`  low sun over the mountains: shadows darken ${(100 * shade.darker).toFixed(1)}% of the pixels, lighten ${(100 * shade.lighter).toFixed(2)}%\n`);
+  assert.ok(shade.darker >= 0.05, `shadows darken ${(100 * shade.darker).toFixed(1)}% of the view`);
+  assert.ok(shade.lighter <= 0.002, `shadows lighten ${(100 * shade.lighter).toFixed(2)}% of the view`);
   await defaultSun();
   assert.equal(problems, []);
 });
