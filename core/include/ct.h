@@ -69,7 +69,7 @@ extern "C" {
 
 /* Bump when published generation semantics change; it enters every
  * generation ID, so chunks from different versions never mix. */
-#define CT_ALGORITHM_VERSION 7u
+#define CT_ALGORITHM_VERSION 8u
 
 #define CT_CHUNK_CORE 256                  /* samples per chunk edge, owned */
 #define CT_CHUNK_EDGE 257                  /* with the positive border */
