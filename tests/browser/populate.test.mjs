@@ -1,7 +1,7 @@
 // Real-browser test of the populated planet on the demo page (surface_lod 12, seed 42): scatter drawn as instances over a forest from 300 m (instances counted, the frame differs without them), site pins near the camera, and a crater dropped in edit mode: only the tiles editedKeys lists are asked again, and the page world's ground at the crater's centre is lower. CT_POPULATE_PICTURES=1 also writes the README's three pictures to docs/img/ (draw them at CT_BROWSER_SIZE=960x600).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
@@ -62,6 +62,7 @@ test('scatter is drawn over a forest and changes the frame', async () => {
   await view(FOREST, 300, 30, 72);
   const s = await demo(() => window.ctDemo.scatter());
   assert.ok(s.drawn.instances > 1000, `instances drawn: ${JSON.stringify(s)}`);
+  writeFileSync(path.join(artifacts, 'populate.json'), `${JSON.stringify({ forest300m: s }, null, 1)}\n`);
   const withTrees = await demo(() => window.ctDemo.pixels(2));
   await shoot('forest-edge-300m.png');
   const off = await demo(() => window.ctDemo.setScatter(false));
@@ -103,8 +104,10 @@ test('a crater asks again for exactly the tiles it touches and lowers the ground
 
 if (pictures) {
   test('a town pad from 300 m (picture)', async () => {
-    await demo(([a, b]) => window.ctDemo.drop(a + 0.02, b + 0.02, { kind: 'flatten', radiusM: 120, blendM: 60 }), TOWN);
-    await view([TOWN[0] + 0.02, TOWN[1] + 0.02], 300, 20, 70);
+    // 1.3 km north of the crater, seen from 800 m south of it, looking north.
+    const pad = [TOWN[0] + 0.012, TOWN[1]];
+    await demo(([a, b]) => window.ctDemo.drop(a, b, { kind: 'flatten', radiusM: 150, blendM: 60 }), pad);
+    await view([pad[0] - 0.0072, pad[1]], 300, 0, 70);
     await shoot('town-pad-300m.png');
   });
 }
