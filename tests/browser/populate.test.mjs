@@ -104,10 +104,10 @@ test('a crater asks again for exactly the tiles it touches and lowers the ground
 
 if (pictures) {
   test('a town pad from 300 m (picture)', async () => {
-    // 1.3 km north of the crater, seen from 800 m south of it, looking north.
+    // 1.3 km north of the crater, seen from 430 m south of it, looking north and down.
     const pad = [TOWN[0] + 0.012, TOWN[1]];
-    await demo(([a, b]) => window.ctDemo.drop(a, b, { kind: 'flatten', radiusM: 150, blendM: 60 }), pad);
-    await view([pad[0] - 0.0072, pad[1]], 300, 0, 70);
+    await demo(([a, b]) => window.ctDemo.drop(a, b, { kind: 'flatten', radiusM: 200, blendM: 60 }), pad);
+    await view([pad[0] - 0.0039, pad[1]], 300, 0, 55);
     await shoot('town-pad-300m.png');
   });
 }
