@@ -18,6 +18,7 @@ import { crossfade, reliefBoost } from './picture.js';
 import { createWalkMode } from './walk_mode.js';
 import { applyGroundSample, orbitFramePose } from './camera_ground.js';
 import { parseWalk } from './walk.js';
+import { attachPopulate } from './populate.js';
 
 /**
  * While only streaming changes the picture, draw at most this often and at most 1/STREAM_DRAW_SHARE
@@ -180,6 +181,7 @@ async function buildWorld(spec) {
     world.previous = { streamer: old, tiles: old.lastTiles ?? [], exaggeration: old.exaggeration, builtAt: performance.now(), fadeStart: null };
   }
   Object.assign(world, { spec, generation: r.generation, config: r.config, radiusM: r.config.radius_m, streamer: makeStreamer(r) });
+  app.services.populate?.newWorld();
   app.services.renderer.rivers.setGraph(null);
   pool.rivers().then((g) => { if (world.generation === g.generation) { app.services.renderer.rivers.setGraph(g, world.radiusM); app.frame.dirty = true; } }).catch(() => {});
   if (!app.camera.pose) setPoseFromView(app.upkeep.hint.view ?? defaultPose(world.radiusM));
@@ -235,6 +237,7 @@ function step(now, force = false) {
   const view = computeView(pose, { radiusM: world.radiusM, width: canvas.width, height: canvas.height, groundM: app.camera.groundM, ...world.streamer.heightRange() });
   view.altitudeM = pose.alt - app.camera.groundM;
   const s = world.streamer.update(view, now, { frameMs: frame.cost });
+  app.services.populate?.update(view);
   if (frame.drewAt !== null && !force) {
     frame.cost = now - frame.drewAt;
     frame.drewAt = null;
@@ -344,6 +347,9 @@ async function main() {
     paused: () => sv.walk.active(),
   });
   sv.walk = createWalkMode({ app, canvas, onLeave: (p) => setPoseFromView({ ...p, tilt: Math.min(85, p.tilt) }), setExaggeration });
+  // Scatter, site pins and edit mode (web/populate.js); their ctDemo members join the page's.
+  sv.populate = attachPopulate({ app, canvas, options: hint.options });
+  Object.assign(api, sv.populate.api);
   window.addEventListener('hashchange', (e) => {
     // The event's own URL: the address-bar upkeep may have rewritten
     // location.hash (replaceState) between the edit and this event.

@@ -52,6 +52,8 @@ export class Renderer {
     this.timer = new GpuTimer(gl);
     /** The world's river graph as lines (setGraph); drawn over the terrain unless f.rivers is false. */
     this.rivers = new RiversLayer(gl);
+    /** More layers drawn after the terrain, each with draw(frame) (web/populate.js: scatter, site pins). */
+    this.layers = [];
     /**
      * What this renderer draws beyond the mesh (stream/streamer.js asks the worker for it): relief
      * maps (per-pixel shading), palette maps (colour per pixel) and lakes as level maps on the terrain.
@@ -294,6 +296,7 @@ export class Renderer {
     gl.cullFace(gl.BACK);
     let triangles = this._tiles(f, f.tiles, 1, shadowed);
     if (f.rivers !== false) this.rivers.draw(f, this._spacingM(f, f.tiles));
+    for (const l of this.layers) l.draw(f);
     if (f.fade && f.fade.alpha > 0) {
       // The old planet over the new one: its own depth, blended.
       gl.clear(gl.DEPTH_BUFFER_BIT);

@@ -4,7 +4,9 @@
 export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'stride', 'budget', 'tpp', 'exaggeration', 'sun', 'debug', 'walk',
   'shadows',
   // tiles=URL: a bake's manifest (or its folder): the workers stream its verified tiles (docs/worker.md).
-  'tiles'];
+  'tiles',
+  // scatter=0: no trees, shrubs and rocks drawn (web/scatter_layer.js).
+  'scatter'];
 
 /**
  * The page's finest chunk LOD when the address names none: 12 m samples, a

@@ -25,6 +25,7 @@
  * the caller holds it, else from the four corner samples of its cell. */
 #include "surface/ct_scatter.h"
 #include "base/ct_math.h"
+#include "layers/ct_edits.h"
 
 #include <string.h>
 
@@ -306,11 +307,12 @@ static int ct__sc_place(const ct__sgrid *g, ct__sground *s, int face, const ct__
 
 int ct__scatter_excluded(const ct__field *f, const double dir[3], const ct_ground *g)
 {
-    /* Nothing edits the ground yet: water and slopes are the kinds' own rules. */
-    (void)f;
-    (void)dir;
+    /* Water and slopes are the kinds' own rules; here only what a game built:
+     * a pad's or a path's footprint (blend and shoulders included) keeps off
+     * placement, so a levelled site or a road comes back bare. Craters and
+     * brushes only reshape the ground, which the kinds' rules then read. */
     (void)g;
-    return 0;
+    return f && ct__edits_excludes(f->edits, dir);
 }
 
 /* -------------------------------------------------------------- the call */
