@@ -122,14 +122,22 @@ test('scatter darkens where instances stand; an edit is outlined; rivers draw', 
   }
   assert.ok(darker > 50, `${darker} pixels darkened`);
   assert.is(lighter, 0);
+  // One instance darkens its 4 x 4 pixel block at most.
+  const one = renderMinimap({ ...o, scatter: [{ ...scatter, count: 1 }] });
+  let changed = 0;
+  for (let p = 0; p < SIZE * SIZE * 4; p++) changed += one.pixels[p] !== plain.pixels[p];
+  assert.ok(changed > 0 && changed <= 16 * 3, `one instance changed ${changed} bytes`);
   const pad = movePose(atPort, 0, 600, R).dir;   // 600 m east
   const edited = renderMinimap({ ...o, edits: [{ kind: 'flatten', center: pad, radiusM: 120 }] });
   const ring = centroid(edited, [250, 214, 70]);
   const mpp = 3000 / SIZE, c = SIZE / 2 - 0.5;
   assert.ok(ring && Math.abs(ring[0] - (c + 600 / mpp)) < 1 && Math.abs(ring[1] - c) < 1 && ring[2] > 20, `pad outline at ${ring}`);
-  const rivers = world.riverCurves(), wide = { ...o, rangeM: 60000, chunks: [] };
-  const drawn = centroid(renderMinimap({ ...wide, rivers }), [58, 128, 210]);
-  assert.ok(drawn === null || drawn[2] > 0);   // the port may have no river within 60 km: drawing it must not fail
+  // Standing on a river curve's first point, the curve is drawn through the map.
+  const rivers = world.riverCurves(), p0 = [...rivers.points.subarray(0, 3)];
+  const onRiver = { dir: p0, forward: north(p0) };
+  const drawn = centroid(renderMinimap({ ...o, pose: onRiver, chunks: [], rangeM: 20000, rivers }), [58, 128, 210]);
+  assert.ok(drawn && drawn[2] >= 10, `river pixels ${drawn}`);
+  assert.is(centroid(renderMinimap({ ...o, pose: onRiver, chunks: [], rangeM: 20000 }), [58, 128, 210]), null);
 });
 
 test('the same input gives the same bytes', () => {
