@@ -284,6 +284,8 @@ export interface MinimapChunksOptions {
   /** default 4 */ maxInFlight?: number;
   /** default 48 */ maxChunks?: number;
 }
+/** The keys of lod under a square of half-side rangeM round dir, nearest first. */
+export declare function keysAround(dir: Vec3, radiusM: number, lod: number, rangeM: number): { key: ChunkKey; distM: number }[];
 /** The chunks a minimap is drawn from: surface_lod and coarser keys round the player, from the pool. */
 export declare class MinimapChunks {
   constructor(options: MinimapChunksOptions);
@@ -292,3 +294,5 @@ export declare class MinimapChunks {
   /** held chunks, finest LOD first */
   chunks(): MinimapChunk[];
 }
+/** The scatter catalogue, core.scatterKinds()'s table (for pages that hold no core). */
+export declare const SCATTER_KINDS: readonly import('../wasm/ct.mjs').ScatterKind[];

@@ -3,9 +3,31 @@
 // (the ground the player walks on, the GroundNeighbourhood's chunks) and at a
 // few coarser LODs (a wider view, and cover while the fine chunks load), asked
 // from the worker pool (pool.chunk), nearest first. update(dir) never waits;
-// chunks() lists what is held, finest first, for renderMinimap.
+// chunks() lists what is held, finest first, for renderMinimap. keysAround
+// is the key set round a point, for other per-chunk data (scatter).
 import { ctError } from '../wasm/ct_error.mjs';
 import { keyAt, keyId, normalize, cross } from './geo.js';
+
+/**
+ * The keys of lod under a square of half-side rangeM round a direction (on
+ * its tangent plane), each with its nearest sampled distance, nearest first.
+ * The square is sampled at an eighth of its half-side, so every chunk at least
+ * that wide that it touches is in.
+ * @returns {{key: {face: number, lod: number, x: number, y: number}, distM: number}[]}
+ */
+export function keysAround(dir, radiusM, lod, rangeM) {
+  const d = normalize(dir), side = Math.abs(d[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const e = normalize(cross(side, d)), n = cross(d, e), out = new Map();
+  for (let j = -8; j <= 8; j++) {
+    for (let i = -8; i <= 8; i++) {
+      const a = (i / 8) * rangeM, b = (j / 8) * rangeM, distM = Math.hypot(a, b);
+      const { key } = keyAt(normalize([0, 1, 2].map((c) => d[c] + (a * e[c] + b * n[c]) / radiusM)), lod);
+      const id = keyId(key), old = out.get(id);
+      if (!old || old.distM > distM) out.set(id, { key, distM });
+    }
+  }
+  return [...out.values()].sort((x, y) => x.distM - y.distM);
+}
 
 export class MinimapChunks {
   /**
@@ -40,23 +62,15 @@ export class MinimapChunks {
 
   /** One frame: the player's direction (or a pose {dir}) moves the wanted set; requests go out. Never waits. */
   update(player) {
-    const dir = normalize(Array.isArray(player) ? player : player?.dir ?? []);
+    const v = Array.isArray(player) ? player : player?.dir, dir = v?.length === 3 ? normalize(v) : [NaN];
     if (!dir.every(Number.isFinite)) throw ctError('CT_ERR_DIRECTION', 'MinimapChunks.update needs a direction or a pose {dir}');
-    const R = this.radiusM, side = Math.abs(dir[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-    const e = normalize(cross(side, dir)), n = cross(dir, e), want = new Map();
-    // The square's corners, edges and inside at an eighth of its side: every
-    // chunk at least a sixteenth of the side wide that it touches is hit.
-    const r = this.rangeM * Math.SQRT2;
+    const want = new Map();
     for (const lod of this.lods) {
-      for (let j = -8; j <= 8; j++) {
-        for (let i = -8; i <= 8; i++) {
-          const a = (i / 8) * r, b = (j / 8) * r, distM = Math.hypot(a, b);
-          const { key } = keyAt(normalize([0, 1, 2].map((c) => dir[c] + (a * e[c] + b * n[c]) / R)), lod);
-          const id = keyId(key), old = want.get(id);
-          // Coarse chunks come first: they cover the whole map at once.
-          const prio = distM + (lod - this.lods[this.lods.length - 1]) * 1e3;
-          if (!old || old.prio > prio) want.set(id, { key, prio });
-        }
+      // Coarse chunks come first: they cover the whole map at once.
+      const bias = (lod - this.lods[this.lods.length - 1]) * 1e3;
+      for (const { key, distM } of keysAround(dir, this.radiusM, lod, this.rangeM * Math.SQRT2)) {
+        const id = keyId(key), prio = distM + bias, old = want.get(id);
+        if (!old || old.prio > prio) want.set(id, { key, prio });
       }
     }
     this._order = [...want.entries()].sort((x, y) => x[1].prio - y[1].prio);

@@ -16,6 +16,7 @@ import { sampleAround } from './probe.js';
 import { createApi } from './api.js';
 import { crossfade, reliefBoost } from './picture.js';
 import { createWalkMode } from './walk_mode.js';
+import { createMinimapView } from './minimap_view.js';
 import { applyGroundSample, orbitFramePose } from './camera_ground.js';
 import { parseWalk } from './walk.js';
 
@@ -273,6 +274,7 @@ function loop(now) {
   if (c.tick(dt) | app.services.walk.tick(dt)) app.frame.dirty = true;
   app.frame.lastTick = now;
   step(now);
+  app.services.minimap?.tick(now);
   requestAnimationFrame(loop);
 }
 
@@ -333,6 +335,9 @@ async function main() {
     paused: () => sv.walk.active(),
   });
   sv.walk = createWalkMode({ app, canvas, onLeave: (p) => setPoseFromView({ ...p, tilt: Math.min(85, p.tilt) }), setExaggeration });
+  // The minimap in a corner while walking (ctDemo.minimap: its stats and north-up / heading-up toggle).
+  sv.minimap = createMinimapView({ app, walk: sv.walk, palette: () => paletteRgb(app.display.palette, app.display.defaultRgb) });
+  api.minimap = { stats: () => sv.minimap.stats(), setHeadingUp: (on) => sv.minimap.setHeadingUp(on) };
   window.addEventListener('hashchange', (e) => {
     // The event's own URL: the address-bar upkeep may have rewritten
     // location.hash (replaceState) between the edit and this event.
