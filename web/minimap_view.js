@@ -22,7 +22,7 @@ export function createMinimapView({ app, walk, palette }) {
   canvas.id = 'minimap';
   canvas.width = canvas.height = SIZE;
   canvas.title = `Minimap (${MINIMAP_KEY.toUpperCase()}: north up / heading up)`;
-  Object.assign(canvas.style, { position: 'fixed', right: '8px', bottom: '8px', width: `${SIZE}px`, height: `${SIZE}px`,
+  Object.assign(canvas.style, { position: 'fixed', left: '8px', top: '44px', width: `${SIZE}px`, height: `${SIZE}px`,
     border: '1px solid #3a4a68', borderRadius: '4px', display: 'none', imageRendering: 'pixelated' });
   document.body.append(canvas);
   const g = canvas.getContext('2d');

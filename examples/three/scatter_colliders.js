@@ -6,14 +6,9 @@
 // and go past FAR_M (hysteresis, so one at the edge is not made every step),
 // and are put in again when the walker moves its float32 origin.
 import { SCATTER_KINDS } from 'cubesphere-terrain/stream';
+import { yTo } from './walk.js';
 
 const NEAR_M = 60, FAR_M = 90, RECHECK_M = 10;
-
-/** The rotation that turns +y onto up (as walk.js's capsule). */
-function yTo(up) {
-  const w = 1 + up[1], l = Math.hypot(w, up[2], up[0]);
-  return l < 1e-9 ? { x: 1, y: 0, z: 0, w: 0 } : { x: up[2] / l, y: 0, z: -up[0] / l, w: w / l };
-}
 
 /** The collider shape of an instance: {shape: 'cylinder'|'ball', radiusM, halfM, centre (body-fixed)} or null. */
 export function instanceCollider(foot) {

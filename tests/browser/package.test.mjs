@@ -168,8 +168,8 @@ test('examples/three streams chunk meshes into a three.js scene, from space to n
   await page.screenshot({ path: path.join(process.env.CT_DOCS_PICTURES === '1' ? path.join(root, 'docs', 'img') : artifacts, 'three-walk.png') });
 
   // Trees: the tallest trunk of the slope's chunk on flat dry ground (Node's
-  // world.scatter), approached head-on from 6 m south. Without its collider
-  // the walk would take the character 14 m past it.
+  // world.scatter), approached from 6 m south. Without its collider the walk
+  // would take the character 14 m past it through the trunk.
   const s = world.scatter(keyAt(latLonToDir(...SLOPE), 5).key);
   let tree = null;
   for (let i = 0; i < s.count; i++) {
@@ -185,14 +185,15 @@ test('examples/three streams chunk meshes into a three.js scene, from space to n
   assert.ok(ready.scatter.drawn > 0 && ready.scatter.obstacles.some((o) => o.shape === 'cylinder'), `trees drawn and solid: ${ready.scatter.drawn}`);
   const walked = await page.evaluate(() => window.ctThree.advance(4, 5));
   // The character's distance from the trunk's axis, and how far north of the tree it is, at each step.
-  const { north } = enuFrame(tree.up), dotp = (p, q) => p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
-  const axis = walked.trace.map((p) => ({ d: Math.sqrt(Math.max(0, 1 - dotp(p, tree.up) ** 2)) * R, north: dotp(p, north) * R }));
+  const toN = enuFrame(tree.up).north, dotp = (p, q) => p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
+  const axis = walked.trace.map((p) => ({ d: Math.sqrt(Math.max(0, 1 - dotp(p, tree.up) ** 2)) * R, north: dotp(p, toN) * R }));
   const closest = Math.min(...axis.map((a) => a.d)), last = axis[axis.length - 1];
   // It never enters the trunk (the capsule's 0.3 m radius stays outside the
   // tree's, less the controller's 2 cm skin); it reached it, and past it
   // (the controller slides round an obstacle) it went by at the trunk's side.
   assert.ok(closest >= tree.r + 0.25, `outside the trunk: ${closest.toFixed(2)} m from its axis at the closest (radius ${tree.r.toFixed(2)} m)`);
   assert.ok(closest < tree.r + 0.6, `walked up to it: ${closest.toFixed(2)} m`);
+  process.stderr.write(`  tree: radius ${tree.r.toFixed(2)} m, closest ${closest.toFixed(2)} m from its axis, ended ${last.north.toFixed(2)} m north, ${ready.scatter.drawn} instances drawn\n`);
   const by = axis.find((a) => a.north > 0);
   assert.ok(!by || Math.sqrt(by.d ** 2 - by.north ** 2) >= tree.r + 0.25, `went round it: ${JSON.stringify(by)} (last ${JSON.stringify(last)})`);
   world.free();
