@@ -16,6 +16,7 @@ import { sampleAround } from './probe.js';
 import { createApi } from './api.js';
 import { crossfade, reliefBoost } from './picture.js';
 import { createWalkMode } from './walk_mode.js';
+import { createMinimapView } from './minimap_view.js';
 import { applyGroundSample, orbitFramePose } from './camera_ground.js';
 import { parseWalk } from './walk.js';
 import { attachPopulate } from './populate.js';
@@ -286,6 +287,7 @@ function loop(now) {
   if (c.tick(dt) | app.services.walk.tick(dt)) app.frame.dirty = true;
   app.frame.lastTick = now;
   step(now);
+  app.services.minimap?.tick(now);
   requestAnimationFrame(loop);
 }
 
@@ -350,6 +352,9 @@ async function main() {
   // Scatter, site pins and edit mode (web/populate.js); their ctDemo members join the page's.
   sv.populate = attachPopulate({ app, canvas, options: hint.options });
   Object.assign(api, sv.populate.api);
+  // The minimap in a corner while walking (ctDemo.minimap: its stats and north-up / heading-up toggle).
+  sv.minimap = createMinimapView({ app, walk: sv.walk, palette: () => paletteRgb(app.display.palette, app.display.defaultRgb) });
+  api.minimap = { stats: () => sv.minimap.stats(), setHeadingUp: (on) => sv.minimap.setHeadingUp(on) };
   window.addEventListener('hashchange', (e) => {
     // The event's own URL: the address-bar upkeep may have rewritten
     // location.hash (replaceState) between the edit and this event.

@@ -206,6 +206,17 @@ window.ctThree = {
    * topM, landed}: the feet's heights before and at the top, and walk stats.
    */
   jump: (hangMs) => walk.jump(hangMs),
+  /** Walks seconds ahead at forwardMps without waiting for frames (trees and rocks block it); resolves with walk stats. */
+  async advance(seconds, forwardMps = 5) { return walk.advance(state, seconds, forwardMps); },
+  /** Resolves with walk stats once the trees and rocks within 60 m of the character are solid (at least one). */
+  async scatterReady(hangMs = 60000) {
+    const t0 = performance.now();
+    while (!(walk.active && walk.obstacles.held.size > 0 && walk.scatter.drawn > 0)) {
+      if (performance.now() - t0 > hangMs) throw new Error(`scatter: none near the character after ${hangMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return walk.stats();
+  },
 };
 
 /** Resolves with stats a few frames on, once the streamer has what the view needs. */

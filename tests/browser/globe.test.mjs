@@ -641,6 +641,7 @@ async function runFrom(lat, lon, heading, passM) {
   }
   await page.keyboard.up('w');
   await page.keyboard.up('Shift');
+  trace.minimap = await page.evaluate(() => window.ctDemo.minimap.stats());
   await page.evaluate(() => window.ctDemo.leaveWalk());
   return trace;
 }
@@ -652,6 +653,9 @@ test('walk mode runs over the north pole and straight through a cube corner', as
   const last = pole[pole.length - 1].pose;
   assert.ok(arc(pole[0].pose, last) * 6371000 >= 4, `ran ${(arc(pole[0].pose, last) * 6371000).toFixed(2)} m from the start`);
   assert.ok(Math.abs(Math.abs(last.lon - 10) - 180) < 1 && Math.abs(last.heading - 180) < 1, `over the pole: ${JSON.stringify(last)}`);
+  // The minimap corner, asked north-up, is drawn heading-up there (north is undefined at the pole).
+  const map = pole.minimap;
+  assert.ok(map.shown && map.drawn > 0 && !map.error && map.headingUp === true && !map.headingUpAsked, `minimap at the pole: ${JSON.stringify(map)}`);
   // Through the +X+Y+Z cube corner (35.26 N 45 E), heading north-east along the diagonal.
   const corner = await runFrom(35.26439 - 1e-5, 45 - 1e-5, 45, 4);
   const end = corner[corner.length - 1].pose;
