@@ -28,8 +28,8 @@ export function attachPopulate(o) {
   let lastView = null;
   const changed = () => { app.frame.dirty = true; };
   const edit = createEditMode({ app, canvas: o.canvas, layers: { scatter, markers }, view: () => lastView });
-  // The walk-mode minimap (web/minimap_view.js) draws the pins and the edit set's footprints too.
-  app.minimapLayers = { get sites() { return markers.sites; }, get edits() { return edit.edits(); } };
+  // The walk-mode minimap (web/minimap_view.js) draws the pins, the edit set's footprints and the scatter's density too.
+  app.minimapLayers = { get sites() { return markers.sites; }, get edits() { return edit.edits(); }, get scatter() { return scatter.held(); } };
   // Mesh requests made while ctDemo.drop runs, for the edit check (which tiles came again).
   let meshLog = null;
   const pool = app.services.pool, mesh = pool.mesh.bind(pool);

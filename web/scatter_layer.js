@@ -177,6 +177,7 @@ export class ScatterLayer {
         entry.pending = null;
         entry.center = Array.from(sc.center);
         entry.count = sc.count;
+        entry.positions = sc.positions;   // the feet, kept for the minimap's density (held())
         entry.batches = [];
         for (const [k, inst] of instancesByKind(sc)) {
           const b = this.batches.create(this.kinds[k].shape, inst);
@@ -212,6 +213,13 @@ export class ScatterLayer {
     this.last.instances = n;
     this.gl.bindVertexArray(null);
     return n;
+  }
+
+  /** The held scatter as renderMinimap takes it ({count, center, positions} per key): its density layer. */
+  held() {
+    const out = [];
+    for (const e of this.entries.values()) if (e.positions) out.push({ count: e.count, center: e.center, positions: e.positions });
+    return out;
   }
 
   /** Numbers for ctDemo.scatter(). */
