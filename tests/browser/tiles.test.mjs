@@ -116,7 +116,8 @@ test('a view streamed from baked tiles is the generated view, pixel for pixel', 
   // Every reply to a request that carried a tile came from it (a request the streamer cancelled gets none).
   assert.ok(baked.log.sources.tile > 0 && !baked.log.sources.generated && baked.log.sources.tile <= baked.log.withTile,
     `replies from tiles (${JSON.stringify(baked.log)})`);
-  assert.ok(baked.log.sources.tile >= 0.9 * keys.length, `tiles served ${baked.log.sources.tile} of ${keys.length} baked`);
+  // How many of the baked keys the second descent asks for depends on how fast tiles arrive (the
+  // streamer skips levels it no longer needs), so no share is asserted: the settled pictures are.
   assert.is(baked.px.width, generated.px.width);
   let differ = 0;
   for (let i = 0; i < generated.px.rgb.length; i++) differ += baked.px.rgb[i] !== generated.px.rgb[i];
