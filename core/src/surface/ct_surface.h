@@ -10,6 +10,7 @@
 #include "layers/ct_ranges.h"
 #include "layers/ct_fine_relief.h"
 #include "layers/ct_rivers.h"
+#include "layers/ct_streams.h"
 #include "layers/ct_edits.h"
 
 /* Sampling without validation. need_moisture = 0 lets chunk generation skip
@@ -73,6 +74,8 @@ typedef struct ct__sampler {
     /* A chunk's fine-relief pyramid (NULL: each sample asks ct__ground_point)
      * and the chunk's face, LOD and the node of each lane. */
     ct__gpyr *pyr;
+    ct__streams_prep streams;        /* streams.on 0: no streams */
+    ct__streams_memo streams_memo;   /* the stream lattice's node heights */
     int chunk_chain;          /* 1: a chunk whose samples are nodes of every octave */
     int chunk_face, chunk_lod;
     int64_t lane_gx[CT__SAMPLER_SLOTS], lane_gy;

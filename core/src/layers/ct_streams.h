@@ -1,0 +1,45 @@
+/* ct_streams.h - private declarations of the streams layer (streams.c): a
+ * tree of valleys on a world-anchored jittered lattice per cube face, each
+ * node draining to its lowest neighbour by the ground before fine relief,
+ * carved into the land with a bed that falls monotonically downstream. */
+#ifndef CT_STREAMS_H
+#define CT_STREAMS_H
+
+#include "base/ct_base.h"
+
+/* Node heights a sampler keeps (direct-mapped by node; a pure function of
+ * the node, so the memo never changes a result). */
+#define CT__STREAMS_MEMO 512
+
+typedef struct ct__streams_memo {
+    int64_t key[CT__STREAMS_MEMO];   /* -1: empty */
+    double h[CT__STREAMS_MEMO];
+} ct__streams_memo;
+
+/* What is constant per world. on 0: the layer does nothing. */
+typedef struct ct__streams_prep {
+    int on;
+    int level;           /* lattice: 256 x 2^level nodes per face side */
+    double n;            /* 256 x 2^level */
+    double depth_m;      /* stream_depth_m: bed below the node's ground */
+    double wall;         /* stream_wall: rise of the valley sides (m per m) */
+    double core_m;       /* half-width of the floor set to the bed exactly */
+    double radius_m;
+    uint32_t seed;
+} ct__streams_prep;
+
+/* The ground a node links by (macro + detail + ranges, no fine relief), at a
+ * canonical unit direction. */
+typedef double (*ct__streams_height_fn)(void *ctx, const double dir[3]);
+
+void ct__streams_prepare(const ct_config *cfg, ct__streams_prep *p);
+void ct__streams_memo_reset(ct__streams_memo *m);
+
+/* The change (<= 0 away from the floor; the floor is set to the bed) the
+ * streams make to a land sample of height h_m (above_m above its water or
+ * shore reference, > 0) at canonical direction dir. Never lowers a sample by
+ * more than half its height above the reference, so land stays land. */
+double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const double dir[3], double h_m,
+                      double above_m, ct__streams_height_fn height, void *ctx);
+
+#endif

@@ -1,0 +1,176 @@
+/* streams.c - valleys that join downhill, below the macro rivers.
+ *
+ * Each cube face carries a lattice of 256 x 2^level nodes a side, each node
+ * jittered inside its lattice cell by a hash of (face, x, y): world-anchored,
+ * so every chunk, LOD and point sample sees the same nodes. A node drains to
+ * the lowest of its 8 neighbours on the same face when that one is lower,
+ * by the ground before fine relief (macro + detail + ranges, the caller's
+ * height function): the links form trees that join downhill, found from a
+ * node's 3 x 3 neighbourhood alone, so no global solve.
+ *
+ * Along each link the bed falls linearly from the child's ground minus
+ * stream_depth_m to the parent's ground minus stream_depth_m: it never rises
+ * downstream (the parent is lower) and every tributary meets its parent at
+ * the parent's level. A sample takes the lowest valley over the links near
+ * it, bed + the valley side's rise; the land goes down to it (never up,
+ * except on the floor, where it is set to the bed so that a dip in the
+ * finer relief does not close a hollow in the channel). The valley side
+ * steepens to a wall at 1/4 of a lattice cell at a face centre, so links
+ * whose child lies outside the 5 x 5 nodes around the sample cannot reach it
+ * (they stay more than half a cell away, corners of the face included).
+ *
+ * Only + - * / sqrt floor and integer hashes: native equals WebAssembly. */
+#include "layers/ct_streams.h"
+
+#include <math.h>
+
+#define CT__STREAMS_SALT 0x4005u
+#define CT__STREAMS_JITTER 0.7     /* node spread inside its cell (share of the cell) */
+#define CT__STREAMS_REACH 0.25     /* most reach of a valley, in face-centre lattice cells */
+#define CT__STREAMS_CUT 100.0      /* most a valley cuts, in stream depths (besides its floor) */
+
+void ct__streams_prepare(const ct_config *cfg, ct__streams_prep *p)
+{
+    p->on = cfg->stream_depth_m > 0.0 && cfg->mode != CT_MODE_WALK && cfg->surface_lod >= cfg->stream_from_lod;
+    p->level = (int)cfg->stream_level;
+    p->n = (double)((int64_t)CT_CHUNK_CORE << p->level);
+    p->depth_m = cfg->stream_depth_m;
+    p->wall = cfg->stream_wall;
+    p->core_m = cfg->stream_floor_m;
+    p->radius_m = cfg->radius_m;
+    p->seed = ct__subseed(cfg->seed, CT__STREAMS_SALT);
+}
+
+void ct__streams_memo_reset(ct__streams_memo *m)
+{
+    int k;
+    for (k = 0; k < CT__STREAMS_MEMO; k++) m->key[k] = -1;
+}
+
+/* Node (x, y) of face: its unit direction. */
+static void ct__streams_node_dir(const ct__streams_prep *p, int face, int64_t x, int64_t y, double d[3])
+{
+    uint32_t h = ct__hash4(p->seed, (uint32_t)face, (uint32_t)x, (uint32_t)y);
+    double jx = ((double)(h & 0xffffu) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
+    double jy = ((double)(h >> 16) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
+    double u = 2.0 * (((double)x + 0.5 + jx) / p->n) - 1.0;
+    double v = 2.0 * (((double)y + 0.5 + jy) / p->n) - 1.0;
+    ct__face_uv_to_cube(face, u, v, d);
+    ct__normalize_canonical(d);
+}
+
+static double ct__streams_node_h(const ct__streams_prep *p, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                                 const double d[3], ct__streams_height_fn height, void *ctx)
+{
+    int64_t n = (int64_t)p->n, key = ((int64_t)face * n + y) * n + x;
+    uint32_t slot = ct__hash2((uint32_t)key, (uint32_t)(key >> 32)) & (CT__STREAMS_MEMO - 1);
+    if (m && m->key[slot] == key) return m->h[slot];
+    {
+        double h = height(ctx, d);
+        if (m) {
+            m->key[slot] = key;
+            m->h[slot] = h;
+        }
+        return h;
+    }
+}
+
+#define CT__W 9   /* the window of nodes: the 5 x 5 that may reach a sample, their neighbours, and theirs */
+
+/* The lowest of the 8 neighbours of window node (i, j) when lower than it:
+ * its window index j * CT__W + i, else -1 (a root). */
+static int ct__streams_link(double H[CT__W][CT__W], int ok[CT__W][CT__W], int i, int j)
+{
+    int a, b, best = -1;
+    double hl = H[j][i];
+    for (b = -1; b <= 1; b++)
+        for (a = -1; a <= 1; a++)
+            if ((a || b) && ok[j + b][i + a] && H[j + b][i + a] < hl) {
+                hl = H[j + b][i + a];
+                best = (j + b) * CT__W + i + a;
+            }
+    return best;
+}
+
+double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const double dir[3], double h_m,
+                      double above_m, ct__streams_height_fn height, void *ctx)
+{
+    double P[CT__W][CT__W][3], H[CT__W][CT__W], u, v, reach, best = 0.0, out, lo;
+    int ok[CT__W][CT__W], link[CT__W][CT__W], face, i, j;
+    int64_t ix, iy, last;
+    if (!p->on || !(above_m > 0.0)) return 0.0;
+    ct__cube_from_dir(dir, &face, &u, &v);
+    last = (int64_t)p->n - 1;
+    ix = (int64_t)floor((u + 1.0) * 0.5 * p->n);
+    iy = (int64_t)floor((v + 1.0) * 0.5 * p->n);
+    if (ix > last) ix = last;
+    if (iy > last) iy = last;
+    if (ix < 0) ix = 0;
+    if (iy < 0) iy = 0;
+    reach = CT__STREAMS_REACH * 2.0 * p->radius_m / p->n;
+    for (j = 0; j < CT__W; j++)
+        for (i = 0; i < CT__W; i++) {
+            int64_t x = ix - 4 + i, y = iy - 4 + j;
+            ok[j][i] = x >= 0 && y >= 0 && x <= last && y <= last;
+            link[j][i] = -1;
+            if (!ok[j][i]) continue;
+            ct__streams_node_dir(p, face, x, y, P[j][i]);
+            H[j][i] = ct__streams_node_h(p, m, face, x, y, P[j][i], height, ctx);
+        }
+    for (j = 1; j < CT__W - 1; j++)
+        for (i = 1; i < CT__W - 1; i++)
+            if (ok[j][i]) link[j][i] = ct__streams_link(H, ok, i, j);
+    for (j = 2; j < CT__W - 2; j++)
+        for (i = 2; i < CT__W - 2; i++) {
+            int a, b, pi, pj, fed = 0, pl = link[j][i];
+            double ab[3], sa[3], t, ab2, q[3], d, r, target, bed0, bed1, cut, w;
+            if (!ok[j][i] || pl < 0) continue;   /* a root: drains nowhere at this scale */
+            pi = pl % CT__W;
+            pj = pl / CT__W;
+            for (b = -1; b <= 1; b++)
+                for (a = -1; a <= 1; a++)
+                    if ((a || b) && link[j + b][i + a] == j * CT__W + i) fed = 1;
+            /* A head (no node drains into it) starts at its ground, a node
+             * fed from upstream at depth_m below it. The parent is fed (by
+             * this node) and lower, so its bed, depth_m below its ground,
+             * is lower than this one's: the bed never rises downstream. A
+             * root parent keeps its ground; the link then ends no higher
+             * than it starts. */
+            bed0 = H[j][i] - (fed ? p->depth_m : 0.0);
+            bed1 = link[pj][pi] >= 0 ? H[pj][pi] - p->depth_m : H[pj][pi];
+            if (bed1 > bed0) bed1 = bed0;
+            for (a = 0; a < 3; a++) {
+                ab[a] = P[pj][pi][a] - P[j][i][a];
+                sa[a] = dir[a] - P[j][i][a];
+            }
+            ab2 = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
+            t = (sa[0] * ab[0] + sa[1] * ab[1] + sa[2] * ab[2]) / ab2;
+            if (t < 0.0) t = 0.0;
+            if (t > 1.0) t = 1.0;
+            for (a = 0; a < 3; a++) q[a] = sa[a] - t * ab[a];
+            d = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]) * p->radius_m;
+            if (!(d < reach)) continue;
+            target = (1.0 - t) * bed0 + t * bed1 + p->wall * d;
+            r = d / reach;
+            /* how far the sample goes down to this valley: to its side where
+             * the side is below the ground, at most CT__STREAMS_CUT depths,
+             * fading to nothing at the reach */
+            cut = h_m - target;
+            if (!(cut > 0.0)) continue;   /* the ground is below this valley's side */
+            if (cut > CT__STREAMS_CUT * p->depth_m) cut = CT__STREAMS_CUT * p->depth_m;
+            w = (1.0 - r * r) * (1.0 - r * r);
+            /* a head's valley shallows out over the first half of its link,
+             * so it never ends in a hole */
+            if (!fed) {
+                double e = t < 0.5 ? 2.0 * t : 1.0;
+                w *= e * e * (3.0 - 2.0 * e);
+            }
+            cut *= w;
+            if (fed && d < p->core_m) cut += (1.0 - d / p->core_m) * (h_m - target - cut);
+            if (cut > best) best = cut;
+        }
+    if (!(best > 0.0)) return 0.0;
+    out = -best;
+    lo = -0.5 * above_m;
+    return out < lo ? lo : out;
+}
