@@ -7,31 +7,39 @@
 
 #include "base/ct_base.h"
 
-/* Node heights a sampler keeps (direct-mapped by node; a pure function of
- * the node, so the memo never changes a result). */
-#define CT__STREAMS_MEMO 512
+#define CT__STREAMS_LEVELS 2   /* most lattice levels */
+
+/* Node heights a sampler keeps per level (direct-mapped by node; a pure
+ * function of the node, so the memo never changes a result). */
+#define CT__STREAMS_MEMO 1024
 
 typedef struct ct__streams_memo {
-    int64_t key[CT__STREAMS_MEMO];   /* -1: empty */
-    double h[CT__STREAMS_MEMO];
+    int64_t key[CT__STREAMS_LEVELS][CT__STREAMS_MEMO];   /* -1: empty */
+    double h[CT__STREAMS_LEVELS][CT__STREAMS_MEMO];
 } ct__streams_memo;
+
+/* One lattice level: 256 x 2^level nodes a face side. */
+typedef struct ct__streams_level {
+    int level;
+    double n;            /* 256 x 2^level */
+    double depth_m;      /* bed below a fed node's ground */
+    double reach_m;      /* how far a valley reaches from its link */
+    uint32_t seed;
+} ct__streams_level;
 
 /* What is constant per world. on 0: the layer does nothing. */
 typedef struct ct__streams_prep {
-    int on;
-    int level;           /* lattice: 256 x 2^level nodes per face side */
-    double n;            /* 256 x 2^level */
-    double depth_m;      /* stream_depth_m: bed below the node's ground */
+    int on, levels;
+    ct__streams_level lv[CT__STREAMS_LEVELS];   /* coarse first */
     double wall;         /* stream_wall: rise of the valley sides (m per m) */
-    double core_m;       /* half-width of the floor set to the bed exactly */
+    double core_m;       /* half-width of the floor cut to the bed */
     double radius_m;
-    uint32_t seed;
 } ct__streams_prep;
 
-/* The ground a node links by (macro + detail + ranges, no fine relief), at a
- * canonical unit direction. */
-typedef double (*ct__streams_height_fn)(void *ctx, const double dir[3]);
-
+/* The ground a node links by (macro + detail + ranges, no fine relief) at a
+ * canonical unit direction, and its height above its water or shore
+ * reference in *above_m. */
+typedef double (*ct__streams_height_fn)(void *ctx, const double dir[3], double *above_m);
 void ct__streams_prepare(const ct_config *cfg, ct__streams_prep *p);
 void ct__streams_memo_reset(ct__streams_memo *m);
 

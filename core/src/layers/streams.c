@@ -31,24 +31,32 @@
 
 void ct__streams_prepare(const ct_config *cfg, ct__streams_prep *p)
 {
+    int l;
     p->on = cfg->stream_depth_m > 0.0 && cfg->mode != CT_MODE_WALK && cfg->surface_lod >= cfg->stream_from_lod;
-    p->level = (int)cfg->stream_level;
-    p->n = (double)((int64_t)CT_CHUNK_CORE << p->level);
-    p->depth_m = cfg->stream_depth_m;
+    p->levels = cfg->stream_fine_level > cfg->stream_level ? 2 : 1;
     p->wall = cfg->stream_wall;
     p->core_m = cfg->stream_floor_m;
     p->radius_m = cfg->radius_m;
-    p->seed = ct__subseed(cfg->seed, CT__STREAMS_SALT);
+    for (l = 0; l < p->levels; l++) {
+        ct__streams_level *v = &p->lv[l];
+        v->level = (int)(l ? cfg->stream_fine_level : cfg->stream_level);
+        v->n = (double)((int64_t)CT_CHUNK_CORE << v->level);
+        /* the finer level's valleys are as much shallower as its links are shorter */
+        v->depth_m = l ? cfg->stream_depth_m * p->lv[0].n / v->n : cfg->stream_depth_m;
+        v->reach_m = CT__STREAMS_REACH * 2.0 * cfg->radius_m / v->n;
+        v->seed = ct__hash2(ct__subseed(cfg->seed, CT__STREAMS_SALT), (uint32_t)l);
+    }
 }
 
 void ct__streams_memo_reset(ct__streams_memo *m)
 {
-    int k;
-    for (k = 0; k < CT__STREAMS_MEMO; k++) m->key[k] = -1;
+    int k, l;
+    for (l = 0; l < CT__STREAMS_LEVELS; l++)
+        for (k = 0; k < CT__STREAMS_MEMO; k++) m->key[l][k] = -1;
 }
 
 /* Node (x, y) of face: its unit direction. */
-static void ct__streams_node_dir(const ct__streams_prep *p, int face, int64_t x, int64_t y, double d[3])
+static void ct__streams_node_dir(const ct__streams_level *p, int face, int64_t x, int64_t y, double d[3])
 {
     uint32_t h = ct__hash4(p->seed, (uint32_t)face, (uint32_t)x, (uint32_t)y);
     double jx = ((double)(h & 0xffffu) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
@@ -59,20 +67,25 @@ static void ct__streams_node_dir(const ct__streams_prep *p, int face, int64_t x,
     ct__normalize_canonical(d);
 }
 
-static double ct__streams_node_h(const ct__streams_prep *p, ct__streams_memo *m, int face, int64_t x, int64_t y,
-                                 const double d[3], ct__streams_height_fn height, void *ctx)
+static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3],
+                                double h_m, double above_m, ct__streams_height_fn height, void *ctx);
+
+/* A node's ground: the caller's height, carved by the coarser levels, so a
+ * finer level's links follow the coarser valleys. */
+static double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x,
+                                 int64_t y, const double d[3], ct__streams_height_fn height, void *ctx)
 {
-    int64_t n = (int64_t)p->n, key = ((int64_t)face * n + y) * n + x;
+    int64_t n = (int64_t)p->lv[l].n, key = ((int64_t)face * n + y) * n + x;
     uint32_t slot = ct__hash2((uint32_t)key, (uint32_t)(key >> 32)) & (CT__STREAMS_MEMO - 1);
-    if (m && m->key[slot] == key) return m->h[slot];
-    {
-        double h = height(ctx, d);
-        if (m) {
-            m->key[slot] = key;
-            m->h[slot] = h;
-        }
-        return h;
+    double h, above;
+    if (m && m->key[l][slot] == key) return m->h[l][slot];
+    h = height(ctx, d, &above);
+    if (l > 0) h += ct__streams_carve(p, l - 1, m, d, h, above, height, ctx);
+    if (m) {
+        m->key[l][slot] = key;
+        m->h[l][slot] = h;
     }
+    return h;
 }
 
 #define CT__W 9   /* the window of nodes: the 5 x 5 that may reach a sample, their neighbours, and theirs */
@@ -92,30 +105,31 @@ static int ct__streams_link(double H[CT__W][CT__W], int ok[CT__W][CT__W], int i,
     return best;
 }
 
-double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const double dir[3], double h_m,
-                      double above_m, ct__streams_height_fn height, void *ctx)
+static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3],
+                                double h_m, double above_m, ct__streams_height_fn height, void *ctx)
 {
+    const ct__streams_level *lv = &p->lv[l];
     double P[CT__W][CT__W][3], H[CT__W][CT__W], u, v, reach, best = 0.0, out, lo;
     int ok[CT__W][CT__W], link[CT__W][CT__W], face, i, j;
     int64_t ix, iy, last;
-    if (!p->on || !(above_m > 0.0)) return 0.0;
+    if (!(above_m > 0.0)) return 0.0;
     ct__cube_from_dir(dir, &face, &u, &v);
-    last = (int64_t)p->n - 1;
-    ix = (int64_t)floor((u + 1.0) * 0.5 * p->n);
-    iy = (int64_t)floor((v + 1.0) * 0.5 * p->n);
+    last = (int64_t)lv->n - 1;
+    ix = (int64_t)floor((u + 1.0) * 0.5 * lv->n);
+    iy = (int64_t)floor((v + 1.0) * 0.5 * lv->n);
     if (ix > last) ix = last;
     if (iy > last) iy = last;
     if (ix < 0) ix = 0;
     if (iy < 0) iy = 0;
-    reach = CT__STREAMS_REACH * 2.0 * p->radius_m / p->n;
+    reach = lv->reach_m;
     for (j = 0; j < CT__W; j++)
         for (i = 0; i < CT__W; i++) {
             int64_t x = ix - 4 + i, y = iy - 4 + j;
             ok[j][i] = x >= 0 && y >= 0 && x <= last && y <= last;
             link[j][i] = -1;
             if (!ok[j][i]) continue;
-            ct__streams_node_dir(p, face, x, y, P[j][i]);
-            H[j][i] = ct__streams_node_h(p, m, face, x, y, P[j][i], height, ctx);
+            ct__streams_node_dir(lv, face, x, y, P[j][i]);
+            H[j][i] = ct__streams_node_h(p, l, m, face, x, y, P[j][i], height, ctx);
         }
     for (j = 1; j < CT__W - 1; j++)
         for (i = 1; i < CT__W - 1; i++)
@@ -136,8 +150,8 @@ double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const doub
              * is lower than this one's: the bed never rises downstream. A
              * root parent keeps its ground; the link then ends no higher
              * than it starts. */
-            bed0 = H[j][i] - (fed ? p->depth_m : 0.0);
-            bed1 = link[pj][pi] >= 0 ? H[pj][pi] - p->depth_m : H[pj][pi];
+            bed0 = H[j][i] - (fed ? lv->depth_m : 0.0);
+            bed1 = link[pj][pi] >= 0 ? H[pj][pi] - lv->depth_m : H[pj][pi];
             if (bed1 > bed0) bed1 = bed0;
             for (a = 0; a < 3; a++) {
                 ab[a] = P[pj][pi][a] - P[j][i][a];
@@ -157,7 +171,7 @@ double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const doub
              * fading to nothing at the reach */
             cut = h_m - target;
             if (!(cut > 0.0)) continue;   /* the ground is below this valley's side */
-            if (cut > CT__STREAMS_CUT * p->depth_m) cut = CT__STREAMS_CUT * p->depth_m;
+            if (cut > CT__STREAMS_CUT * lv->depth_m) cut = CT__STREAMS_CUT * lv->depth_m;
             w = (1.0 - r * r) * (1.0 - r * r);
             /* a head's valley shallows out over the first half of its link,
              * so it never ends in a hole */
@@ -173,4 +187,14 @@ double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const doub
     out = -best;
     lo = -0.5 * above_m;
     return out < lo ? lo : out;
+}
+
+double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const double dir[3], double h_m,
+                      double above_m, ct__streams_height_fn height, void *ctx)
+{
+    double d;
+    if (!p->on) return 0.0;
+    d = ct__streams_carve(p, 0, m, dir, h_m, above_m, height, ctx);
+    if (p->levels > 1) d += ct__streams_carve(p, 1, m, dir, h_m + d, above_m + d, height, ctx);
+    return d;
 }
