@@ -13,9 +13,22 @@
  * function of the node, so the memo never changes a result). */
 #define CT__STREAMS_MEMO 1024
 
+#define CT__STREAMS_WIN 9   /* a sample's window of nodes: the 5 x 5 that may reach it, their neighbours, and theirs */
+
+/* The nodes around one lattice cell, their links and whether anything
+ * drains into them: what every sample in that cell reads. */
+typedef struct ct__streams_window {
+    int valid, face;
+    int64_t ix, iy;
+    double P[CT__STREAMS_WIN][CT__STREAMS_WIN][3], H[CT__STREAMS_WIN][CT__STREAMS_WIN];
+    int ok[CT__STREAMS_WIN][CT__STREAMS_WIN], link[CT__STREAMS_WIN][CT__STREAMS_WIN];
+    int fed[CT__STREAMS_WIN][CT__STREAMS_WIN];
+} ct__streams_window;
+
 typedef struct ct__streams_memo {
     int64_t key[CT__STREAMS_LEVELS][CT__STREAMS_MEMO];   /* -1: empty */
     double h[CT__STREAMS_LEVELS][CT__STREAMS_MEMO];
+    ct__streams_window win[CT__STREAMS_LEVELS];          /* the last cell's window per level */
 } ct__streams_memo;
 
 /* One lattice level: 256 x 2^level nodes a face side. */

@@ -51,8 +51,10 @@ void ct__streams_prepare(const ct_config *cfg, ct__streams_prep *p)
 void ct__streams_memo_reset(ct__streams_memo *m)
 {
     int k, l;
-    for (l = 0; l < CT__STREAMS_LEVELS; l++)
+    for (l = 0; l < CT__STREAMS_LEVELS; l++) {
         for (k = 0; k < CT__STREAMS_MEMO; k++) m->key[l][k] = -1;
+        m->win[l].valid = 0;
+    }
 }
 
 /* Node (x, y) of face: its unit direction. */
@@ -88,7 +90,7 @@ static double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_m
     return h;
 }
 
-#define CT__W 9   /* the window of nodes: the 5 x 5 that may reach a sample, their neighbours, and theirs */
+#define CT__W CT__STREAMS_WIN
 
 /* The lowest of the 8 neighbours of window node (i, j) when lower than it:
  * its window index j * CT__W + i, else -1 (a root). */
@@ -105,12 +107,44 @@ static int ct__streams_link(double H[CT__W][CT__W], int ok[CT__W][CT__W], int i,
     return best;
 }
 
+/* Fills w with the window of cell (ix, iy) of level l on face. */
+static void ct__streams_fill(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t ix, int64_t iy,
+                             ct__streams_height_fn height, void *ctx, ct__streams_window *w)
+{
+    const ct__streams_level *lv = &p->lv[l];
+    int64_t last = (int64_t)lv->n - 1;
+    int i, j, a, b;
+    for (j = 0; j < CT__W; j++)
+        for (i = 0; i < CT__W; i++) {
+            int64_t x = ix - 4 + i, y = iy - 4 + j;
+            w->ok[j][i] = x >= 0 && y >= 0 && x <= last && y <= last;
+            w->link[j][i] = -1;
+            w->fed[j][i] = 0;
+            if (!w->ok[j][i]) continue;
+            ct__streams_node_dir(lv, face, x, y, w->P[j][i]);
+            w->H[j][i] = ct__streams_node_h(p, l, m, face, x, y, w->P[j][i], height, ctx);
+        }
+    for (j = 1; j < CT__W - 1; j++)
+        for (i = 1; i < CT__W - 1; i++)
+            if (w->ok[j][i]) w->link[j][i] = ct__streams_link(w->H, w->ok, i, j);
+    for (j = 2; j < CT__W - 2; j++)
+        for (i = 2; i < CT__W - 2; i++)
+            for (b = -1; b <= 1; b++)
+                for (a = -1; a <= 1; a++)
+                    if ((a || b) && w->link[j + b][i + a] == j * CT__W + i) w->fed[j][i] = 1;
+    w->face = face;
+    w->ix = ix;
+    w->iy = iy;
+    w->valid = 1;
+}
+
 static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3],
                                 double h_m, double above_m, ct__streams_height_fn height, void *ctx)
 {
     const ct__streams_level *lv = &p->lv[l];
-    double P[CT__W][CT__W][3], H[CT__W][CT__W], u, v, reach, best = 0.0, out, lo;
-    int ok[CT__W][CT__W], link[CT__W][CT__W], face, i, j;
+    ct__streams_window local, *w = m ? &m->win[l] : &local;
+    double u, v, reach, best = 0.0, out, lo;
+    int face, i, j;
     int64_t ix, iy, last;
     if (!(above_m > 0.0)) return 0.0;
     ct__cube_from_dir(dir, &face, &u, &v);
@@ -122,40 +156,27 @@ static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_me
     if (ix < 0) ix = 0;
     if (iy < 0) iy = 0;
     reach = lv->reach_m;
-    for (j = 0; j < CT__W; j++)
-        for (i = 0; i < CT__W; i++) {
-            int64_t x = ix - 4 + i, y = iy - 4 + j;
-            ok[j][i] = x >= 0 && y >= 0 && x <= last && y <= last;
-            link[j][i] = -1;
-            if (!ok[j][i]) continue;
-            ct__streams_node_dir(lv, face, x, y, P[j][i]);
-            H[j][i] = ct__streams_node_h(p, l, m, face, x, y, P[j][i], height, ctx);
-        }
-    for (j = 1; j < CT__W - 1; j++)
-        for (i = 1; i < CT__W - 1; i++)
-            if (ok[j][i]) link[j][i] = ct__streams_link(H, ok, i, j);
+    if (!m || !w->valid || w->face != face || w->ix != ix || w->iy != iy)
+        ct__streams_fill(p, l, m, face, ix, iy, height, ctx, w);
     for (j = 2; j < CT__W - 2; j++)
         for (i = 2; i < CT__W - 2; i++) {
-            int a, b, pi, pj, fed = 0, pl = link[j][i];
-            double ab[3], sa[3], t, ab2, q[3], d, r, target, bed0, bed1, cut, w;
-            if (!ok[j][i] || pl < 0) continue;   /* a root: drains nowhere at this scale */
+            int a, pi, pj, fed = w->fed[j][i], pl = w->link[j][i];
+            double ab[3], sa[3], t, ab2, q[3], d, r, target, bed0, bed1, cut, wt;
+            if (!w->ok[j][i] || pl < 0) continue;   /* a root: drains nowhere at this scale */
             pi = pl % CT__W;
             pj = pl / CT__W;
-            for (b = -1; b <= 1; b++)
-                for (a = -1; a <= 1; a++)
-                    if ((a || b) && link[j + b][i + a] == j * CT__W + i) fed = 1;
             /* A head (no node drains into it) starts at its ground, a node
              * fed from upstream at depth_m below it. The parent is fed (by
              * this node) and lower, so its bed, depth_m below its ground,
              * is lower than this one's: the bed never rises downstream. A
              * root parent keeps its ground; the link then ends no higher
              * than it starts. */
-            bed0 = H[j][i] - (fed ? lv->depth_m : 0.0);
-            bed1 = link[pj][pi] >= 0 ? H[pj][pi] - lv->depth_m : H[pj][pi];
+            bed0 = w->H[j][i] - (fed ? lv->depth_m : 0.0);
+            bed1 = w->link[pj][pi] >= 0 ? w->H[pj][pi] - lv->depth_m : w->H[pj][pi];
             if (bed1 > bed0) bed1 = bed0;
             for (a = 0; a < 3; a++) {
-                ab[a] = P[pj][pi][a] - P[j][i][a];
-                sa[a] = dir[a] - P[j][i][a];
+                ab[a] = w->P[pj][pi][a] - w->P[j][i][a];
+                sa[a] = dir[a] - w->P[j][i][a];
             }
             ab2 = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
             t = (sa[0] * ab[0] + sa[1] * ab[1] + sa[2] * ab[2]) / ab2;
@@ -172,14 +193,14 @@ static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_me
             cut = h_m - target;
             if (!(cut > 0.0)) continue;   /* the ground is below this valley's side */
             if (cut > CT__STREAMS_CUT * lv->depth_m) cut = CT__STREAMS_CUT * lv->depth_m;
-            w = (1.0 - r * r) * (1.0 - r * r);
+            wt = (1.0 - r * r) * (1.0 - r * r);
             /* a head's valley shallows out over the first half of its link,
              * so it never ends in a hole */
             if (!fed) {
                 double e = t < 0.5 ? 2.0 * t : 1.0;
-                w *= e * e * (3.0 - 2.0 * e);
+                wt *= e * e * (3.0 - 2.0 * e);
             }
-            cut *= w;
+            cut *= wt;
             if (fed && d < p->core_m) cut += (1.0 - d / p->core_m) * (h_m - target - cut);
             if (cut > best) best = cut;
         }
