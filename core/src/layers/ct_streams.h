@@ -63,4 +63,12 @@ void ct__streams_memo_reset(ct__streams_memo *m);
 double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const double dir[3], double h_m,
                       double above_m, ct__streams_height_fn height, void *ctx);
 
+/* Shared with the stream network enumeration (world.streams): node (x, y) of
+ * a level on a face, its jittered unit direction, and its ground as the
+ * links see it (the caller's height, carved by the coarser levels). A node
+ * drains to the lowest of its 8 same-face neighbours when that one is lower. */
+void ct__streams_node_dir(const ct__streams_level *lv, int face, int64_t x, int64_t y, double d[3]);
+double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                          const double d[3], ct__streams_height_fn height, void *ctx);
+
 #endif

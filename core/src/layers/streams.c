@@ -58,7 +58,7 @@ void ct__streams_memo_reset(ct__streams_memo *m)
 }
 
 /* Node (x, y) of face: its unit direction. */
-static void ct__streams_node_dir(const ct__streams_level *p, int face, int64_t x, int64_t y, double d[3])
+void ct__streams_node_dir(const ct__streams_level *p, int face, int64_t x, int64_t y, double d[3])
 {
     uint32_t h = ct__hash4(p->seed, (uint32_t)face, (uint32_t)x, (uint32_t)y);
     double jx = ((double)(h & 0xffffu) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
@@ -74,7 +74,7 @@ static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_me
 
 /* A node's ground: the caller's height, carved by the coarser levels, so a
  * finer level's links follow the coarser valleys. */
-static double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x,
+double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x,
                                  int64_t y, const double d[3], ct__streams_height_fn height, void *ctx)
 {
     int64_t n = (int64_t)p->lv[l].n, key = ((int64_t)face * n + y) * n + x;

@@ -88,6 +88,10 @@ typedef struct ct__sampler {
     uint32_t edit_buf[CT__EDITS_CHUNK_MAX];
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask);
+/* The streams' height function (ct__streams_height_fn) over a sampler: the
+ * ground before fine relief at dir, and its height above its water or shore
+ * reference in *above_m. ctx is the ct__sampler. */
+double ct__sampler_stream_height(void *ctx, const double dir[3], double *above_m);
 /* The fine relief's coarse input at a canonical direction (ct__gcoarse_fn,
  * ctx the sampler): the gradient of macro + ranges and the moisture field,
  * the same bits the sampler hands the layer at that direction. */

@@ -626,7 +626,7 @@ static void ct__sample_front(ct__sampler *sp, ct__corners *slot, const double di
 /* Streams (streams.c): the ground their lattice links by, macro + detail +
  * ranges at a node (no fine relief), and the valleys carved after fine
  * relief. */
-static double ct__sampler_stream_height(void *ctx, const double dir[3], double *above_m)
+double ct__sampler_stream_height(void *ctx, const double dir[3], double *above_m)
 {
     ct__sampler *sp = (ct__sampler *)ctx;
     const ct_config *cfg = &sp->w->cfg;
