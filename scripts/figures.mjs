@@ -162,9 +162,11 @@ export function render(dir = root) {
   });
 }
 
+/** Writes a committed input; paths under the tree are stored relative to it, so no machine's layout lands in the repo. */
 function store(file, data) {
   mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-  writeFileSync(path.join(root, file), `${JSON.stringify(data, null, 1)}\n`);
+  const json = JSON.stringify(data, (k, v) => (k === 'path' && typeof v === 'string' && v.startsWith(`${root}${path.sep}`) ? path.relative(root, v) : v), 1);
+  writeFileSync(path.join(root, file), `${json}\n`);
 }
 
 function measureTerrain() {

@@ -232,3 +232,67 @@ export declare class GroundNeighbourhood {
     { distanceM: number; point: number[]; normal: number[]; key: ChunkKey; patchKey: string } | null;
   clear(): void;
 }
+
+/** A chunk as renderMinimap reads it: world.chunk / pool.chunk's arrays (257 x 257 samples). */
+export interface MinimapChunk {
+  key: ChunkKey;
+  heightM: ArrayLike<number>;
+  water: ArrayLike<number>;
+  palette: ArrayLike<number>;
+}
+export interface MinimapOptions {
+  /** the player's ground pose */
+  pose: GroundPose;
+  radiusM: number;
+  /** any LODs: the finest that holds a pixel colours it */
+  chunks: MinimapChunk[];
+  /** 120 bytes, 40 RGB colours (world.palette()) */
+  palette: ArrayLike<number>;
+  /** pixels per side, 8..1024, default 160 */ size?: number;
+  /** metres from the centre to a side, default 1000 */ rangeM?: number;
+  /** the heading up (default false: north up) */ headingUp?: boolean;
+  /** heading-up within this many degrees of a pole, default 3 */ poleDeg?: number;
+  /** heights read bilinearly for the hillshade, default true */ bilinear?: boolean;
+  /** world.scatter / pool.scatter results: darker where instances are dense */
+  scatter?: { count: number; center: ArrayLike<number>; positions: ArrayLike<number> }[];
+  /** world.sites results (only dir is read): red markers */
+  sites?: { dir: ArrayLike<number> }[];
+  /** an edit set (world.editSet): footprints outlined, paths drawn */
+  edits?: ({ kind: 'flatten' | 'crater' | 'brush'; center: ArrayLike<number>; radiusM: number }
+    | { kind: 'path'; points: ArrayLike<number>[] | Float64Array })[];
+  /** world.riverCurves(): drawn as lines */
+  rivers?: { offset: ArrayLike<number>; points: ArrayLike<number> };
+}
+export interface Minimap {
+  width: number; height: number;
+  /** RGBA, row 0 at the top (ImageData's layout) */
+  pixels: Uint8ClampedArray;
+  /** whether the map was drawn heading-up (asked, or near a pole) */
+  headingUp: boolean;
+  metresPerPixel: number;
+  /** pixels a held chunk covered */
+  covered: number;
+}
+/** A top-down map round the player as RGBA pixels (no DOM, no GL). */
+export declare function renderMinimap(options: MinimapOptions): Minimap;
+export interface MinimapChunksOptions {
+  /** the worker pool, or anything with its chunk(): a promise of world.chunk's result */
+  pool: { chunk(key: ChunkKey, options: { priority: number }): PromiseLike<unknown> };
+  radiusM: number; surfaceLod: number;
+  /** default 1000 */ rangeM?: number;
+  /** LODs below surfaceLod also asked, default [2, 4] */ coarser?: number[];
+  /** default 4 */ maxInFlight?: number;
+  /** default 48 */ maxChunks?: number;
+}
+/** The keys of lod under a square of half-side rangeM round dir, nearest first. */
+export declare function keysAround(dir: Vec3, radiusM: number, lod: number, rangeM: number): { key: ChunkKey; distM: number }[];
+/** The chunks a minimap is drawn from: surface_lod and coarser keys round the player, from the pool. */
+export declare class MinimapChunks {
+  constructor(options: MinimapChunksOptions);
+  /** Each frame or a few times a second; never waits. */
+  update(player: Vec3 | GroundPose): { wanted: number; held: number };
+  /** held chunks, finest LOD first */
+  chunks(): MinimapChunk[];
+}
+/** The scatter catalogue, core.scatterKinds()'s table (for pages that hold no core). */
+export declare const SCATTER_KINDS: readonly import('../wasm/ct.mjs').ScatterKind[];

@@ -28,3 +28,8 @@ export {
 } from './surface_glsl.js';
 // GroundNeighbourhood: physics colliders round a player (pool.collider, cut into patches), with groundAt and raycast.
 export { GroundNeighbourhood } from './neighbourhood.js';
+// Minimap: top-down RGBA pixels round the player from held chunks; MinimapChunks keeps those chunks from the pool.
+export { renderMinimap } from './minimap.js';
+export { MinimapChunks, keysAround } from './minimap_chunks.js';
+// The scatter catalogue (core.scatterKinds()'s table, generated from core/include/ct_scatter.def), for pages without the core.
+export { SCATTER_KINDS } from '../wasm/ct_constants.mjs';

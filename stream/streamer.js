@@ -78,6 +78,7 @@ export class TileStreamer {
     this.requested = 0; // mesh requests sent, for tests of cache reuse
     this.dead = false;
     this.last = { draw: [], want: [], maxLodDrawn: -1 };
+    this.refreshing = new Set(); // tile ids asked again after invalidate(), drawn meanwhile
   }
 
   _release(tile) {
@@ -137,6 +138,30 @@ export class TileStreamer {
     this.tileRequests.reset();
   }
 
+  /**
+   * Chunk keys whose content changed (an edit set; the pool's new epoch
+   * cancelled its requests, so everything in flight is cancelled here too):
+   * their drawn tiles are asked again at once and stay drawn until the new
+   * meshes replace them (no coarser fallback, which could ask for tiles the
+   * edits never touched); their other cached strides are dropped, to be asked
+   * again when wanted.
+   */
+  invalidate(keys) {
+    this._cancelAll();
+    // The stride errors stay until the new meshes bring theirs: without them
+    // the selection would refine the tiles into children nobody edited.
+    const ids = new Set(keys.map(keyId));
+    const drawn = new Set();
+    for (const t of this.lastTiles ?? []) {
+      if (!ids.has(keyId(t.key))) continue;
+      const id = tileId(t.key, t.stride);
+      drawn.add(this.cacheId(id));
+      this.refreshing.add(id);
+      this._request({ id, key: t.key, stride: t.stride, priority: 1e9 }, () => this.refreshing.delete(id));
+    }
+    for (const id of [...this.cache.entries.keys()]) if (ids.has(id.slice(0, id.indexOf('/s'))) && !drawn.has(id)) this.cache.remove(id);
+  }
+
   /** Skirts deep enough to hide the largest step between neighbouring LODs here. */
   skirtM(lod, stride) {
     return Math.min(4000, Math.max(20, sampleSpacingM(this.radiusM, lod) * stride * 0.15)) * this.exaggeration;
@@ -194,7 +219,7 @@ export class TileStreamer {
     for (const id of this.morphStart.keys()) if (!drawn.has(id)) this.morphStart.delete(id);
     this.prevDrawn = drawn;
     this.prevCoarser = coarser;
-    const settled = sel.want.length === 0 && this.tileRequests.size === 0 && !morphing && !this.fallback;
+    const settled = sel.want.length === 0 && this.tileRequests.size === 0 && this.refreshing.size === 0 && !morphing && !this.fallback;
     this.lastTiles = tiles;
     // Until the new exaggeration covers the view, the previous picture stays.
     if (this.fallback) return { tiles: this.fallback.tiles, settled: false, complete: false, maxLodDrawn: -1, want: sel.want.length, exaggeration: this.fallback.exaggeration };
@@ -223,7 +248,7 @@ export class TileStreamer {
     this._plan(this.last.want.filter((w) => !this.isReady(w.id)), performance.now());
   }
 
-  _request(w) {
+  _request(w, done = () => {}) {
     const gen = this.generation, vex = this.exaggeration;
     const opts = { stride: w.stride, skirtDepthM: this.skirtM(w.key.lod, w.stride), verticalExaggeration: vex };
     // Lakes from the chunk the worker has just generated (null where it has
@@ -251,7 +276,7 @@ export class TileStreamer {
       this.tileRequests.finished(w.id);
       const prep = prepareTerrain(mesh, { radiusM: this.radiusM, stride: w.stride, colourToIndex: this.colourToIndex });
       const gpu = this.renderer.uploadTerrain(prep);
-      if (mesh.strideErrorsM && !this.tileInfo.has(keyId(w.key))) {
+      if (mesh.strideErrorsM && (!this.tileInfo.has(keyId(w.key)) || this.refreshing.has(w.id))) {
         const errors = mesh.strideErrorsM, spacing = sampleSpacingM(this.radiusM, w.key.lod);
         this.tileInfo.set(keyId(w.key), {
           errors, k: roughness(errors, spacing), heightsM: mesh.heightRangeM ? heightRangeM(mesh.heightRangeM, spacing, vex) : null,
@@ -270,6 +295,8 @@ export class TileStreamer {
       this.tileRequests.failed(w.id, performance.now());
       this.onError(err, w);
     });
+    // After the reply's own handler (which reads refreshing).
+    p.finally(done).catch(() => {});
   }
 
   /** Numbers for the HUD and ctDemo.stats(). */

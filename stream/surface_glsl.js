@@ -207,6 +207,51 @@ vec3 sfMaterial(int b, vec3 base, SfDetail d, float blot, float rip) {
   }
   return c;
 }
+// Ground cover below the sample spacing on vegetated (b 2, 3, 7) and sandy
+// (1, 6) ground: meadows of drier, yellowed and lusher, blue-green grass
+// (cells of 128 and 64 m), bare soil in patches (32 and 16 m), stones (2 m),
+// each octave fading in once its cells span 1.5-3 pixels (so 0 from orbit);
+// and on any ground, damp (0..1: near water) darkens it. Render-only and
+// world-anchored like the rest: b -1 (unknown) gets only the damp term.
+vec3 sfGroundCover(int b, vec3 c, vec3 rel, float fpM, float damp) {
+  bool veg = b == 2 || b == 3 || b == 7, sandy = b == 1 || b == 6;
+  float wm = sfOctaveWeight(128.0, fpM), ws = sfOctaveWeight(16.0, fpM), wt = sfOctaveWeight(2.0, fpM);
+  if ((veg || sandy) && wm > 0.0) {
+    float meadow = wm * (0.65 * sfNoise(rel, 1, ivec3(8), 0xc0fe0001u).x + 0.35 * sfNoise(rel, 2, ivec3(16), 0xc0fe0002u).x);
+    if (veg) {
+      c = mix(c, c * vec3(1.3, 1.12, 0.55), smoothstep(0.05, 0.5, meadow) * 0.75);
+      c = mix(c, c * vec3(0.72, 1.0, 0.9), smoothstep(0.1, 0.55, -meadow) * 0.6);
+    } else {
+      c *= 1.0 + 0.12 * meadow;
+    }
+  }
+  if ((veg || sandy) && ws > 0.0) {
+    float soil = sfNoise(rel, 0, ivec3(64), 0xc0fe0003u).x + 0.5 * sfNoise(rel, 1, ivec3(32), 0xc0fe0004u).x;
+    vec3 dirt = veg ? vec3(0.34, 0.28, 0.19) : c * vec3(0.82, 0.76, 0.7);
+    c = mix(c, dirt * (1.0 + 0.2 * soil), ws * smoothstep(0.6, 0.95, soil) * (b == 3 ? 0.35 : 0.6));
+  }
+  if ((veg || sandy) && wt > 0.0) {
+    float st = sfNoise(rel, 2, ivec3(512), 0xc0fe0005u).x;
+    c = mix(c, vec3(0.42, 0.41, 0.39) * (1.0 + 0.3 * st), wt * smoothstep(0.62, 0.8, st) * 0.8);
+  }
+  return mix(c, c * vec3(0.55, 0.6, 0.62), 0.8 * damp);
+}
+`;
+
+/**
+ * The palette map softened: four bilinear taps PALETTE_SOFT_TAPS[k] = [dx, dy,
+ * weight] (in samples) around a texel, so a colour step between two samples
+ * (a biome edge or a shade step) becomes a ramp about 2.5 samples wide,
+ * which also narrows the difference between a tile and a coarser neighbour
+ * where they meet. tests/js/surface_glsl.test.mjs runs the same taps in JS.
+ */
+export const PALETTE_SOFT_TAPS = [[-0.75, -0.75, 0.25], [0.75, -0.75, 0.25], [-0.75, 0.75, 0.25], [0.75, 0.75, 0.25]];
+
+/** GLSL of the softened palette map; the including shader defines vec4 mapAt(vec2 t) (bilinear). */
+export const SURFACE_BLEND_GLSL = `
+vec3 sfMapSoft(vec2 t) {
+  return ${PALETTE_SOFT_TAPS.map(([x, y, w]) => `${w.toFixed(4)} * mapAt(t + vec2(${x.toFixed(4)}, ${y.toFixed(4)})).rgb`).join('\n       + ')};
+}
 `;
 
 /**

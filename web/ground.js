@@ -63,6 +63,7 @@ export async function createGroundProbe(pool) {
 export function groundProbe(world) {
   return {
     generation: world.generation,
+    world,
     heightM: (dir) => standingHeightM(world.groundAt(dir)),
     raycast: (originM, dir, maxM) => world.raycast(originM, dir, maxM, { water: true }),
     free() { world.free(); },

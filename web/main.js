@@ -7,7 +7,7 @@ import { TileStreamer } from '../stream/streamer.js';
 import { computeView, defaultPose, autoTilt, EYE_HEIGHT_M } from '../stream/camera.js';
 import { latLonToDir, keyAt, normalize, FACE_FILE_NAMES } from '../stream/geo.js';
 import { attachControls } from './controls.js';
-import { parseHash, pageWorld, formatHash, sameWorld, parseExaggeration, parseSun, formatSun, EXAGGERATION_RANGE } from './url.js';
+import { parseHash, pageWorld, formatHash, sameWorld, parseExaggeration, parseSun, formatSun, parseShadows, EXAGGERATION_RANGE } from './url.js';
 import { colourToIndex, parsePalette } from '../stream/tiledata.js';
 import { paletteNames, paletteRgb } from './palettes.js';
 import { buildPanel, updateHud, showError, showWarning, showPanelFailure, download, hideError } from './ui.js';
@@ -16,8 +16,10 @@ import { sampleAround } from './probe.js';
 import { createApi } from './api.js';
 import { crossfade, reliefBoost } from './picture.js';
 import { createWalkMode } from './walk_mode.js';
+import { createMinimapView } from './minimap_view.js';
 import { applyGroundSample, orbitFramePose } from './camera_ground.js';
 import { parseWalk } from './walk.js';
+import { attachPopulate } from './populate.js';
 
 /**
  * While only streaming changes the picture, draw at most this often and at most 1/STREAM_DRAW_SHARE
@@ -115,6 +117,14 @@ function setSun(lat, lon) {
   app.frame.dirty = true;
 }
 
+/** Cast shadows on or off (the address bar's shadows=0 is off); a map size asked for there is kept. */
+function setShadows(on) {
+  const o = app.upkeep.hint.options;
+  if (parseShadows(o.shadows).on !== on) o.shadows = on ? undefined : '0';
+  app.services.panel?.setShadows(on);
+  app.frame.dirty = true;
+}
+
 function setPalette(name) {
   const d = app.display;
   d.palette = paletteNames().includes(name) ? name : 'default';
@@ -172,6 +182,7 @@ async function buildWorld(spec) {
     world.previous = { streamer: old, tiles: old.lastTiles ?? [], exaggeration: old.exaggeration, builtAt: performance.now(), fadeStart: null };
   }
   Object.assign(world, { spec, generation: r.generation, config: r.config, radiusM: r.config.radius_m, streamer: makeStreamer(r) });
+  app.services.populate?.newWorld();
   app.services.renderer.rivers.setGraph(null);
   pool.rivers().then((g) => { if (world.generation === g.generation) { app.services.renderer.rivers.setGraph(g, world.radiusM); app.frame.dirty = true; } }).catch(() => {});
   if (!app.camera.pose) setPoseFromView(app.upkeep.hint.view ?? defaultPose(world.radiusM));
@@ -204,12 +215,14 @@ function resize(canvas) {
 function render(view, s, now) {
   const { renderer } = app.services, canvas = renderer.gl.canvas, debug = app.upkeep.hint.options.debug;
   const pic = crossfade(app, s, now);
+  const shadows = parseShadows(app.upkeep.hint.options.shadows);
+  if (shadows.size) renderer.shadows.setSize(shadows.size);
   const t0 = performance.now();
   app.frame.triangles = renderer.draw({
     view, radiusM: app.world.radiusM, sun: latLonToDir(app.display.sun.lat, app.display.sun.lon), tiles: pic.tiles,
     width: canvas.width, height: canvas.height, exaggeration: pic.exaggeration, fade: pic.fade,
     relief: reliefBoost(view.altitudeM), holes: debug === 'holes', paletteMaps: debug !== 'vertexcolours',
-    rivers: debug !== 'norivers',
+    rivers: debug !== 'norivers', shadows: shadows.on, shadowRedraw: debug === 'shadowredraw',
     surfaceLod: app.world.config?.surface_lod,
   }).triangles;
   app.frame.clock.drew(now, performance.now() - t0, renderer.gpuMs());
@@ -225,6 +238,7 @@ function step(now, force = false) {
   const view = computeView(pose, { radiusM: world.radiusM, width: canvas.width, height: canvas.height, groundM: app.camera.groundM, ...world.streamer.heightRange() });
   view.altitudeM = pose.alt - app.camera.groundM;
   const s = world.streamer.update(view, now, { frameMs: frame.cost });
+  app.services.populate?.update(view);
   if (frame.drewAt !== null && !force) {
     frame.cost = now - frame.drewAt;
     frame.drewAt = null;
@@ -273,6 +287,7 @@ function loop(now) {
   if (c.tick(dt) | app.services.walk.tick(dt)) app.frame.dirty = true;
   app.frame.lastTick = now;
   step(now);
+  app.services.minimap?.tick(now);
   requestAnimationFrame(loop);
 }
 
@@ -283,7 +298,7 @@ async function main() {
   const canvas = document.getElementById('view');
   const sv = app.services;
   try {
-    sv.renderer = new Renderer(createContext(canvas));
+    sv.renderer = new Renderer(createContext(canvas), { shadowSize: parseShadows(hint.options.shadows).size ?? undefined });
   } catch (e) {
     showError('This page needs WebGL2', e.message);
     showPanelFailure('Not running: this browser gives the page no WebGL2.');
@@ -314,6 +329,7 @@ async function main() {
     resolvePreset: (preset) => sv.pool.request(MSG.CONFIG, { preset }).then((r) => r.resolved),
     exaggeration: app.display.exaggeration, exaggerationRange: EXAGGERATION_RANGE, onExaggeration: setExaggeration,
     sun: app.display.sun, onSun: (s) => setSun(s.lat, s.lon),
+    shadows: parseShadows(hint.options.shadows).on, onShadows: setShadows,
     onRebuild: (spec) => buildWorld(spec).catch(() => {}),
     onPalette: setPalette,
     onReset: () => { setPoseFromView(defaultPose(app.world.radiusM)); },
@@ -333,6 +349,12 @@ async function main() {
     paused: () => sv.walk.active(),
   });
   sv.walk = createWalkMode({ app, canvas, onLeave: (p) => setPoseFromView({ ...p, tilt: Math.min(85, p.tilt) }), setExaggeration });
+  // Scatter, site pins and edit mode (web/populate.js); their ctDemo members join the page's.
+  sv.populate = attachPopulate({ app, canvas, options: hint.options });
+  Object.assign(api, sv.populate.api);
+  // The minimap in a corner while walking (ctDemo.minimap: its stats and north-up / heading-up toggle).
+  sv.minimap = createMinimapView({ app, walk: sv.walk, palette: () => paletteRgb(app.display.palette, app.display.defaultRgb) });
+  api.minimap = { stats: () => sv.minimap.stats(), setHeadingUp: (on) => sv.minimap.setHeadingUp(on) };
   window.addEventListener('hashchange', (e) => {
     // The event's own URL: the address-bar upkeep may have rewritten
     // location.hash (replaceState) between the edit and this event.
@@ -342,6 +364,7 @@ async function main() {
     setPalette(h.options.palette || 'default');
     setExaggeration(h.options.exaggeration);
     if (h.options.sun) setSun(...h.options.sun.split(','));
+    setShadows(parseShadows(h.options.shadows).on);
     if (h.view) setPoseFromView(h.view);
     applyWalkOption(h);
     app.frame.dirty = true;

@@ -1,11 +1,12 @@
-// This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, colours (palette maps), sea and shores, lit by a sun fixed in the world and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
-import { createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture, createPaletteMapTexture } from './gl.js';
-import { sub, length, normalize, sampleSpacingM, CHUNK_CORE, CHUNK_EDGE } from '../stream/geo.js';
+// This module draws a frame: the sky, space and limb glow, terrain tiles camera-relative with geomorph, per-pixel relief, colours (palette maps), sea and shores, lit by a sun fixed in the world, shadowed by the terrain (cascaded shadow maps, web/shadows.js) and hazed by the atmosphere, with sea and lakes laid on the terrain per pixel; a rebuild's old planet can be faded out over the new one.
+import { isSoftwareRenderer, createProgram, createMesh, deleteMesh, createPaletteTexture, updatePaletteTexture, createReliefTexture, createLakeTexture, createPaletteMapTexture } from './gl.js';
+import { sub, length, normalize, dot, sampleSpacingM, CHUNK_CORE, CHUNK_EDGE } from '../stream/geo.js';
 import { surfaceAnchors, logDepthFactor } from '../stream/surface_glsl.js';
 import { TERRAIN_VS, TERRAIN_FS, TERRAIN_FS_PLAIN } from './terrain_shaders.js';
 import { SCREEN_VS, SKY_FS } from './sky_shaders.js';
 import { GpuTimer } from './gputimer.js';
 import { RiversLayer } from './rivers_layer.js';
+import { ShadowMaps, SHADOW_SIZE, SOFTWARE_SHADOW_SIZE } from './shadows.js';
 
 /** How far below sea level the hole check's sphere lies (more than a coarse tile's chord sags). */
 const HOLE_MARGIN_M = 1500;
@@ -19,12 +20,29 @@ export function glintSharpness(eyeHeightM) {
   return 900 - 780 * t;
 }
 
+/**
+ * Shadows are drawn while the eye is at most this high (metres above the
+ * ground): from further out a mountain's shadow is under a pixel.
+ */
+const SHADOW_MAX_ALTITUDE_M = 2e6;
+/** ... and while the sun is at most this far below the eye's horizon (sine): beyond, the view is night. */
+const SHADOW_MIN_SUN_MU = -0.2;
+
+/** A terrain fragment shader with the shadow lookup compiled in (web/shadow_glsl.js). */
+const withShadows = (fs) => fs.replace('#version 300 es\n', '#version 300 es\n#define SF_SHADOWS 1\n');
+
 /** Renderer over a WebGL2 context. */
 export class Renderer {
-  constructor(gl) {
+  /**
+   * @param {WebGL2RenderingContext} gl
+   * @param {{shadowSize?: number}} [o] texels per shadow cascade edge (default: 2048 on a GPU,
+   *   1024 on a CPU renderer)
+   */
+  constructor(gl, o = {}) {
     this.gl = gl;
-    this.terrain = createProgram(gl, TERRAIN_VS, TERRAIN_FS, 'terrain');
-    this.terrainPlain = createProgram(gl, TERRAIN_VS, TERRAIN_FS_PLAIN, 'terrain-plain');
+    /** Terrain programs by variant (surface detail or plain, with or without shadows), compiled on first use. */
+    this.programs = new Map();
+    this.shadows = new ShadowMaps(gl, o.shadowSize ?? (isSoftwareRenderer(gl) ? SOFTWARE_SHADOW_SIZE : SHADOW_SIZE));
     this.sky = createProgram(gl, SCREEN_VS, SKY_FS, 'sky');
     this.palette = createPaletteTexture(gl, new Uint8Array(120));
     this.seaColor = [0.02, 0.08, 0.2];
@@ -34,6 +52,8 @@ export class Renderer {
     this.timer = new GpuTimer(gl);
     /** The world's river graph as lines (setGraph); drawn over the terrain unless f.rivers is false. */
     this.rivers = new RiversLayer(gl);
+    /** More layers drawn after the terrain, each with draw(frame) (web/populate.js: scatter, site pins). */
+    this.layers = [];
     /**
      * What this renderer draws beyond the mesh (stream/streamer.js asks the worker for it): relief
      * maps (per-pixel shading), palette maps (colour per pixel) and lakes as level maps on the terrain.
@@ -89,6 +109,16 @@ export class Renderer {
       m.bytes += CHUNK_EDGE * CHUNK_EDGE * 2;
     }
     return m;
+  }
+
+  /** The terrain program of a variant: with surface detail or plain, with shadows or without. */
+  _program(detail, shadowed) {
+    const key = `${detail ? 'terrain' : 'terrain-plain'}${shadowed ? '-shadowed' : ''}`;
+    if (!this.programs.has(key)) {
+      const fs = detail ? TERRAIN_FS : TERRAIN_FS_PLAIN;
+      this.programs.set(key, { ...createProgram(this.gl, TERRAIN_VS, shadowed ? withShadows(fs) : fs, key), shadowed });
+    }
+    return this.programs.get(key);
   }
 
   release(m) {
@@ -154,7 +184,7 @@ export class Renderer {
   }
 
   /** Draws terrain tiles (nearest first), water included; returns the triangle count. */
-  _tiles(f, tiles, alpha) {
+  _tiles(f, tiles, alpha, shadowed = false) {
     const view = f.view;
     const order = tiles.map((t) => ({ t, d: length(sub(t.center, view.eye)) })).sort((a, b) => a.d - b.d);
     // Tiles too far for any pixel of theirs to show surface detail take the
@@ -164,8 +194,8 @@ export class Renderer {
     const near = [], far = [];
     for (const o of order) (f.detail !== false && this._mayShowDetail(o, f, spacingM) ? near : far).push(o.t);
     let triangles = 0;
-    if (near.length) triangles += this._drawWith(this.terrain, f, near, alpha, spacingM);
-    if (far.length) triangles += this._drawWith(this.terrainPlain, f, far, alpha, spacingM);
+    if (near.length) triangles += this._drawWith(this._program(true, shadowed), f, near, alpha, spacingM);
+    if (far.length) triangles += this._drawWith(this._program(false, shadowed), f, far, alpha, spacingM);
     this.gl.activeTexture(this.gl.TEXTURE0);
     return triangles;
   }
@@ -197,6 +227,7 @@ export class Renderer {
     gl.uniform1f(u.uRelief, f.relief ?? 1);
     gl.uniform1f(u.uAlpha, alpha);
     this._surface(u, f, spacingM);
+    if (p.shadowed) this.shadows.bind(u);
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, this.palette);
     gl.uniform1i(u.uPalette, 0);
@@ -240,13 +271,17 @@ export class Renderer {
    *   by their vertices even where they have a palette map), surfaceLod (the world's: surface
    *   detail fades in where its samples are a few pixels apart), detail=true (false: no surface
    *   detail, the shading of a world seen from orbit everywhere), fade?: {tiles, alpha, exaggeration}
-   *   (an old planet drawn over this one with alpha, for a crossfade), rivers=true (false: no river lines)}
-   * @returns {{triangles: number}}
+   *   (an old planet drawn over this one with alpha, for a crossfade), rivers=true (false: no river lines),
+   *   shadows=true (false: no cast shadows; the old planet of a crossfade never has them),
+   *   shadowRedraw=false (true: redraw every shadow cascade, as a moving camera does, for timing)}
+   * @returns {{triangles: number, shadowTiles: number}} shadowTiles: tile draws into the shadow maps
    */
   draw(f) {
     const gl = this.gl;
     f = { ...f, sun: normalize(f.sun) };
     this.timer.begin();
+    const shadowed = this._shadowed(f);
+    if (shadowed) this.shadows.render(f, f.shadowRedraw === true);
     gl.viewport(0, 0, f.width, f.height);
     gl.clearColor(0, 0, 0, 1);
     gl.clearDepth(1);
@@ -259,8 +294,9 @@ export class Renderer {
     gl.depthFunc(gl.LEQUAL);
     gl.depthMask(true);
     gl.cullFace(gl.BACK);
-    let triangles = this._tiles(f, f.tiles, 1);
+    let triangles = this._tiles(f, f.tiles, 1, shadowed);
     if (f.rivers !== false) this.rivers.draw(f, this._spacingM(f, f.tiles));
+    for (const l of this.layers) l.draw(f);
     if (f.fade && f.fade.alpha > 0) {
       // The old planet over the new one: its own depth, blended.
       gl.clear(gl.DEPTH_BUFFER_BIT);
@@ -272,7 +308,14 @@ export class Renderer {
     gl.depthMask(true);
     gl.bindVertexArray(null);
     this.timer.end();
-    return { triangles };
+    return { triangles, shadowTiles: shadowed ? this.shadows.casterTiles : 0 };
+  }
+
+  /** Whether this frame casts shadows: asked for, something to draw, low enough and not night at the eye. */
+  _shadowed(f) {
+    if (f.shadows === false || !f.tiles.length) return false;
+    const above = f.view.altitudeM ?? length(f.view.eye) - f.radiusM;
+    return above <= SHADOW_MAX_ALTITUDE_M && dot(normalize(f.view.eye), f.sun) >= SHADOW_MIN_SUN_MU;
   }
 
   /** GPU milliseconds of a recent frame (EXT_disjoint_timer_query_webgl2), or null without it. */

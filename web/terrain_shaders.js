@@ -1,7 +1,8 @@
 // This module holds the page's terrain shaders: per-pixel relief, colours from the palette map, sea, lakes and shorelines, surface detail close up (stream/surface_glsl.js), lit and hazed by the atmosphere of web/sky_shaders.js.
-import { SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL, LOG_DEPTH_VS, LOG_DEPTH_FS } from '../stream/surface_glsl.js';
+import { SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL, SURFACE_BLEND_GLSL, LOG_DEPTH_VS, LOG_DEPTH_FS } from '../stream/surface_glsl.js';
 import { CHUNK_CORE, CHUNK_EDGE } from '../stream/geo.js';
 import { ATMOSPHERE } from './sky_shaders.js';
+import { SHADOW_GLSL } from './shadow_glsl.js';
 
 export const TERRAIN_VS = `#version 300 es
 layout(location=0) in vec4 aPosH;
@@ -71,6 +72,7 @@ vec3 sfSky(vec3 dir, vec3 up) {
   return (1.0 - exp(-BETA * od)) * sunlightAt(dot(up, uSun)) * phase(dot(dir, uSun)) * SKY_GAIN;
 }
 ${SURFACE_WATER_GLSL}
+${SHADOW_GLSL}
 out vec4 outColor;
 int mapIndex(ivec2 p) { return int(texelFetch(uPalMap, clamp(p, ivec2(0), ivec2(${CHUNK_CORE})), 0).r); }
 // One sample of the palette map: its colour (sea-bed samples in sand, as in
@@ -93,6 +95,33 @@ vec4 mapAt(vec2 t) {
   ivec2 a = ivec2(floor(t));
   return mix(mix(mapSample(a), mapSample(a + ivec2(1, 0)), f.x),
              mix(mapSample(a + ivec2(0, 1)), mapSample(a + ivec2(1, 1)), f.x), f.y);
+}
+${SURFACE_BLEND_GLSL}
+// The relief map's height at texel t, bilinear from the full-resolution level.
+float heightAt(vec2 t) {
+  vec2 f = fract(t);
+  ivec2 a = ivec2(floor(t)), hi = ivec2(${CHUNK_CORE});
+  float h00 = texelFetch(uReliefMap, clamp(a, ivec2(0), hi), 0).w, h10 = texelFetch(uReliefMap, clamp(a + ivec2(1, 0), ivec2(0), hi), 0).w;
+  float h01 = texelFetch(uReliefMap, clamp(a + ivec2(0, 1), ivec2(0), hi), 0).w, h11 = texelFetch(uReliefMap, clamp(a + ivec2(1, 1), ivec2(0), hi), 0).w;
+  return mix(mix(h00, h10, f.x), mix(h01, h11, f.x), f.y);
+}
+// The mean depth below level of the wet samples among the four around texel
+// t (heights from the relief map), for a pixel the map calls wet where its
+// interpolated height is not below the level. A coarse tile's samples lie
+// kilometres apart, and land between two wet samples drawn as the 2 m the
+// shoreline gets shone as bright shallow-water boxes and wedges from orbit.
+float wetDepthAt(vec2 t, float level) {
+  vec2 f = fract(t);
+  ivec2 a = ivec2(floor(t));
+  float sum = 0.0, wsum = 0.0;
+  for (int i = 0; i < 4; i++) {
+    ivec2 p = clamp(a + ivec2(i & 1, i >> 1), ivec2(0), ivec2(${CHUNK_CORE}));
+    if (mapIndex(p) >= 5) continue;
+    float b = ((i & 1) == 1 ? f.x : 1.0 - f.x) * ((i >> 1) == 1 ? f.y : 1.0 - f.y);
+    sum += b * max(level - texelFetch(uReliefMap, p, 0).w, 0.0);
+    wsum += b;
+  }
+  return wsum > 0.0 ? sum / wsum : 0.0;
 }
 // A biome's palette colour at a continuous shade (0 darkest .. 4 lightest):
 // the five shades as one ramp, so no contour bands where they meet.
@@ -143,12 +172,22 @@ void main() {
   sfLogDepth();
   vec3 up = normalize(uEye + vRel);
   vec4 rel = uHasRelief == 1 ? texture(uReliefMap, vUv) : vec4(0.0, 0.0, 0.0, vH / uExag);
-  float h = rel.w;                          // real metres, per pixel
+  vec2 tx = vUv * ${CHUNK_EDGE}.0 - 0.5;
+  // Real metres, per pixel, from the full-resolution samples: the filtered
+  // map's coarser mips (from orbit) average land and sea across a coast into
+  // a bed a few metres deep, which drew bright shallow-water boxes and
+  // wedges on land the core calls dry.
+  float h = uHasRelief == 1 ? heightAt(tx) : rel.w;
   // The water surface here: the sea at 0 m, or a lake's level where the lake
   // map has one (spread past the shore, so the filtered level holds up to the
   // line where the filtered ground rises above it: a per-pixel shoreline).
+  // The lake counts only between samples of which one at least is wet: from
+  // a coarse tile the two samples of spread reach 10-20 km onto the shore,
+  // and low land there, below the lake, was drawn as bright shallow water in
+  // boxes with fading edges.
+  vec4 map = uHasPalMap == 1 ? mapAt(tx) : vec4(vColor, 0.0);
   float level = 0.0;
-  if (uHasLakes == 1) level = max(level, texture(uLakeMap, vUv).r);
+  if (uHasLakes == 1 && (uHasPalMap == 0 || map.a > 0.0)) level = max(level, texture(uLakeMap, vUv).r);
   // The relief map's lean, strengthened from far away so relief reads like a hillshade.
   vec3 n = normalize(up + rel.xyz * uRelief);
   float steep = 1.0 - dot(normalize(up + rel.xyz), up);
@@ -159,7 +198,6 @@ void main() {
   // there is a few pixels at most. The narrower axis decides: at grazing
   // angles the ground is squeezed only in depth, and switching there brought
   // back the triangles' teeth.
-  vec2 tx = vUv * ${CHUNK_EDGE}.0 - 0.5;
   float texelsPerPx = min(length(dFdx(tx)), length(dFdy(tx)));
   // The pixel's footprint on the ground (metres, its longer axis) and how
   // much surface detail it shows: none while the world's finest samples are
@@ -170,8 +208,8 @@ void main() {
 #else
   float detail = 0.0;
 #endif
-  vec4 map = uHasPalMap == 1 ? mapAt(tx) : vec4(vColor, 0.0);
-  vec3 base = uHasPalMap == 1 ? mix(map.rgb, vColor, smoothstep(0.75, 1.5, texelsPerPx)) : vColor;
+  // The softened map (sfMapSoft): colour steps between samples become ramps.
+  vec3 base = uHasPalMap == 1 ? mix(sfMapSoft(tx), vColor, smoothstep(0.75, 1.5, texelsPerPx)) : vColor;
   float wetMap = map.a;
   float rough = 0.0;
   SfDetail d = SfDetail(vec3(0.0), vec3(0.0));
@@ -202,6 +240,12 @@ void main() {
     h += detail * clamp(0.1 * d.v.z, -0.4, 0.4);
   }
 #endif
+  // Ground cover (grasses, soil, stones) by the nearest sample's biome, and
+  // damp ground within a few metres above the water or next to wet samples
+  // (sea, lakes, rivers), in both variants of the shader (0 from orbit).
+  int coverBiome = uHasPalMap == 1 ? mapIndex(ivec2(floor(tx + 0.5))) / 5 : -1;
+  float damp = (1.0 - smoothstep(0.3, 2.5, h - level)) * step(level, h) + smoothstep(0.0, 0.45, wetMap);
+  base = sfGroundCover(coverBiome == 0 ? 1 : coverBiome, base, vRel, fpM, clamp(damp, 0.0, 1.0) * step(wetMap, 0.5));
   // Rock on steep ground (the palette's rock shade), not on beaches or under water.
   vec3 rockCol = uRock;
 #if SF_DETAIL
@@ -218,7 +262,8 @@ void main() {
   if (detail > 0.0) n = sfBump(n, d.grad, mix(rough, sfRoughness(4) * detail, rockW));
 #endif
   float sunMu = dot(up, uSun);
-  vec3 sunL = sunlightAt(sunMu);
+  // Sunlight, less where the terrain casts a shadow (web/shadows.js).
+  vec3 sunL = sunlightAt(sunMu) * shadowSun(vRel, up);
   vec3 sky = vec3(0.05, 0.09, 0.16) * daylight(sunMu) + vec3(0.004, 0.005, 0.01);
   // Ground albedo under full sun stays below white (snow must not clip).
   vec3 col = base * (sunL * max(dot(n, uSun), 0.0) * 0.6 + sky);
@@ -228,11 +273,20 @@ void main() {
   if (h < level || wetMap > 0.5) {
     // Water, decided per pixel from the full-resolution height: colour and
     // opacity follow the depth (turquoise shelves, dark deep water).
-    float depth = max(level - h, 2.0 * smoothstep(0.5, 1.0, wetMap));
-    vec3 water = mix(uShallow, uSea, 1.0 - exp(-depth / 25.0)) * mix(1.0, 0.45, 1.0 - exp(-depth / 900.0));
+    float wetDepth = uHasRelief == 1 && uHasPalMap == 1 && h >= level ? wetDepthAt(tx, level) : 0.0;
+    float depth = max(level - h, max(2.0, wetDepth) * smoothstep(0.5, 1.0, wetMap));
+    // The shallow tint (sand seen through clear water): at most half the
+    // colour, fading over the first ten metres or so. The sea walk leaves
+    // some macro vertices by the coast 1-3 m deep, so whole macro triangles
+    // are flat banks that shallow; with the full tint over 25 m, seen through
+    // 30-50% opacity onto sand-coloured beds, they shone as bright cyan
+    // wedges and streaks from orbit.
+    vec3 water = mix(uSea, uShallow, 0.5 * exp(-depth / 10.0)) * mix(1.0, 0.45, 1.0 - exp(-depth / 900.0));
     // Sediment and plankton patches: the same field as the land's (0 from orbit).
     water *= 1.0 + 0.08 * patches;
-    float opacity = 1.0 - exp(-depth / 3.0) * 0.7;
+    // Under water the bed is wet sediment, darker than the beach's dry sand.
+    col *= mix(1.0, 0.6, smoothstep(0.0, 1.0, depth));
+    float opacity = 1.0 - exp(-depth / 3.0) * 0.55;
     vec3 v = normalize(-vRel);
     // Reflections and glint only where there is water to reflect: they fade
     // in over the first metre of depth, so wet sand at the line stays sand.

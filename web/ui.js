@@ -1,4 +1,4 @@
-// This module builds the page's DOM around the canvas: the world panel from the knob table (seed, preset, main knobs, Rebuild, progress) and the display options (palette, vertical exaggeration), the HUD, download buttons and readable error and warning banners.
+// This module builds the page's DOM around the canvas: the world panel from the knob table (seed, preset, main knobs, Rebuild, progress) and the display options (palette, vertical exaggeration, sun, shadows), the HUD, download buttons and readable error and warning banners.
 import { sliderScale } from './sliders.js';
 
 /** Knobs shown as sliders (the rest stay reachable through the URL). */
@@ -80,7 +80,7 @@ function numberControl(k, o) {
  * The world panel.
  * @param {object} o {knobs, presets, world:{preset,set}, palettes:string[], palette:string,
  *   resolvePreset(name) -> Promise<config>, exaggeration:number, exaggerationRange:[min,max],
- *   sun:{lat,lon}, onSun({lat,lon}), onRebuild(world), onPalette(name), onExaggeration(factor),
+ *   sun:{lat,lon}, onSun({lat,lon}), shadows:boolean, onShadows(on), onRebuild(world), onPalette(name), onExaggeration(factor),
  *   onSnapshot(), onChunk(), onReset()}
  */
 export function buildPanel(o) {
@@ -134,7 +134,7 @@ export function buildPanel(o) {
   const rebuild = el('button', { id: 'rebuild', type: 'button', class: 'primary', onclick: () => o.onRebuild({ preset: preset.value, set: { ...set } }) }, 'Rebuild');
   const progress = el('progress', { id: 'progress', max: '1', value: '0' });
   const stage = el('span', { id: 'stage' }, '');
-  const { palette, vex, sun, sunLat, sunLon } = displayControls(o);
+  const { palette, vex, sun, sunLat, sunLon, shadows } = displayControls(o);
 
   panel.replaceChildren(
     el('h1', {}, 'Cube-sphere planet'),
@@ -145,7 +145,7 @@ export function buildPanel(o) {
     stage,
     el('h2', {}, 'display'),
     el('label', {}, el('span', {}, 'palette'), palette),
-    vex.row, sunLat.row, sunLon.row,
+    vex.row, sunLat.row, sunLon.row, shadows.row,
     el('div', { class: 'row' },
       el('button', { type: 'button', id: 'dl-chunk', onclick: () => o.onChunk() }, '.ctc under cursor'),
       el('button', { type: 'button', id: 'dl-world', onclick: () => o.onSnapshot() }, 'world snapshot')),
@@ -166,6 +166,8 @@ export function buildPanel(o) {
     /** Shows an exaggeration set elsewhere (address bar, ctDemo). */
     setExaggeration(v) { vex.set(v); },
     setSun(s) { sun.lat = s.lat; sun.lon = s.lon; sunLat.set(s.lat); sunLon.set(s.lon); },
+    /** Shows the shadows switch set elsewhere (address bar). */
+    setShadows(on) { shadows.box.checked = on; },
     setPalette(name) {
       palette.value = name;
     },
@@ -196,7 +198,12 @@ function displayControls(o) {
     { value: sun.lat, id: 'sun-lat', onInput: (v) => { sun.lat = v; o.onSun?.({ ...sun }); } });
   const sunLon = numberControl({ name: 'sun longitude', kind: 'real', min: -180, max: 180, def: sun.lon, doc: 'longitude of the sub-solar point (degrees): the time of day' },
     { value: sun.lon, id: 'sun-lon', onInput: (v) => { sun.lon = v; o.onSun?.({ ...sun }); } });
-  return { palette, vex, sun, sunLat, sunLon };
+  // Cast shadows of the terrain (display only), shadows=0 in the address when off.
+  const box = el('input', { type: 'checkbox', id: 'shadows', title: 'terrain casts shadows (shadows=0 in the address turns them off)' });
+  box.checked = o.shadows !== false;
+  box.addEventListener('change', () => o.onShadows?.(box.checked));
+  const shadows = { box, row: el('label', { title: box.title }, el('span', {}, 'shadows'), box) };
+  return { palette, vex, sun, sunLat, sunLon, shadows };
 }
 
 /** Writes HUD lines: frame stats and what is under the cursor. */

@@ -2,8 +2,11 @@
 
 /** Hash keys that are not knob overrides. */
 export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'stride', 'budget', 'tpp', 'exaggeration', 'sun', 'debug', 'walk',
+  'shadows',
   // tiles=URL: a bake's manifest (or its folder): the workers stream its verified tiles (docs/worker.md).
-  'tiles'];
+  'tiles',
+  // scatter=0: no trees, shrubs and rocks drawn (web/scatter_layer.js).
+  'scatter'];
 
 /**
  * The page's finest chunk LOD when the address names none: 12 m samples, a
@@ -43,6 +46,18 @@ export function formatSun(sun) {
   return `${round(sun.lat, 2)},${round(sun.lon, 2)}`;
 }
 
+/**
+ * The sub-solar point ({lat, lon} degrees) that puts the sun elevationDeg
+ * over the horizon of [lat, lon], shining from bearingDeg (clockwise from
+ * north): the point 90 - elevationDeg degrees away along that great circle.
+ */
+export function subSolarPoint([lat, lon], elevationDeg, bearingDeg) {
+  const rad = Math.PI / 180, p = lat * rad, b = bearingDeg * rad, d = (90 - elevationDeg) * rad;
+  const p2 = Math.asin(Math.sin(p) * Math.cos(d) + Math.cos(p) * Math.sin(d) * Math.cos(b));
+  const l2 = lon * rad + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(p), Math.cos(d) - Math.sin(p) * Math.sin(p2));
+  return { lat: p2 / rad, lon: ((((l2 / rad + 180) % 360) + 360) % 360) - 180 };
+}
+
 /** Range of the vertical exaggeration display option. */
 export const EXAGGERATION_RANGE = [1, 10];
 
@@ -55,6 +70,25 @@ export function parseExaggeration(text) {
   if (!Number.isFinite(v)) return 1;
   const [lo, hi] = EXAGGERATION_RANGE;
   return Math.round(Math.min(hi, Math.max(lo, v)) * 10) / 10;
+}
+
+/** Texels per shadow cascade edge the address bar may ask for (shadows=SIZE). */
+export const SHADOW_SIZE_RANGE = [256, 4096];
+
+/**
+ * The shadows option: "0" (or "off") turns the terrain's cast shadows off;
+ * a number of 256..4096 keeps them on with that many texels per cascade edge
+ * (rounded to a power of two); anything else, or nothing, keeps them on at
+ * the renderer's default size (size null).
+ * @returns {{on: boolean, size: number|null}}
+ */
+export function parseShadows(text) {
+  const t = String(text ?? '').trim().toLowerCase();
+  if (t === '0' || t === 'off' || t === 'false') return { on: false, size: null };
+  const v = Number.parseInt(t, 10);
+  if (!Number.isFinite(v) || v < 2) return { on: true, size: null };
+  const [lo, hi] = SHADOW_SIZE_RANGE;
+  return { on: true, size: 2 ** Math.round(Math.log2(Math.min(hi, Math.max(lo, v)))) };
 }
 
 /**

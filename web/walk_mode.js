@@ -114,6 +114,8 @@ export function createWalkMode(o) {
       ensureProbe();
       return m.probe && m.probe.generation === app.world.generation ? m.probe : null;
     },
+    /** Puts another page world of this generation in place (an edited one, web/edit_mode.js); the caller frees the old. */
+    setProbe(p) { m.probe = p; m.probeFor = p.generation; },
     dispose() {
       input.detach();
       window.removeEventListener('keydown', onKey);

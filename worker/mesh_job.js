@@ -42,7 +42,7 @@ export function meshReply(w, msg, tile = null) {
   if (extras.lakes) result.lakes = lakeMesh(w, src, chunk, options);
   // Per-sample lake levels of the same chunk, for shores decided per pixel (null without a lake).
   if (extras.lakeLevels) result.lakeLevels = lakeLevelMap(withoutThinWater(chunk, hide));
-  if (extras.relief || extras.paletteMap) addPixelMaps(result, w, src, { chunk, hide, vex, extras });
+  if (extras.relief || extras.paletteMap) addPixelMaps(result, w, src, { chunk, hide, vex, extras, stride: options.stride ?? 1 });
   return result;
 }
 
@@ -72,17 +72,22 @@ function hiddenSamples(chunk, extras) {
 }
 
 /**
- * The relief and palette maps: the same chunk (still in the world's buffer)
- * meshed at full resolution, whose normals match the neighbours' at the
- * edges, so per-pixel shading is seamless, and whose colours hold per pixel
- * whatever the tile's stride.
+ * The relief and palette maps. The relief map reads the same chunk (still in
+ * the world's buffer) meshed at full resolution, whose normals match the
+ * neighbours' at the edges, so per-pixel shading is seamless: a stride-1
+ * reply is that mesh already (skirts come after its grid and change no grid
+ * vertex), so only coarser strides build a second one. The palette map is
+ * the chunk's own palette indices, the stride-1 mesh's colours, whatever the
+ * tile's stride.
  */
-function addPixelMaps(result, w, src, { chunk, hide, vex, extras }) {
-  // Views, not a copy: both maps are read out before the next mesh() call.
-  const full = w.mesh(src, { stride: 1, verticalExaggeration: vex });
-  if (extras.relief) result.relief = reliefMap(full, w.config.radius_m, vex);
-  if (extras.relief && hide) liftHidden(result.relief, hide, chunk);
-  if (extras.paletteMap) result.paletteMap = paletteMap(full, hide);
+function addPixelMaps(result, w, src, { chunk, hide, vex, extras, stride }) {
+  if (extras.relief) {
+    // Views, not a copy: the map is read out before the next mesh() call.
+    const full = stride === 1 ? result : w.mesh(src, { stride: 1, verticalExaggeration: vex });
+    result.relief = reliefMap(full, w.config.radius_m, vex);
+    if (hide) liftHidden(result.relief, hide, chunk);
+  }
+  if (extras.paletteMap) result.paletteMap = paletteMap(chunk, hide);
 }
 
 /**

@@ -21,7 +21,10 @@ export class CharacterMesh {
     visor.position.set(0, HALF_M, -RADIUS_M);
     this.group.add(body, visor);
     this.group.visible = false;
-    for (const m of this.group.children) m.frustumCulled = false;   // placed relative to the eye: the bounds move every frame
+    for (const m of this.group.children) {
+      m.frustumCulled = false;   // placed relative to the eye: the bounds move every frame
+      m.castShadow = m.receiveShadow = true;
+    }
     scene.add(this.group);
     this.basis = new THREE.Matrix4();
   }

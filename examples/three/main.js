@@ -6,13 +6,15 @@
 // ctThree.walk) puts a Rapier character on the ground under the camera: WASD
 // or the arrows walk, Space jumps, dragging turns, V switches between first
 // and third person, a click drops a marker where the terrain raycast hits;
-// G again goes back to orbiting.
+// G again goes back to orbiting. The sun casts the terrain's shadows
+// (sun_shadow.js; #shadows=0 turns them off).
 // window.ctThree exposes ready/stats/goTo/walk/view/jump for tests.
 import * as THREE from 'three';
 import { createPool } from 'cubesphere-terrain/worker';
 import { TileStreamer, computeView, clampPose, defaultPose, autoTilt, latLonToDir } from 'cubesphere-terrain/stream';
 import { ThreeTiles } from './three_tiles.js';
 import { WalkMode } from './walk_mode.js';
+import { SunShadow } from './sun_shadow.js';
 
 const hash = new URLSearchParams(location.hash.slice(1));
 const spec = { preset: hash.get('preset') || 'balanced',
@@ -33,9 +35,12 @@ scene.background = new THREE.Color(0x000000);
 // above it: a flat colour, no atmosphere, but the horizon reads at eye height.
 const SKY = new THREE.Color(0x8fb4dc), SKY_TOP_M = 60000;
 const camera = new THREE.PerspectiveCamera();   // at the origin: the world moves, not the camera
-const sun = new THREE.DirectionalLight(0xffffff, 2.2);
-sun.position.set(0.6, 0.5, 0.62);
-scene.add(sun, new THREE.AmbientLight(0xffffff, 0.45));
+// The sun, fixed in the world's frame (#sun=LAT,LON: the sub-solar point, as on
+// the demo page); its shadow box follows the view.
+const sunAt = (hash.get('sun') || '').split(',').map(Number);
+const sun = new SunShadow(renderer, scene, { on: hash.get('shadows') !== '0',
+  dir: sunAt.length === 2 && sunAt.every(Number.isFinite) ? latLonToDir(sunAt[0], sunAt[1]) : [0.6, 0.5, 0.62] });
+scene.add(new THREE.AmbientLight(0xffffff, 0.45));
 const group = new THREE.Group();
 scene.add(group);
 const tiles = new ThreeTiles(group);
@@ -69,6 +74,7 @@ function frame(now) {
   camera.near = view.near; camera.far = view.far;   // the logarithmic depth reads far
   camera.projectionMatrixInverse.copy(camera.projectionMatrix).invert();
   tiles.show(res.tiles, view.eye, state.radiusM, state.surfaceLod);
+  sun.update(view, Math.max(EYE_M, state.pose.alt - state.groundM));
   walk.show(view.eye);
   renderer.render(scene, camera);
   state.frames++;
@@ -200,6 +206,17 @@ window.ctThree = {
    * topM, landed}: the feet's heights before and at the top, and walk stats.
    */
   jump: (hangMs) => walk.jump(hangMs),
+  /** Walks seconds ahead at forwardMps without waiting for frames (trees and rocks block it); resolves with walk stats. */
+  async advance(seconds, forwardMps = 5) { return walk.advance(state, seconds, forwardMps); },
+  /** Resolves with walk stats once the trees and rocks within 60 m of the character are solid (at least one). */
+  async scatterReady(hangMs = 60000) {
+    const t0 = performance.now();
+    while (!(walk.active && walk.obstacles.held.size > 0 && walk.scatter.drawn > 0)) {
+      if (performance.now() - t0 > hangMs) throw new Error(`scatter: none near the character after ${hangMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return walk.stats();
+  },
 };
 
 /** Resolves with stats a few frames on, once the streamer has what the view needs. */

@@ -34,6 +34,9 @@ export class ThreeTiles {
     m.frustumCulled = false;   // the streamer's LOD selection already culled
     m.matrixAutoUpdate = true;
     m.visible = false;
+    // Terrain shades itself and the character (the sun's shadow map, sun_shadow.js); lakes only receive.
+    m.castShadow = material === this.terrain;
+    m.receiveShadow = true;
     m.userData.center = t.center;
     m.userData.bytes = t.posH.byteLength + t.normals.byteLength + t.indices.byteLength + (colors ? colors.byteLength : 0);
     this.group.add(m);

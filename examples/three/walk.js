@@ -15,8 +15,8 @@ const G = 9.81, JUMP_MPS = 5, REBASE_M = 2000;
 /** Eyes above the feet. */
 export const EYE_M = 1.7;
 
-/** The rotation that turns +y (a capsule's axis) onto up. */
-function yTo(up) {
+/** The rotation that turns +y (a capsule's axis, a trunk's) onto up. */
+export function yTo(up) {
   const w = 1 + up[1], l = Math.hypot(w, up[2], up[0]);
   return l < 1e-9 ? { x: 1, y: 0, z: 0, w: 0 } : { x: up[2] / l, y: 0, z: -up[0] / l, w: w / l };
 }

@@ -3,12 +3,16 @@
 // (walk.js) each frame from the keys held, puts the camera's pose at the
 // character's eyes (first person) or behind it (third person, drawing the
 // character: character.js), and drops a marker where a click's terrain
-// raycast hits the ground the walker holds. Markers are float64 points
+// raycast hits the ground the walker holds. Trees and rocks round the
+// character are drawn (scatter_layer.js) and block it (scatter_colliders.js).
+// Markers are float64 points
 // placed relative to the eye each frame, like the tiles.
 import * as THREE from 'three';
 import { dirToLatLon, latLonToDir, screenRay } from 'cubesphere-terrain/stream';
 import { Walker, EYE_M } from './walk.js';
 import { CharacterMesh, thirdPersonPose } from './character.js';
+import { ScatterLayer } from './scatter_layer.js';
+import { ScatterColliders } from './scatter_colliders.js';
 
 const WALK_MPS = 5, RUN_MPS = 12, TURN_DEG_PER_PX = 0.25, TILT_DEG = 80;
 
@@ -36,6 +40,8 @@ export class WalkMode {
     this.view = 'first';   // or 'third'
     this.character = new CharacterMesh(scene);
     this.jumping = null;   // a jump() promise's watch: {standM, topM, jumped, left, resolve}
+    this.scatter = new ScatterLayer(scene);
+    this.obstacles = new ScatterColliders();
   }
 
   get active() { return this.walker !== null; }
@@ -66,6 +72,8 @@ export class WalkMode {
     state.pose.tilt = 72;
     this.walker.dispose();
     this.walker = null;
+    this.scatter.clear();
+    this.obstacles.clear();
   }
 
   key(code, down) {
@@ -121,6 +129,7 @@ export class WalkMode {
     if (k.has('ArrowLeft')) this.walker.heading -= 90 * dt;
     if (k.has('ArrowRight')) this.walker.heading += 90 * dt;
     if (this.jumping && !this.jumping.jumped) this.jumping.jumped = this.walker.jump();
+    this._scatter(state);
     if (dt > 0) this.walker.step(dt, fwd, right);
     this._watchJump();
     if (this.view === 'third' && this.walker.p) {
@@ -132,6 +141,29 @@ export class WalkMode {
     const e = this.walker.eye(), ll = dirToLatLon(e.dir);
     state.groundM = e.heightM;
     state.pose = { lat: ll.lat, lon: ll.lon, alt: e.heightM + EYE_M, heading: (this.walker.heading + 360) % 360, tilt: this.tilt };
+  }
+
+  /** The scatter round the character (drawn) and the colliders of the trees and rocks near it. */
+  _scatter(state) {
+    if (typeof state.pool.scatter !== 'function') return;
+    this.scatter.update(state.pool, state.radiusM, state.surfaceLod, this.walker.dir);
+    this.obstacles.update(this.walker, this.scatter);
+  }
+
+  /**
+   * Steps the walker seconds ahead at forwardMps along its heading, in
+   * 1/60 s steps without drawing (tests: a walk that does not hang on the
+   * frame rate); returns walk stats and the character's direction after
+   * each step (`trace`).
+   */
+  advance(state, seconds, forwardMps) {
+    const trace = [];
+    for (let t = 0; t < seconds; t += 1 / 60) {
+      this._scatter(state);
+      this.walker.step(1 / 60, forwardMps, 0);
+      trace.push(this.walker.dir.slice());
+    }
+    return { ...this.stats(), trace };
   }
 
   /** A click at device pixel (px, py): a marker where the ray meets the held ground. */
@@ -150,6 +182,7 @@ export class WalkMode {
   /** Markers relative to the eye (float64 subtraction). */
   show(eye) {
     this.character.show(this.walker, eye, this.view === 'third');
+    this.scatter.show(eye, this.active);
     for (const m of this.markers) m.mesh.position.set(m.point[0] - eye[0], m.point[1] - eye[1], m.point[2] - eye[2]);
   }
 
@@ -158,11 +191,12 @@ export class WalkMode {
     const s = this.walker.stats();
     return `\nwalking: ${s.placed ? `feet ${s.heightM.toFixed(1)} m${s.grounded ? '' : ' (in the air)'}` : 'waiting for ground'}  ` +
       `colliders ${s.colliders} (${s.ground.triangles} triangles)  markers ${this.markers.length}` +
+      `  scatter ${this.scatter.drawn} drawn, ${this.obstacles.held.size} solid` +
       (this.lastClick && !this.lastClick.hit ? `  click: ${this.lastClick.why}` : '');
   }
 
   stats() {
     return this.walker ? { active: true, ...this.walker.stats(), heading: this.walker.heading, view: this.view, markers: this.markers.length,
-      lastClick: this.lastClick } : { active: false, markers: this.markers.length, lastClick: this.lastClick };
+      lastClick: this.lastClick, scatter: { ...this.scatter.stats(), obstacles: this.obstacles.list() } } : { active: false, markers: this.markers.length, lastClick: this.lastClick };
   }
 }

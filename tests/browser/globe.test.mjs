@@ -1,4 +1,4 @@
-// Real-browser test of the demo page: Debian's Chromium (SwiftShader WebGL2) driven by playwright-core loads web/ from scripts/serve.mjs, checks the globe and its night side, the HUD under the cursor, both downloads, a palette switch, the standard views (coast at 2 km, mountains at 3 km, a lake shore, the three timed descents ending at a cube corner), a rebuild, an exaggerated alpine coast set through the address bar, and the messages shown without WebGL2 or the WebAssembly core; screenshots go to tests/artifacts/.
+// Real-browser test of the demo page: Debian's Chromium (SwiftShader WebGL2) driven by playwright-core loads web/ from scripts/serve.mjs, checks the globe and its night side, the HUD under the cursor, both downloads, a palette switch, the standard views (coast at 2 km, mountains at 3 km with cast shadows at a low sun on and off, a lake shore, the three timed descents ending at a cube corner), a rebuild, an exaggerated alpine coast set through the address bar, and the messages shown without WebGL2 or the WebAssembly core; screenshots go to tests/artifacts/.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { serve } from '../../scripts/serve.mjs';
 import { sharedChromium, testViewport } from './chromium.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
 import { sliderScale } from '../../web/sliders.js';
+import { subSolarPoint } from '../../web/url.js';
 import { MSG } from '../../worker/protocol.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -92,6 +93,22 @@ async function picture(name) {
   await page.evaluate(() => { document.getElementById('panel').style.visibility = ''; });
 }
 
+/**
+ * Shares of pixels that are darker, and lighter, by more than 8 of 255 in
+ * luminance in readback a than in readback b of the same view.
+ */
+function darkerShares(a, b) {
+  const lum = (px, i) => 0.3 * px.rgb[3 * i] + 0.59 * px.rgb[3 * i + 1] + 0.11 * px.rgb[3 * i + 2];
+  let darker = 0, lighter = 0;
+  const n = a.width * a.height;
+  for (let i = 0; i < n; i++) {
+    const d = lum(a, i) - lum(b, i);
+    if (d < -8) darker++;
+    else if (d > 8) lighter++;
+  }
+  return { darker: darker / n, lighter: lighter / n };
+}
+
 /** Polls fn in the page (bounded) until it returns something truthy. */
 async function waitFor(fn, arg, ms, what) {
   const end = Date.now() + ms;
@@ -128,7 +145,8 @@ test.after(async () => {
 });
 
 test('the page loads, ctDemo.ready resolves and the globe is a lit planet disc against space', async () => {
-  const response = await page.goto(`${server.url}web/#preset=balanced&surface_lod=${SURFACE_LOD}&view=${SPACE}`);
+  // Scatter has its own browser test (populate.test.mjs); software GL pays for every instance.
+  const response = await page.goto(`${server.url}web/#preset=balanced&surface_lod=${SURFACE_LOD}&view=${SPACE}&scatter=0`);
   assert.is(response.status(), 200);
   const ready = await within(120000, page.evaluate(() => window.ctDemo.ready), 'ctDemo.ready');
   assert.match(ready.generation, /^[0-9a-f]{16}$/);
@@ -375,6 +393,22 @@ test('mountains 3 km above the ground, looking across the ranges into the haze (
   const i = 3 * (2 * all.width + Math.floor(all.width / 3));
   assert.ok(all.rgb[i + 2] > 30 && all.rgb[i + 2] > all.rgb[i] + 15, `blue sky at the top (${all.rgb.slice(i, i + 3)})`);
   await picture('mountains-3km.png');
+  // Cast shadows: a sun 8 degrees up in the east darkens the ranges' west
+  // sides and the valleys beyond them. The panel's switch (shadows=0 in the
+  // address) takes that away, and only that: nothing gets lighter.
+  const low = subSolarPoint(top.at, 8, 90);
+  await page.evaluate(([a, b]) => window.ctDemo.setSun(a, b), [low.lat, low.lon]);
+  const on = await page.evaluate(() => window.ctDemo.pixels(2));
+  await picture('mountains-3km-low-sun.png');
+  await page.evaluate(() => document.getElementById('shadows').click());
+  await waitFor(() => /[#&]shadows=0(&|$)/.test(location.hash), null, 120000, 'shadows=0 in the address bar');
+  const off = await page.evaluate(() => window.ctDemo.pixels(2));
+  await page.evaluate(() => document.getElementById('shadows').click());
+  await waitFor(() => !/shadows=/.test(location.hash), null, 120000, 'shadows back on in the address bar');
+  const shade = darkerShares(on, off);
+  process.stderr.write(`  low sun over the mountains: shadows darken ${(100 * shade.darker).toFixed(1)}% of the pixels, lighten ${(100 * shade.lighter).toFixed(2)}%\n`);
+  assert.ok(shade.darker >= 0.05, `shadows darken ${(100 * shade.darker).toFixed(1)}% of the view`);
+  assert.ok(shade.lighter <= 0.002, `shadows lighten ${(100 * shade.lighter).toFixed(2)}% of the view`);
   await defaultSun();
   assert.equal(problems, []);
 });
@@ -608,6 +642,7 @@ async function runFrom(lat, lon, heading, passM) {
   }
   await page.keyboard.up('w');
   await page.keyboard.up('Shift');
+  trace.minimap = await page.evaluate(() => window.ctDemo.minimap.stats());
   await page.evaluate(() => window.ctDemo.leaveWalk());
   return trace;
 }
@@ -619,6 +654,9 @@ test('walk mode runs over the north pole and straight through a cube corner', as
   const last = pole[pole.length - 1].pose;
   assert.ok(arc(pole[0].pose, last) * 6371000 >= 4, `ran ${(arc(pole[0].pose, last) * 6371000).toFixed(2)} m from the start`);
   assert.ok(Math.abs(Math.abs(last.lon - 10) - 180) < 1 && Math.abs(last.heading - 180) < 1, `over the pole: ${JSON.stringify(last)}`);
+  // The minimap corner, asked north-up, is drawn heading-up there (north is undefined at the pole).
+  const map = pole.minimap;
+  assert.ok(map.shown && map.drawn > 0 && !map.error && map.headingUp === true && !map.headingUpAsked, `minimap at the pole: ${JSON.stringify(map)}`);
   // Through the +X+Y+Z cube corner (35.26 N 45 E), heading north-east along the diagonal.
   const corner = await runFrom(35.26439 - 1e-5, 45 - 1e-5, 45, 4);
   const end = corner[corner.length - 1].pose;

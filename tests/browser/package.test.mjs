@@ -6,7 +6,8 @@
 // (2) examples/three, served as plain ES modules, streams chunk meshes into
 // a three.js scene from space and near the ground with no console errors,
 // and walks a Rapier character on a slope: it stands, jumps and lands on the
-// exact ground, and a click drops a marker on it.
+// exact ground, and a click drops a marker on it; the trees round it are
+// drawn as instances and walking into one stops the character at its trunk.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { build } from 'esbuild';
@@ -16,7 +17,7 @@ import { serve } from '../../scripts/serve.mjs';
 import { sharedChromium } from './chromium.mjs';
 import { packAndInstall, pkg, root } from '../pack_fixture.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
-import { latLonToDir, enuFrame } from '../../stream/index.js';
+import { latLonToDir, enuFrame, dirToLatLon, groundPoseFromLatLon, movePose, keyAt, SCATTER_KINDS } from '../../stream/index.js';
 
 const artifacts = path.join(root, 'tests', 'artifacts');
 // A coast of the example's default world (balanced, seed 42): land here, sea 1.5 degrees south.
@@ -107,7 +108,8 @@ test('examples/three streams chunk meshes into a three.js scene, from space to n
   problems.length = 0;
   const server = await serve({ port: 0, quiet: true });
   servers.push(server);
-  const res = await page.goto(`${server.url}examples/three/#surface_lod=5`);
+  // Shadows have their own checks (globe.test.mjs); software GL pays for every shadow map.
+  const res = await page.goto(`${server.url}examples/three/#surface_lod=5&shadows=0`);
   assert.is(res.status(), 200);
   const space = await page.evaluate(() => window.ctThree.ready);
   assert.ok(space.tilesDrawn >= 3, `tiles drawn from space (at least the three faces in view): ${space.tilesDrawn}`);
@@ -164,8 +166,40 @@ test('examples/three streams chunk meshes into a three.js scene, from space to n
   assert.ok(Math.abs(r - R - under.heightM) < 0.25, `marker ${(r - R).toFixed(3)} m, exact ground ${under.heightM.toFixed(3)} m`);
   const core = world.raycast(c.origin, c.dir, 20000);
   assert.ok(core && Math.hypot(...core.point.map((v, i) => v - c.point[i])) < 1, `the core's raycast hits ${core && core.distanceM} m, the page's ${c.distanceM} m`);
-  world.free();
   await page.screenshot({ path: path.join(process.env.CT_DOCS_PICTURES === '1' ? path.join(root, 'docs', 'img') : artifacts, 'three-walk.png') });
+
+  // Trees: the tallest trunk of the slope's chunk on flat dry ground (Node's
+  // world.scatter), approached from 6 m south. Without its collider the walk
+  // would take the character 14 m past it through the trunk.
+  const s = world.scatter(keyAt(latLonToDir(...SLOPE), 5).key);
+  let tree = null;
+  for (let i = 0; i < s.count; i++) {
+    const k = SCATTER_KINDS[s.kind[i]], r = k.collisionPerM * s.scale[i];
+    if (!['conifer', 'broadleaf', 'palm'].includes(k.name) || r < 0.25) continue;
+    const foot = [0, 1, 2].map((c) => s.center[c] + s.positions[3 * i + c]), up = foot.map((v) => v / Math.hypot(...foot)), g = world.groundAt(up);
+    if (g.slopeDeg < 3 && !g.hasWater && (!tree || s.scale[i] > tree.scale)) tree = { up, r, scale: s.scale[i] };
+  }
+  assert.ok(tree, 'a tree on flat ground');
+  const t = dirToLatLon(tree.up), start = dirToLatLon(movePose(groundPoseFromLatLon(t.lat, t.lon, 180), 6, 0, R).dir);
+  await page.evaluate(([lat, lon]) => window.ctThree.walk(lat, lon, 0), [start.lat, start.lon]);
+  const ready = await page.evaluate(() => window.ctThree.scatterReady());
+  assert.ok(ready.scatter.drawn > 0 && ready.scatter.obstacles.some((o) => o.shape === 'cylinder'), `trees drawn and solid: ${ready.scatter.drawn}`);
+  const walked = await page.evaluate(() => window.ctThree.advance(4, 5));
+  // The character's distance from the trunk's axis, and how far north of the tree it is, at each step.
+  const toN = enuFrame(tree.up).north, dotp = (p, q) => p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
+  const axis = walked.trace.map((p) => ({ d: Math.sqrt(Math.max(0, 1 - dotp(p, tree.up) ** 2)) * R, north: dotp(p, toN) * R }));
+  const closest = Math.min(...axis.map((a) => a.d)), last = axis[axis.length - 1];
+  // It never enters the trunk (the capsule's 0.3 m radius stays outside the
+  // tree's, less the controller's 2 cm skin); it reached it, and past it
+  // (the controller slides round an obstacle) it went by at the trunk's side.
+  assert.ok(closest >= tree.r + 0.25, `outside the trunk: ${closest.toFixed(2)} m from its axis at the closest (radius ${tree.r.toFixed(2)} m)`);
+  assert.ok(closest < tree.r + 0.6, `walked up to it: ${closest.toFixed(2)} m`);
+  process.stderr.write(`  tree: radius ${tree.r.toFixed(2)} m, closest ${closest.toFixed(2)} m from its axis, ended ${last.north.toFixed(2)} m north, ${ready.scatter.drawn} instances drawn\n`);
+  const by = axis.find((a) => a.north > 0);
+  assert.ok(!by || Math.sqrt(by.d ** 2 - by.north ** 2) >= tree.r + 0.25, `went round it: ${JSON.stringify(by)} (last ${JSON.stringify(last)})`);
+  world.free();
+  await page.evaluate(() => window.ctThree.view('third'));
+  await page.screenshot({ path: path.join(artifacts, 'three-tree.png') });
   assert.equal(problems, []);
 });
 

@@ -71,7 +71,9 @@ function coastView(world) {
 /** Loads the page at the view and returns its settled picture, generation and tile log. */
 async function drawView(hash, view) {
   await page.goto('about:blank');   // a hash change alone would not reload the page
-  await page.goto(`${server.url}web/#${hash}`);
+  // Shadows and scatter have their own checks (globe's mountains view, populate.test.mjs);
+  // software GL pays for every shadow map and instance, so pages that test other things go without.
+  await page.goto(`${server.url}web/#${hash}&shadows=0&scatter=0`);
   const ready = await page.evaluate(() => window.ctDemo.ready);
   await page.evaluate(([a, b, c]) => window.ctDemo.goTo(a, b, c, { heading: 0, tilt: 0 }), view);
   const px = await page.evaluate(() => { const p = window.ctDemo.pixels(1); return { width: p.width, height: p.height, rgb: Array.from(p.rgb) }; });
@@ -114,7 +116,8 @@ test('a view streamed from baked tiles is the generated view, pixel for pixel', 
   // Every reply to a request that carried a tile came from it (a request the streamer cancelled gets none).
   assert.ok(baked.log.sources.tile > 0 && !baked.log.sources.generated && baked.log.sources.tile <= baked.log.withTile,
     `replies from tiles (${JSON.stringify(baked.log)})`);
-  assert.ok(baked.log.sources.tile >= 0.9 * keys.length, `tiles served ${baked.log.sources.tile} of ${keys.length} baked`);
+  // How many of the baked keys the second descent asks for depends on how fast tiles arrive (the
+  // streamer skips levels it no longer needs), so no share is asserted: the settled pictures are.
   assert.is(baked.px.width, generated.px.width);
   let differ = 0;
   for (let i = 0; i < generated.px.rgb.length; i++) differ += baked.px.rgb[i] !== generated.px.rgb[i];

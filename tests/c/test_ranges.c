@@ -245,7 +245,10 @@ static void test_alpine(void)
     slopes(w, &med, &p90, &maxh, &rock);
     printf("ok alpine: highest sampled land %.0f m, rock %.0f%% of land\n", maxh, 100.0 * rock);
     CHECK(maxh < 9500.0 && maxh > 4000.0, "alpine peaks %.0f m", maxh);
-    CHECK(rock > 0.1, "alpine rock share %.2f", rock);
+    /* Since the biome edges (version 8) gentle high ground between the tree
+     * and snow lines is alpine meadow and snow; rock keeps the steep faces
+     * and scree, about 6% of LOD 6 land here (over 10% before). */
+    CHECK(rock > 0.04, "alpine rock share %.2f", rock);
     CHECK(ct__ranges_need_belts(ct_world_config(w)) && w->field.belt_v, "belts derived");
     ct_world_free(w);
 }

@@ -61,7 +61,7 @@ static void test_lod_stable(void)
     uint32_t matched = 0, coarse_children = 0, i, j;
     int q, fine = 0;
     CHECK(ct_chunk_scatter(world, NULL, parent, &p, err, sizeof err) == CT_OK, "parent: %s", err);
-    CHECK(p.count > 1000, "the parent holds trees (%u)", p.count);
+    CHECK(p.count > 500, "the parent holds trees (%u): enough for the comparison to mean something", p.count);
     for (i = 0; i < p.count; i++)
         if (ct_scatter_kind_get(p.kind[i])->level < 1) fine = 1;
     CHECK(!fine, "a LOD 11 key returns only kinds of level >= 1");

@@ -169,4 +169,24 @@ test('selectTiles reports whether every visible face is covered by ready tiles',
   assert.is(roots.complete, true);
 });
 
+test('invalidate asks again for exactly the drawn tiles of the keys, which stay drawn until replaced', async () => {
+  const { s, pool, renderer } = make();
+  const before = await settle(s, pool);
+  const target = before.tiles[0];
+  const oldGpu = target.gpu.id;
+  const n0 = pool.requests.length;
+  // A key that is not drawn (another face's root child) is only dropped from the cache, never asked.
+  s.invalidate([target.key, { face: (target.key.face + 3) % 6, lod: 1, x: 0, y: 0 }]);
+  const fresh = pool.requests.slice(n0);
+  assert.equal(fresh.map((r) => [r.key, r.options.stride]), [[target.key, target.stride]]);
+  const f = s.update(view, 20000);
+  assert.is(f.settled, false, 'not settled while the tile is asked again');
+  assert.ok(f.tiles.some((t) => t.gpu.id === oldGpu), 'the old mesh stays drawn meanwhile');
+  assert.is(pool.requests.length, n0 + 1, 'nothing else asked');
+  const after = await settle(s, pool, 30000);
+  assert.is(pool.requests.length, n0 + 1, 'no other tile asked again');
+  assert.ok(renderer.released.includes(oldGpu), 'the old mesh freed');
+  assert.not.ok(after.tiles.some((t) => t.gpu.id === oldGpu));
+});
+
 test.run();

@@ -1,7 +1,7 @@
 // Tests of the surface detail's CPU half (stream/surface_glsl.js: the eye's lattice anchors, emulated in float32 as the shader computes) and of the browser tests' detail metric (tests/browser/detail_metric.mjs).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { surfaceAnchors, SURFACE_ANCHOR_M, logDepthFactor, SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL } from '../../stream/surface_glsl.js';
+import { surfaceAnchors, SURFACE_ANCHOR_M, logDepthFactor, SURFACE_NOISE_GLSL, SURFACE_MATERIAL_GLSL, SURFACE_WATER_GLSL, SURFACE_BLEND_GLSL, PALETTE_SOFT_TAPS } from '../../stream/surface_glsl.js';
 import { detailShare } from '../browser/detail_metric.mjs';
 import { latLonToDir } from '../../stream/geo.js';
 
@@ -105,4 +105,38 @@ test('detailShare: a flat sheet scores 0, a textured one 1, black blocks do not 
   assert.is(detailShare(faint).share, 0);
 });
 
+/** The shader's mapAt along one row: bilinear between samples (colour v[i] at t = i, clamped at the ends). */
+const bilinear = (v, t) => {
+  const i = Math.max(0, Math.min(v.length - 1, Math.floor(t))), j = Math.min(v.length - 1, i + 1), f = Math.max(0, Math.min(1, t - i));
+  return v[i] + (v[j] - v[i]) * f;
+};
+/** sfMapSoft along x through the same taps as the GLSL. */
+const soft = (v, t) => PALETTE_SOFT_TAPS.reduce((s, [dx, , w]) => s + w * bilinear(v, t + dx), 0);
+
+test('palette softening: taps sum to 1, are symmetric, and the GLSL uses every one', () => {
+  const sum = PALETTE_SOFT_TAPS.reduce((s, [, , w]) => s + w, 0);
+  assert.ok(Math.abs(sum - 1) < 1e-12, `weights sum to ${sum}`);
+  for (const [x, y, w] of PALETTE_SOFT_TAPS) {
+    assert.ok(PALETTE_SOFT_TAPS.some(([a, b, u]) => a === -x && b === -y && u === w), `mirror of (${x}, ${y})`);
+    assert.match(SURFACE_BLEND_GLSL, new RegExp(`vec2\\(${x.toFixed(4)}, ${y.toFixed(4)}\\)`));
+  }
+});
+
+test('palette softening: a colour step between two samples becomes a monotone ramp at least two samples wide', () => {
+  const v = Array.from({ length: 21 }, (_, i) => (i < 10 ? 0 : 1));   // a biome edge between samples 9 and 10
+  let prev = -1, maxStep = 0, lo = null, hi = null;
+  for (let t = 5; t <= 15; t += 0.05) {
+    const c = soft(v, t);
+    assert.ok(c >= prev - 1e-12, `monotone at ${t}`);
+    if (prev >= 0) maxStep = Math.max(maxStep, c - prev);
+    if (lo === null && c > 0.1) lo = t;
+    if (hi === null && c > 0.9) hi = t;
+    prev = c;
+  }
+  // Bilinear alone ramps over 0.8 samples (10-90%); the taps widen it.
+  assert.ok(hi - lo >= 2.0, `10-90% ramp over ${(hi - lo).toFixed(2)} samples`);
+  assert.ok(maxStep <= 0.05 * 0.55, `steepest change ${maxStep.toFixed(4)} per 0.05 sample`);
+});
+
 test.run();
+

@@ -15,15 +15,14 @@ const SPREAD = 2;
  */
 export function lakeLevelMap(chunk) {
   const E = CHUNK_EDGE, W = chunk.water, q = chunk.heightQuantumM;
+  // Most chunks hold no lake: look for one before making the map.
+  let first = -1;
+  for (let i = 0; i < E * E && first < 0; i++) if (W[i] !== 0 && W[i] !== SEA_LEVEL_CODE) first = i;
+  if (first < 0) return null;
   let level = new Float32Array(E * E).fill(NO_LAKE_M);
-  let any = false;
-  for (let i = 0; i < E * E; i++) {
-    if (W[i] !== 0 && W[i] !== SEA_LEVEL_CODE) {
-      level[i] = (W[i] - SEA_LEVEL_CODE) * q;
-      any = true;
-    }
+  for (let i = first; i < E * E; i++) {
+    if (W[i] !== 0 && W[i] !== SEA_LEVEL_CODE) level[i] = (W[i] - SEA_LEVEL_CODE) * q;
   }
-  if (!any) return null;
   // Spread onto dry neighbours, one ring per pass (the highest
   // neighbour wins where two lakes meet; a shore between lakes is dry anyway).
   for (let pass = 0; pass < SPREAD; pass++) {

@@ -4,6 +4,9 @@ import { NEAR } from './thin_water.js';
 
 const E = CHUNK_EDGE;
 
+/** NEAR as index steps within the 257-sample rows, in NEAR's order: the inside samples only are looked at. */
+const STEP = Int32Array.from(NEAR, ([dx, dy]) => dy * E + dx);
+
 /**
  * A lone sample needs at least this many dry neighbours: a shore sample with
  * one or two is not speckle, and its few neighbours say little about the
@@ -32,8 +35,8 @@ export function loneBiomes(chunk, hide = null) {
       if (W[i] !== 0 || (hide && hide[i] >= 0)) continue;
       const biome = (P[i] / SHADES_PER_BIOME) | 0;
       let dry = 0, shared = false;
-      for (const [dx, dy] of NEAR) {
-        const j = i + dy * E + dx;
+      for (let n = 0; n < 8; n++) {
+        const j = i + STEP[n];
         if (W[j] !== 0) continue;
         dry++;
         if (((P[j] / SHADES_PER_BIOME) | 0) === biome) { shared = true; break; }
@@ -41,17 +44,17 @@ export function loneBiomes(chunk, hide = null) {
       if (shared || dry < MIN_DRY) continue;
       // The most common biome among the dry neighbours, as its first neighbour in NEAR (edges before corners).
       let best = -1, bestCount = 0;
-      for (const [dx, dy] of NEAR) {
-        const j = i + dy * E + dx;
+      for (let n = 0; n < 8; n++) {
+        const j = i + STEP[n];
         if (W[j] === 0) count[(P[j] / SHADES_PER_BIOME) | 0]++;
       }
-      for (const [dx, dy] of NEAR) {
-        const j = i + dy * E + dx;
+      for (let n = 0; n < 8; n++) {
+        const j = i + STEP[n];
         if (W[j] !== 0) continue;
         const b = (P[j] / SHADES_PER_BIOME) | 0;
         if (count[b] > bestCount) { bestCount = count[b]; best = P[j]; }
       }
-      for (const [dx, dy] of NEAR) count[(P[i + dy * E + dx] / SHADES_PER_BIOME) | 0] = 0;
+      for (let n = 0; n < 8; n++) count[(P[i + STEP[n]] / SHADES_PER_BIOME) | 0] = 0;
       if (!out) out = new Int16Array(E * E).fill(-1);
       out[i] = best;
     }

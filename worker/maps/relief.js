@@ -1,4 +1,4 @@
-// This module turns a full-resolution (stride 1) chunk mesh into the page's per-pixel maps: the relief map (for each of the 257x257 samples, how far the core's terrain normal leans away from the sphere's up (x, y, z) and the real height in metres (w)) and the palette map (each sample's palette index, the colour its vertex has at stride 1), so a renderer can shade, colour and find shorelines per pixel on tiles of any mesh stride.
+// This module turns a full-resolution (stride 1) chunk mesh into the page's per-pixel maps: the relief map (for each of the 257x257 samples, how far the core's terrain normal leans away from the sphere's up (x, y, z) and the real height in metres (w)) and the palette map (each sample's palette index, the colour its vertex has at stride 1, read from the chunk itself), so a renderer can shade, colour and find shorelines per pixel on tiles of any mesh stride.
 
 import { CHUNK_EDGE } from '../../wasm/ct_constants.mjs';
 
@@ -32,17 +32,19 @@ export function reliefMap(mesh, radiusM, exaggeration = 1) {
 
 /**
  * Palette map of one chunk: the palette index of each of the 257 x 257 samples, the
- * same byte the stride-1 mesh gives that vertex (so the colour is the mesh's colour).
+ * same byte the stride-1 mesh gives that vertex (so the colour is the mesh's colour):
+ * the mesh takes each vertex's index from the chunk's palette, so the map is read
+ * from the chunk, and no stride-1 mesh is built for it.
  * One byte per sample rather than RGB: the page looks colours up in its palette
  * texture per pixel, so a palette switch still needs no new tiles.
- * @param {{paletteIndex: Uint8Array}} mesh the chunk meshed at stride 1
+ * @param {{palette: Uint8Array}} chunk as the core returns it (257 x 257, row-major)
  * @param {Int16Array|null} [hide] thin_water.js's hidden samples: their palette indices
  * @returns {Uint8Array} 257 x 257 palette indices, row-major
  */
-export function paletteMap(mesh, hide = null) {
+export function paletteMap(chunk, hide = null) {
   const n = RELIEF_EDGE * RELIEF_EDGE;
-  if (!(mesh.paletteIndex?.length >= n)) throw new RangeError('palette map needs a stride-1 mesh of 257 x 257 vertices');
-  const map = mesh.paletteIndex.slice(0, n);
+  if (!(chunk.palette?.length >= n)) throw new RangeError('palette map needs a chunk of 257 x 257 palette indices');
+  const map = chunk.palette.slice(0, n);
   if (hide) for (let i = 0; i < n; i++) if (hide[i] >= 0) map[i] = hide[i];
   return map;
 }

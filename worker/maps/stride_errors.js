@@ -19,7 +19,14 @@ export function strideErrorsM(chunk, exaggeration = 1) {
   const E = CHUNK_EDGE, H = chunk.height, q = chunk.heightQuantumM;
   if (!(H && H.length >= E * E)) throw new RangeError('stride errors need a chunk of 257 x 257 heights');
   const h = new Float64Array(E * E);
-  for (let i = 0; i < E * E; i++) h[i] = Math.max(0, (H[i] - SEA_LEVEL_CODE) * q) * exaggeration;
+  let flat = true;
+  for (let i = 0; i < E * E; i++) {
+    h[i] = Math.max(0, (H[i] - SEA_LEVEL_CODE) * q) * exaggeration;
+    flat = flat && h[i] === h[0];
+  }
+  // A flat drawn surface (a tile of open sea) lies exactly on every stride's
+  // bilinear surface: a + (a - a) * f is a. Nothing to measure.
+  if (flat) return { 1: 0, 2: 0, 4: 0, 8: 0 };
   const out = { 1: 0 };
   for (const s of ERROR_STRIDES) {
     let worst = 0;
@@ -52,11 +59,23 @@ export function strideErrorsM(chunk, exaggeration = 1) {
  */
 export function drawnHeightRangeM(chunk, exaggeration = 1) {
   const E = CHUNK_EDGE, F = chunk.heightM, H = chunk.height, q = chunk.heightQuantumM;
+  // The extremes of the heights, then those below sea level as 0 m: the
+  // same figures as clamping each sample first, with the branch out of the loop.
   let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < E * E; i++) {
-    const m = F ? F[i] : (H[i] - SEA_LEVEL_CODE) * q, h = m > 0 ? m : 0;
-    if (h < lo) lo = h;
-    if (h > hi) hi = h;
+  if (F) {
+    for (let i = 0; i < E * E; i++) {
+      const m = F[i];
+      if (m < lo) lo = m;
+      if (m > hi) hi = m;
+    }
+  } else {
+    for (let i = 0; i < E * E; i++) {
+      const m = (H[i] - SEA_LEVEL_CODE) * q;
+      if (m < lo) lo = m;
+      if (m > hi) hi = m;
+    }
   }
+  lo = lo > 0 ? lo : 0;
+  hi = hi > 0 ? hi : 0;
   return [lo * exaggeration, hi * exaggeration];
 }

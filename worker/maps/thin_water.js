@@ -12,6 +12,11 @@ export const NEAR = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, 1], [1, -1],
  * open sea answers at the first neighbour.
  */
 function wetNeighbour(W, x, y) {
+  if (x > 0 && y > 0 && x < E - 1 && y < E - 1) {
+    const i = y * E + x;
+    return W[i - 1] !== 0 || W[i + 1] !== 0 || W[i - E] !== 0 || W[i + E] !== 0 ||
+      W[i - E - 1] !== 0 || W[i - E + 1] !== 0 || W[i + E - 1] !== 0 || W[i + E + 1] !== 0;
+  }
   const x0 = Math.max(0, x - 1), x1 = Math.min(E - 1, x + 1), y0 = Math.max(0, y - 1), y1 = Math.min(E - 1, y + 1);
   for (let yy = y0; yy <= y1; yy++) {
     for (let xx = x0; xx <= x1; xx++) if ((xx !== x || yy !== y) && W[yy * E + xx] !== 0) return true;

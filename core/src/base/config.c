@@ -94,7 +94,9 @@ static const char ct__reference_layers_text[] =
     "stream_depth_m=0\n"
     /* drainage.c, rivers.c: no drainage solve, no rivers */
     "river_min_area_km2=0\n"
-    "erosion_iterations=0\n";
+    "erosion_iterations=0\n"
+    /* surface/biome_edges.c: biome edges by height and hops alone */
+    "biome_edges=0\n";
 
 const char *ct_reference_layers(void) { return ct__reference_layers_text; }
 

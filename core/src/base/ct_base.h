@@ -37,7 +37,8 @@ enum {
     CT_SALT_RANGE     = 0x4002u,
     CT_SALT_RANGE_FOLD = 0x4003u,
     CT_SALT_GROUND    = 0x4004u,
-    CT_SALT_MOISTURE  = 0x5001u
+    CT_SALT_MOISTURE  = 0x5001u,
+    CT_SALT_BIOME_EDGE = 0x5002u
 };
 
 /* lowbias32 (Wellons): a cheap full-avalanche 32-bit mix. Inline here so

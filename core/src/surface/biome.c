@@ -6,6 +6,7 @@
  *   tundra  - cold lowland: high latitude or high ground below the tree line.
  * Rock also covers land steeper than rock_slope when that knob is non-zero
  * (the slope comes from the ranges layer's gradient, sample.c).
+ * With biome_edges > 0 land follows biome_edges.c's rules instead.
  * Palette index = biome * 5 + shade, shade 0 darkest .. 4 lightest. */
 #include "surface/ct_surface.h"
 
@@ -36,7 +37,7 @@ int ct__biome_material(int biome)
 }
 
 /* Maps q in about [0,1] to a shade 0..4. */
-static int ct__shade(double q)
+int ct__biome_shade(double q)
 {
     double s = floor(q * 5.0);
     if (!(s >= 0.0)) return 0;       /* also catches NaN */
@@ -57,40 +58,41 @@ int ct__biome_classify(const ct_config *cfg, const ct__biome_in *in, int *shade)
     if (in->has_water) {
         /* Deep water dark, shallow water light: depth over a 400 m scale. */
         double d = in->depth_m > 0.0 ? in->depth_m : 0.0;
-        *shade = ct__shade(1.0 - d / (d + 400.0) + 0.5 * j);
+        *shade = ct__biome_shade(1.0 - d / (d + 400.0) + 0.5 * j);
         return CT_BIOME_WATER;
     }
+    if (cfg->biome_edges > 0.0) return ct__biome_classify_edges(cfg, in, shade);
     /* Steep ground sheds soil and snow: bare rock at any height, which also
      * keeps ridges and valley walls rock-grey above the snow line (snow
      * stays on peaks and gentle high ground). Off when rock_slope is 0. */
     if (cfg->rock_slope > 0.0 && in->slope > cfg->rock_slope) {
-        *shade = ct__shade(0.2 + 0.4 * (in->slope - cfg->rock_slope) / (in->slope + 0.5) + j);
+        *shade = ct__biome_shade(0.2 + 0.4 * (in->slope - cfg->rock_slope) / (in->slope + 0.5) + j);
         return CT_BIOME_ROCK;
     }
     if (h >= snow) {
-        *shade = ct__shade(0.55 + (h - snow) / (snow + 2000.0) + j);
+        *shade = ct__biome_shade(0.55 + (h - snow) / (snow + 2000.0) + j);
         return CT_BIOME_SNOW;
     }
     if (h >= tree) {
-        *shade = ct__shade(0.25 + 0.5 * (h - tree) / (snow - tree + 1.0) + j);
+        *shade = ct__biome_shade(0.25 + 0.5 * (h - tree) / (snow - tree + 1.0) + j);
         return CT_BIOME_ROCK;
     }
     if (in->above_shore_m < cfg->beach_height_m && in->shore_hops < 1.5) {
-        *shade = ct__shade(0.75 - 0.5 * m + j);
+        *shade = ct__biome_shade(0.75 - 0.5 * m + j);
         return CT_BIOME_SAND;
     }
     if (warmth < 0.3) {
-        *shade = ct__shade(0.5 + j + (warmth - 0.15));
+        *shade = ct__biome_shade(0.5 + j + (warmth - 0.15));
         return CT_BIOME_TUNDRA;
     }
     if (m < 0.3) {
-        *shade = ct__shade(0.3 + (0.3 - m) * 2.0 + j);
+        *shade = ct__biome_shade(0.3 + (0.3 - m) * 2.0 + j);
         return CT_BIOME_DESERT;
     }
     if (m > 0.58) {
-        *shade = ct__shade(0.9 - (m - 0.58) * 1.5 + j);
+        *shade = ct__biome_shade(0.9 - (m - 0.58) * 1.5 + j);
         return CT_BIOME_FOREST;
     }
-    *shade = ct__shade(0.9 - (m - 0.3) * 2.0 + j);
+    *shade = ct__biome_shade(0.9 - (m - 0.3) * 2.0 + j);
     return CT_BIOME_GRASS;
 }

@@ -17,6 +17,8 @@ typedef struct ct__gq_sample {
 
 /* Gives the sample at local (lx, ly) of the chunk (lx, ly in [0, 256]). */
 typedef void (*ct__gq_fetch)(void *ctx, int lx, int ly, ct__gq_sample *out);
+/* The fetch that reads a held chunk (ctx: the const ct_chunk). */
+void ct__gq_fetch_chunk(void *ctx, int lx, int ly, ct__gq_sample *out);
 
 /* The cell (ci, cj) (0..255) of a chunk with what its triangles need: the
  * four corners and, when any corner is wet, the water codes of the 4x4

@@ -61,12 +61,15 @@ typedef struct ct__sampler {
     int want_mask, own_levels, coast_on, ranges_on, want_slope;
     int want_grad;            /* the coarse gradient: biome slope or fine relief */
     uint32_t detail_seed;
+    uint32_t edge_seed;       /* the biome edge noise (biome_edges.c) */
+    int edge_octaves;         /* its octaves; 0: biome_edges is 0 */
     ct__coast_prep coast;
     ct__ground_prep ground;   /* ground.octaves 0: no fine relief */
     const ct__rivers *rivers; /* NULL: the rivers layer is off */
     ct__lattice_memo ranges_memo[CT__RANGES_MEMO];   /* ct__ranges_at_x4's lattice memos */
     ct__lattice_memo detail_memo[CT__FAST_MEMO];     /* the detail fBm's */
     ct__lattice_memo coast_memo[CT__COAST_MAX_OCTAVES];   /* the shore noise's (ct__coast_shore_x4) */
+    ct__lattice_memo edge_memo[CT__FAST_MEMO];       /* the biome edge noise's */
     int skips;                /* 1 (ct__sampler_init's default): bound-proven skips on */
     uint64_t *skip_counts;    /* NULL, or CT__SKIP_COUNT counters of skipped work */
     uint64_t sealed_groups;   /* CT__SKIP_SEALED so far */
@@ -137,10 +140,25 @@ typedef struct ct__biome_in {
     double jitter;          /* smooth noise in about [-1,1] for shading */
     double slope;           /* |gradient| of macro + ranges (m per m); 0 when
                                rock_slope is 0 (ranges.c) */
+    /* Read only with biome_edges > 0 (biome_edges.c): */
+    double edge;            /* edge noise in [-1,1], world-anchored, 0 on water */
+    double pole_slope;      /* the slope's pole-facing part (m per m; > 0:
+                               the ground falls towards the nearer pole) */
 } ct__biome_in;
 
 /* Biome (ct_biome) and shade 0..4 (dark to light) for one sample. */
 int ct__biome_classify(const ct_config *cfg, const ct__biome_in *in, int *shade);
+/* The rules with biome_edges > 0 (biome_edges.c), and the edge noise's
+ * octaves for a config (0 with the knob at 0) and its value at a canonical
+ * direction. */
+int ct__biome_shade(double q);   /* q in about [0,1] -> shade 0..4 */
+int ct__biome_classify_edges(const ct_config *cfg, const ct__biome_in *in, int *shade);
+int ct__biome_edge_octaves(const ct_config *cfg);
+double ct__biome_edge_noise(uint32_t seed, int octaves, const double dir[3]);
+/* The same at four packed directions (x, y, z of each), where want[k] (0:
+ * out[k] is 0), through a lattice memo per octave: bit for bit the scalar. */
+void ct__biome_edge_noise4(uint32_t seed, int octaves, ct__lattice_memo *memo, const double p[12], const int want[4],
+                           double out[4]);
 /* The fixed biome -> ct_material map of the legacy renderer. */
 int ct__biome_material(int biome);
 

@@ -146,7 +146,7 @@ void ct__gq_ground(const ct__gq_cell *c, double radius_m, const double d[3], dou
 }
 
 /* --------------------------------------------------------- from a chunk */
-static void ct__gq_fetch_chunk(void *ctx, int lx, int ly, ct__gq_sample *out)
+void ct__gq_fetch_chunk(void *ctx, int lx, int ly, ct__gq_sample *out)
 {
     const ct_chunk *ch = (const ct_chunk *)ctx;
     size_t at = (size_t)ly * CT_CHUNK_EDGE + (size_t)lx;

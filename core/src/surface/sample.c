@@ -98,6 +98,7 @@ typedef struct ct__blend {
     double bed;           /* macro bed height (m) */
     double above;         /* bed minus the water level / shore reference (m) */
     double mask, shore, moist, wet_weight;
+    double wet_depth;     /* the water corners' weighted depth below their levels (m) */
     int dom;              /* corner naming the water body, -1 if no water corner */
     double level;         /* that body's level (m) */
     /* For the coast layer (coast.c): the land corners' weight, weighted
@@ -181,11 +182,13 @@ static void ct__blend_start(const ct__cell *c, ct__blend *b)
     b->land_w = b->land_h = b->land_above = b->pin_w = 0.0;
     b->dom = -1;
     b->level = 0.0;
+    b->wet_depth = 0.0;
     ct__cell_weights(kc->split, c->s, c->t, b->wt);
     if (kc->any_wet) {
         for (k = 0; k < 4; k++) {
             if (wt[k] == 0.0 || kc->body[k] < 0) continue;
             b->wet_weight += wt[k];
+            b->wet_depth += wt[k] * (kc->level[k] - kc->h[k]);
             if (b->dom < 0 || wt[k] > wt[b->dom]) b->dom = k;
         }
         if (b->dom >= 0) b->level = kc->level[b->dom];
@@ -386,13 +389,23 @@ static double ct__sample_ground(ct__sampler *sp, int lane, const ct__cell *c, co
 
 /* The slope (m per m) of macro + ranges: the ranges' gradient g plus the
  * bilinear gradient of the cell, even in split cells (a pure function of the
- * direction either way). Only land samples read it (biome.c). */
-static double ct__sample_slope(const ct__cell *c, const double g[3])
+ * direction either way). Only land samples read it (biome.c). When pole is
+ * not NULL it receives the part of the slope that falls towards the nearer
+ * pole (biome_edges.c's aspect; 0 on the equator). */
+static double ct__sample_slope(const ct__cell *c, const double g[3], const double dir[3], double *pole)
 {
-    double gm[3], t[3];
+    double gm[3], t[3], y = dir[1], across;
     int k;
     ct__macro_gradient_at(&c->k->grad, c->k->h, c->s, c->t, gm);
     for (k = 0; k < 3; k++) t[k] = g[k] + gm[k];
+    if (pole) {
+        /* The pole axis Y less its part along dir, |.| = sqrt(1 - y^2);
+         * the uphill gradient pointing away from the pole is ground that
+         * faces it. */
+        across = 1.0 - y * y;
+        *pole = (y == 0.0 || !(across > 1e-12)) ? 0.0
+                : -(y > 0.0 ? 1.0 : -1.0) * (t[1] - y * ct__dot3(t, dir)) / sqrt(across);
+    }
     return sqrt(ct__dot3(t, t));
 }
 
@@ -414,7 +427,7 @@ static double ct__sample_river(ct__sampler *sp, int lane, const ct__cell *c, con
 /* Classification: water or land, moisture, biome and palette entry. */
 static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const ct__blend *b, const double dir[3],
                                 double detail, double jitter, const double g[3], int need_moisture,
-                                const ct__river_hit *rh, ct_sample *out)
+                                const ct__river_hit *rh, const double *edge, ct_sample *out)
 {
     const ct_config *cfg = &sp->w->cfg;
     ct__biome_in bi;
@@ -454,7 +467,13 @@ static void ct__sample_classify(const ct__sampler *sp, const ct__cell *c, const 
     bi.moisture = out->moisture;
     bi.latitude2 = dir[1] * dir[1];
     bi.jitter = jitter;
-    bi.slope = sp->want_slope && !out->has_water ? ct__sample_slope(c, g) : 0.0;
+    bi.pole_slope = 0.0;
+    bi.slope = sp->want_slope && !out->has_water
+                   ? ct__sample_slope(c, g, dir, sp->edge_octaves > 0 ? &bi.pole_slope : NULL) : 0.0;
+    /* The edge noise: from the caller's four lanes (edge), or here. */
+    bi.edge = 0.0;
+    if (sp->edge_octaves > 0 && !out->has_water)
+        bi.edge = edge ? *edge : ct__biome_edge_noise(sp->edge_seed, sp->edge_octaves, dir);
     out->biome = ct__biome_classify(cfg, &bi, &shade);
     out->material = ct__biome_material(out->biome);
     out->palette_index = out->biome * CT_SHADES_PER_BIOME + shade;
@@ -490,7 +509,16 @@ static void ct__coast_apply(const ct__sampler *sp, double shore, ct__blend *b)
     double ramp_m = sp->w->cfg.shore_ramp_m;
     if (ct__coast_mixed(b)) {
         if (shore <= 0.0) {
-            if (b->bed > b->level) b->bed = b->level;
+            /* The bed falls away from the shore as the land rises from it
+             * (the ramp mirrored), at most to the water corners' own depth so
+             * it meets the all-water triangles beside it without a step.
+             * Capped at the level alone, the water between the refined shore
+             * and the interpolated bed's zero line lay 0-25 m deep across
+             * whole macro triangles, flat shelves drawn as bright wedges. */
+            double sink = ramp_m * ct__coast_ramp(-shore), deep = b->wet_depth / b->wet_weight;
+            if (sink > deep) sink = deep;
+            if (!(sink > 0.0)) sink = 0.0;
+            if (b->bed > b->level - sink) b->bed = b->level - sink;
             b->above = b->bed - b->level;
         } else {
             double lift = ramp_m * ct__coast_ramp(shore);
@@ -526,10 +554,13 @@ void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask)
     sp->want_grad = sp->want_slope || sp->ground.octaves > 0;
     sp->ranges_on = ct__ranges_on(cfg) || sp->want_grad;
     sp->detail_seed = ct__subseed(cfg->seed, CT_SALT_DETAIL);
+    sp->edge_seed = ct__subseed(cfg->seed, CT_SALT_BIOME_EDGE);
+    sp->edge_octaves = ct__biome_edge_octaves(cfg);
     sp->rivers = w->rivers;
     for (k = 0; k < CT__RANGES_MEMO; k++) sp->ranges_memo[k].valid = 0;
     for (k = 0; k < CT__FAST_MEMO; k++) sp->detail_memo[k].valid = 0;
     for (k = 0; k < CT__COAST_MAX_OCTAVES; k++) sp->coast_memo[k].valid = 0;
+    for (k = 0; k < CT__FAST_MEMO; k++) sp->edge_memo[k].valid = 0;
     if (sp->coast_on) ct__coast_prepare(cfg, &sp->coast);
     sp->skips = 1;
     sp->skip_counts = NULL;
@@ -659,7 +690,7 @@ static void ct__sample_back(ct__sampler *sp, const ct__pending *q, double nz, do
     if (sp->ground.octaves > 0) detail += ct__sample_ground(sp, CT__SLOT_SCALAR, &q->cell, &q->blend, q->dir, detail, g);
     detail += ct__sample_streams(sp, q, detail);
     detail += ct__sample_river(sp, CT__SLOT_SCALAR, &q->cell, &q->blend, q->dir, detail, &rh);
-    ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, out);
+    ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, NULL, out);
 }
 
 /* ct__sample_canonical of two directions, the divisions and the square root
@@ -757,7 +788,7 @@ static void ct__sampler_sealed4(ct__sampler *sp, ct__pending q[4], const double 
                            cfg->detail_gain, CT__JITTER_OCTAVES, nz, coarse);
     for (k = 0; k < 4; k++)
         ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, 0.0, coarse[k] * CT__JITTER_SPREAD, g, 0, &rh,
-                            &out[k]);
+                            NULL, &out[k]);
     sp->sealed_groups++;
 }
 
@@ -797,7 +828,9 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     const ct_config *cfg = &sp->w->cfg;
     ct__pending q[4];
     double p[12], nz[4], coarse[4], detail[4], jitter[4], belt[4], above[4], ranges[4], g[12] = {0.0};
-    int octaves[4], k;
+    double edge[4] = {0.0, 0.0, 0.0, 0.0};
+    ct__river_hit hits[4];
+    int octaves[4], dry[4], k;
     ct__sample_lane_cells(sp, dir_in, q, p);
     if (ct__lanes_sealed(sp, q, need_moisture)) {
         ct__sampler_sealed4(sp, q, p, out);
@@ -836,9 +869,14 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
         ct__river_hit rh;
         detail[k] += ct__sample_streams(sp, &q[k], detail[k]);
         detail[k] += ct__sample_river(sp, k, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);
-        ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
-                            &rh, &out[k]);
+        /* the biome edge noise where the lane may be land (river water reads none) */
+        dry[k] = !(q[k].blend.wet_weight > 0.0 && q[k].blend.above + detail[k] <= 0.0);
+        hits[k] = rh;
     }
+    if (sp->edge_octaves > 0) ct__biome_edge_noise4(sp->edge_seed, sp->edge_octaves, sp->edge_memo, p, dry, edge);
+    for (k = 0; k < 4; k++)
+        ct__sample_classify(sp, &q[k].cell, &q[k].blend, q[k].dir, detail[k], jitter[k], g + 3 * k, need_moisture,
+                            &hits[k], &edge[k], &out[k]);
 }
 
 void ct__sample_dir_with(const ct__field *w, const double dir_in[3], int need_moisture, int skips, uint64_t *counts,

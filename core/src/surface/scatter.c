@@ -25,6 +25,7 @@
  * the caller holds it, else from the four corner samples of its cell. */
 #include "surface/ct_scatter.h"
 #include "base/ct_math.h"
+#include "layers/ct_edits.h"
 
 #include <string.h>
 
@@ -175,16 +176,6 @@ typedef struct ct__sground {
     ct__syield yield;
 } ct__sground;
 
-static void ct__sc_fetch_chunk(void *ctx, int lx, int ly, ct__gq_sample *out)
-{
-    const ct_chunk *ch = (const ct_chunk *)ctx;
-    size_t at = (size_t)ly * CT_CHUNK_EDGE + (size_t)lx;
-    out->height_m = ch->height_m[at];
-    out->water = ch->water[at];
-    out->biome = ch->biome[at];
-    out->palette = ch->palette[at];
-}
-
 /* The four corners of cell (ci, cj) of surface_lod chunk sk, and with ring
  * the 12 samples around them too; 0 when a corner is wet (the water mesh
  * covers the cell). *wet_near: a ring sample is wet (asked with ring). */
@@ -198,7 +189,7 @@ static int ct__sc_cell(ct__sground *s, ct_key sk, int ci, int cj, int ring, ct__
             size_t at = (size_t)(cj + (k >> 1)) * CT_CHUNK_EDGE + (size_t)(ci + (k & 1));
             if (s->chunk->water[at] != CT_NO_WATER_CODE) return 0;
         }
-        ct__gq_cell_fill(c, sk, ci, cj, s->chunk->height_quantum_m, ct__sc_fetch_chunk, (void *)s->chunk);
+        ct__gq_cell_fill(c, sk, ci, cj, s->chunk->height_quantum_m, ct__gq_fetch_chunk, (void *)s->chunk);
         if (ring) n = ct__gq_world_ring(ci, cj, lx, ly);
         for (k = 0; k < n; k++)
             if (s->chunk->water[(size_t)ly[k] * CT_CHUNK_EDGE + (size_t)lx[k]] != CT_NO_WATER_CODE) *wet_near = 1;
@@ -306,11 +297,12 @@ static int ct__sc_place(const ct__sgrid *g, ct__sground *s, int face, const ct__
 
 int ct__scatter_excluded(const ct__field *f, const double dir[3], const ct_ground *g)
 {
-    /* Nothing edits the ground yet: water and slopes are the kinds' own rules. */
-    (void)f;
-    (void)dir;
+    /* Water and slopes are the kinds' own rules; here only what a game built:
+     * a pad's or a path's footprint (blend and shoulders included) keeps off
+     * placement, so a levelled site or a road comes back bare. Craters and
+     * brushes only reshape the ground, which the kinds' rules then read. */
     (void)g;
-    return 0;
+    return f && ct__edits_excludes(f->edits, dir);
 }
 
 /* -------------------------------------------------------------- the call */

@@ -2,7 +2,7 @@
 // (never run) by tests/js/types.test.mjs against stream/index.d.ts.
 import { createPool } from '../../../worker/client.js';
 import { TileStreamer, computeView, defaultPose, parseKey, keyId, keyAt, movePose, headingInKey, poseFromKeyHeading,
-  groundPoseFromLatLon, latLonFromGroundPose } from '../../../stream/index.js';
+  groundPoseFromLatLon, latLonFromGroundPose, renderMinimap, MinimapChunks } from '../../../stream/index.js';
 import type { GroundPose } from '../../../stream/index.js';
 import type { RendererAdapter, PreparedTerrain } from '../../../stream/index.js';
 
@@ -27,4 +27,10 @@ const at = keyAt(walker.dir, 12);
 const heading: number = headingInKey(walker, at.key);
 const again: GroundPose = poseFromKeyHeading(at.key, at.localX, at.localY, heading);
 const { lat, lon }: { lat: number; lon: number } = latLonFromGroundPose(again);
-console.log(vertices, id, address, lat, lon);
+// A minimap from the pool's chunks round the walker.
+const mapChunks = new MinimapChunks({ pool, radiusM: info.config.radius_m as number, surfaceLod: 12, rangeM: 800 });
+mapChunks.update(walker);
+const map = renderMinimap({ pose: walker, radiusM: info.config.radius_m as number, chunks: mapChunks.chunks(),
+  palette: new Uint8Array(120), headingUp: true, sites: [{ dir: walker.dir }] });
+const rgba: Uint8ClampedArray = map.pixels;
+console.log(vertices, id, address, lat, lon, rgba.length, map.headingUp);
