@@ -71,4 +71,12 @@ void ct__streams_node_dir(const ct__streams_level *lv, int face, int64_t x, int6
 double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
                           const double d[3], ct__streams_height_fn height, void *ctx);
 
+/* The stream network inside a chunk (streams_net.c, ct_chunk_streams): the
+ * links of the levels visible at key's LOD that pass through its area,
+ * appended to out (count, point_count and the given arrays, as far as their
+ * capacities go; center_m must be set). Nothing when p->on is 0. m: the
+ * memo ct__streams_at uses, reset. */
+void ct__streams_net(const ct__streams_prep *p, ct__streams_memo *m, ct_key key, ct__streams_height_fn height,
+                     void *ctx, ct_streams *out);
+
 #endif

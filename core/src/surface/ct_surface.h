@@ -128,6 +128,9 @@ ct_result ct__chunk_generate_with(const ct__field *world, ct_key key, ct_chunk *
 void ct__sample_dir_with(const ct__field *w, const double dir[3], int need_moisture, int skips, uint64_t *counts,
                          ct_sample *out);
 
+/* ct_chunk_streams of a world's field (streams_chunk.c). */
+ct_result ct__field_streams(const ct__field *f, ct_key key, ct_streams *out, char *err, size_t errlen);
+
 /* Inputs of the biome rules, all derived from the shared field. */
 typedef struct ct__biome_in {
     int has_water;
