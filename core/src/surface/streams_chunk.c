@@ -19,6 +19,7 @@ ct_result ct__field_streams(const ct__field *f, ct_key key, ct_streams *out, cha
     ct_key_direction(key, 0.5 * CT_CHUNK_CORE, 0.5 * CT_CHUNK_CORE, c, NULL, 0);
     for (k = 0; k < 3; k++) out->center_m[k] = c[k] * f->cfg.radius_m;
     out->count = out->point_count = 0;
+    if (out->point_start) out->point_start[0] = 0;   /* link_capacity + 1 >= 1 entries */
     ct__sampler_init(&sp, f, 0);
     ct__streams_net(&sp.streams, &sp.streams_memo, key, ct__sampler_stream_height, &sp, out);
     ct__sampler_finish(&sp);
