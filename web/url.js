@@ -6,7 +6,9 @@ export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'st
   // tiles=URL: a bake's manifest (or its folder): the workers stream its verified tiles (docs/worker.md).
   'tiles',
   // scatter=0: no trees, shrubs and rocks drawn (web/scatter_layer.js).
-  'scatter'];
+  'scatter',
+  // streams=0: no streams drawn as water (web/stream_layer.js).
+  'streams'];
 
 /**
  * The page's finest chunk LOD when the address names none: 12 m samples, a
