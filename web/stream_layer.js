@@ -222,5 +222,17 @@ export function attachStreams(o) {
       layer.draw(f);
     },
   });
-  return { layer, api: { streams: () => layer.stats() } };
+  return {
+    layer,
+    api: {
+      /** Stream numbers: {enabled, keys, pending, segmentsHeld, drawn: {segments, keys}}. */
+      streams: () => layer.stats(),
+      /** Streams drawn or not (as streams=0 in the address); resolves with their stats once drawn. */
+      setStreams(on) {
+        layer.enabled = !!on;
+        if (!on) layer.clear();
+        return new Promise((res) => { app.frame.dirty = true; app.frame.settledWaiters.push(() => res(layer.stats())); });
+      },
+    },
+  };
 }

@@ -1,8 +1,12 @@
 // This module holds the stream layer's shaders (web/stream_layer.js): each segment instance becomes a flat ribbon in the local ground plane, its half-width the stream's or three quarters of a pixel, whichever is more, lifted above the water by the key's lift and a pixel and a half, lit like the ground.
 import { LOG_DEPTH_VS, LOG_DEPTH_FS } from '../stream/surface_glsl.js';
 
-/** Coverage below which a stream narrower than its pixel is not faded further: it stays visible as water. */
-const MIN_ALPHA = 0.6;
+/**
+ * Lowest coverage drawn: a creek far narrower than its pixel (a fine-level
+ * head is about 0.1 m wide) stays a faint trace, a wider stream shows
+ * stronger, so the network reads by size rather than as an even net.
+ */
+const MIN_ALPHA = 0.25;
 
 export const STREAM_VS = `#version 300 es
 precision highp float;
