@@ -9,6 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadCore } from '../../wasm/ct.mjs';
 import { createHandler } from '../../worker/handler.js';
+import { createPool } from '../../worker/client.js';
 import { MSG } from '../../worker/protocol.js';
 import { native } from './cli_runs.mjs';
 import { spawnSync } from 'node:child_process';
@@ -263,6 +264,21 @@ function thrownCode(fn) {
   try { fn(); } catch (e) { return e.code; }
   return null;
 }
+
+test('pool.streams: the same network from a worker, arrays transferred; a bad key is named', async () => {
+  const pool = await createPool({ workers: 1 });
+  try {
+    await pool.build({ preset: 'balanced', set: STREAM_KNOBS });
+    const got = await pool.streams(landKey), want = streamWorld.streams(landKey);
+    assert.is(got.generation, streamWorld.generation);
+    assert.is(streamsDigest(got), streamsDigest(want));
+    assert.ok(got.positions.buffer instanceof ArrayBuffer && got.waterM.buffer !== got.positions.buffer);
+    assert.is((await pool.streams({ face: 0, lod: 13, x: 0, y: 0 }).catch((e) => e)).code, 'CT_ERR_LOD');
+    assert.ok((await pool.streams({ face: 0, lod: 4, x: 3, y: 3 })).count >= 0, 'the worker still answers');
+  } finally {
+    await pool.terminate();
+  }
+});
 
 test('the worker answers a streams message with transferred arrays, and an error for a bad key', async () => {
   const h = createHandler(core);
