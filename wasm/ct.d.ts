@@ -542,3 +542,32 @@ export interface Core {
   /** Edit objects from CTEDITS bytes. */
   decodeEdits(bytes: Uint8Array | ArrayBuffer): Edit[];
 }
+
+// ---------------------------------------------------------------- streams
+// (wasm/ct_streams.mjs; docs/generation.md, "Stream network". The members merge into the declarations above.)
+
+/** world.streams: the stream links crossing a chunk key, each array a copy of its own. */
+export interface Streams {
+  /** links (polylines) */
+  count: number;
+  pointCount: number;
+  /** body-fixed metres: the key's centre on the sphere */
+  center: Float64Array;
+  /** 3 per point, on the water surface: float32 metres relative to center */
+  positions: Float32Array;
+  /** count + 1: link k's points are pointStart[k] .. pointStart[k + 1] - 1, downstream */
+  pointStart: Uint32Array;
+  /** per point: the water level (the bed), metres from sea level; never rises downstream */
+  waterM: Float32Array;
+  /** per link, metres: 0.4 sqrt(drainage area, km2) */
+  width: Float32Array;
+  /** per link: 1 fine-level head, 2 fine fed, 3 coarse head, 4 coarse fed */
+  order: Uint8Array;
+  /** per link: its lattice level (stream_level or stream_fine_level) */
+  level: Uint8Array;
+}
+
+export interface World {
+  /** The stream links crossing key (any LOD up to surface_lod; empty with streams off). */
+  streams(key: ChunkKeyLike): Streams;
+}

@@ -368,3 +368,9 @@ Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(editMe
 
 // scatter (wasm/ct_scatter.mjs) and sites (wasm/ct_sites.mjs).
 Object.assign(World.prototype, scatterMethods, sitesMethods);
+
+// streams (wasm/ct_streams.mjs): world.streams(key); its buffer is freed with the world.
+import { freeStreams, streamsMethods } from './ct_streams.mjs';
+Object.assign(World.prototype, streamsMethods);
+const freeWithoutStreams = World.prototype.free;
+World.prototype.free = function free() { freeStreams(this); freeWithoutStreams.call(this); };

@@ -20,6 +20,7 @@ import { createMinimapView } from './minimap_view.js';
 import { applyGroundSample, orbitFramePose } from './camera_ground.js';
 import { parseWalk } from './walk.js';
 import { attachPopulate } from './populate.js';
+import { attachStreams } from './stream_layer.js';
 
 /**
  * While only streaming changes the picture, draw at most this often and at most 1/STREAM_DRAW_SHARE
@@ -352,6 +353,9 @@ async function main() {
   // Scatter, site pins and edit mode (web/populate.js); their ctDemo members join the page's.
   sv.populate = attachPopulate({ app, canvas, options: hint.options });
   Object.assign(api, sv.populate.api);
+  // Streams drawn as water along the valley floors (web/stream_layer.js; streams=0 in the address: none); ctDemo.streams() says what it holds.
+  sv.streams = attachStreams({ app, options: hint.options });
+  Object.assign(api, sv.streams.api);
   // The minimap in a corner while walking (ctDemo.minimap: its stats and north-up / heading-up toggle).
   sv.minimap = createMinimapView({ app, walk: sv.walk, palette: () => paletteRgb(app.display.palette, app.display.defaultRgb) });
   api.minimap = { stats: () => sv.minimap.stats(), setHeadingUp: (on) => sv.minimap.setHeadingUp(on) };

@@ -6,7 +6,9 @@ export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'st
   // tiles=URL: a bake's manifest (or its folder): the workers stream its verified tiles (docs/worker.md).
   'tiles',
   // scatter=0: no trees, shrubs and rocks drawn (web/scatter_layer.js).
-  'scatter'];
+  'scatter',
+  // streams=0: no streams drawn as water (web/stream_layer.js).
+  'streams'];
 
 /**
  * The page's finest chunk LOD when the address names none: 12 m samples, a
@@ -15,10 +17,18 @@ export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'st
  */
 export const PAGE_SURFACE_LOD = '12';
 
-/** The world spec the page builds: the address bar's, with the page's surface_lod unless it names one. */
+/**
+ * The page's streams (docs/generation.md, "Streams"): the bed depth the
+ * landform figures were measured at, while the core's default leaves them
+ * off. stream_depth_m=0 in the address gives the world without them.
+ */
+export const PAGE_STREAM_DEPTH_M = '16';
+
+/** The world spec the page builds: the address bar's, with the page's surface_lod and streams unless it names them. */
 export function pageWorld(world) {
   const set = { ...(world.set || {}) };
   if (set.surface_lod === undefined || set.surface_lod === '') set.surface_lod = PAGE_SURFACE_LOD;
+  if (set.stream_depth_m === undefined || set.stream_depth_m === '') set.stream_depth_m = PAGE_STREAM_DEPTH_M;
   return { preset: world.preset || 'balanced', set };
 }
 

@@ -228,6 +228,8 @@ export interface Pool {
   collider(key: ChunkKeyLike, colliderOptions?: ColliderOptions, options?: PriorityOptions): PoolPromise<PoolCollider>;
   /** A chunk key's scatter (world.scatter) in a worker, its arrays transferred. */
   scatter(key: ChunkKeyLike, options?: PriorityOptions): PoolPromise<import('../wasm/ct.mjs').Scatter & { key: ChunkKey; generation: string }>;
+  /** The stream links crossing a chunk key (world.streams) in a worker, its arrays transferred. */
+  streams(key: ChunkKeyLike, options?: PriorityOptions): PoolPromise<import('../wasm/ct.mjs').Streams & { key: ChunkKey; generation: string }>;
   /** dirs are copied, never detached */
   sample(dirs: ArrayLike<number> | ArrayLike<number>[], options?: PriorityOptions): PoolPromise<PoolSample>;
   snapshot(options?: PriorityOptions): Promise<Uint8Array>;

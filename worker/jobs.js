@@ -7,6 +7,7 @@ import { MSG, ERR, CHUNK_FORMATS, protocolError, parseKey } from './protocol.js'
 import { meshReply } from './mesh_job.js';
 import { withTile } from './tile_job.js';
 import { editsJob } from './edits_job.js';
+import { streamsJob } from './streams_job.js';
 
 /** Build progress is posted at most this often per stage (fraction steps). */
 const PROGRESS_STEP = 0.01;
@@ -133,6 +134,7 @@ export const JOBS = Object.freeze({
   [MSG.ADDRESS]: address,
   [MSG.STATS]: stats,
   [MSG.RIVERS]: rivers,
+  [MSG.STREAMS]: streamsJob,
   [MSG.EDITS]: editsJob,
   [MSG.CONFIG]: config,
   [MSG.TEST_STALL]: testStall,

@@ -49,6 +49,14 @@ export function worldRequests(request) {
         { key: `scatter:${keyId(k)}`, priority, info: { key: k }, affinity: keyId(k) });
     },
 
+    /** The stream network crossing a chunk key (world.streams in a worker; its arrays are transferred). */
+    streams(key, { priority = 0 } = {}) {
+      let k;
+      try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
+      return request(MSG.STREAMS, () => ({ msg: { key: k }, transfer: [] }),
+        { key: `streams:${keyId(k)}`, priority, info: { key: k }, affinity: keyId(k) });
+    },
+
     sample(dirs, { priority = 0 } = {}) {
       let own;
       try { own = toDirs(dirs); } catch (e) { return Promise.reject(e); }

@@ -16,6 +16,7 @@ export declare const MSG: Readonly<{
   CONFIG: 'config';
   ADDRESS: 'address';
   RIVERS: 'rivers';
+  STREAMS: 'streams';
   PROGRESS: 'progress';
   TEST_CRASH: 'test-crash';
   TEST_STALL: 'test-stall';

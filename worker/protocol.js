@@ -19,6 +19,7 @@ export const MSG = Object.freeze({
   CONFIG: 'config',       // {preset?, set?, text?} -> {knobs, presets, generation, world, resolved?}
   ADDRESS: 'address',     // {key} -> {generation, address}: the core's 'planet/generation/face/lod/x/y'
   RIVERS: 'rivers',       // {} -> {generation, info, direction, downstream, drainageAreaM2, widthM, ...}
+  STREAMS: 'streams',     // {key} -> {key, generation, count, pointCount, center, positions, pointStart, waterM, ...}
   EDITS: 'edits',         // {bytes: Uint8Array (CTEDITS) | edits: object[], snapshot?: bool} -> {generation, config,
                           //   stats, editSetId, snapshot?}: the base world with that edit set (worker/edits_job.js)
   PROGRESS: 'progress',   // worker -> client only: {id, type, stage, fraction}
@@ -33,6 +34,7 @@ export const REQUEST_TYPES = Object.freeze([
   MSG.BUILD, MSG.LOAD, MSG.SNAPSHOT, MSG.SAMPLE, MSG.CHUNK, MSG.MESH, MSG.COLLIDER, MSG.SCATTER,
   MSG.CANCEL, MSG.STATS, MSG.CONFIG, MSG.ADDRESS, MSG.RIVERS,
   MSG.EDITS,
+  MSG.STREAMS,
 ]);
 
 /**

@@ -732,6 +732,46 @@ const char *ct_site_kind_name(int kind);    /* "settlement", "port", "spawn", "?
 ct_result ct_world_sites(const ct_world *world, const ct_site_query *q, ct_site *out, uint32_t capacity,
                          uint32_t *count, char *err, size_t errlen);
 
+/* ------------------------------------------------------------------ streams */
+/* STREAMS: the network below the macro rivers that the streams layer carves
+ * as valleys (stream_depth_m > 0; docs/generation.md, "Stream network"), for
+ * drawing and for games. Each lattice level whose links are at least
+ * CT_STREAMS_MIN_SAMPLES samples of the key apart (so a coarser key returns
+ * a subset of levels) gives every link whose straight segment passes through
+ * the key's area: a polyline from the child node to its parent, a point
+ * about every sample of the key (at most CT_STREAMS_LINK_SEGMENTS segments),
+ * each with its water level, the bed: it never rises downstream and a
+ * tributary's last point is its parent's first. A fed link starts at its
+ * child; a head (no node drains into it) starts halfway down, where its
+ * valley has its full depth. Links whose child is under the sea or a lake
+ * are left out; one entering water runs on under its surface to the node.
+ * Bounded by construction: a level of s = 2^(lod - level) >= 8 samples a
+ * link holds (256 / s + 2)^2 children that can reach the key, each with at
+ * most min(64, ceil(2.41 s)) segments, so two levels (s = 8 and 16) give at
+ * most 1,480 links and 37,236 points. Empty when the world has streams off. */
+#define CT_STREAMS_MIN_SAMPLES 8      /* a level shows where its links are this many key samples apart */
+#define CT_STREAMS_LINK_SEGMENTS 64   /* most segments per link */
+#define CT_STREAMS_MAX_LINKS 1536     /* links per key, any LOD */
+#define CT_STREAMS_MAX_POINTS 40960   /* points per key, any LOD */
+/* Caller-owned outputs; any array may be NULL (counts are written anyway). */
+typedef struct ct_streams {
+    uint32_t link_capacity;   /* entries of width_m, order, level (point_start: one more) */
+    uint32_t point_capacity;  /* entries of water_m (positions: 3 each) */
+    uint32_t *point_start;    /* link k's points are point_start[k] .. point_start[k + 1] - 1, downstream */
+    float *positions;         /* 3 per point: on the water surface, metres relative to center_m */
+    float *water_m;           /* per point: the water level (the bed), metres from sea level */
+    float *width_m;           /* per link: 0.4 sqrt(drainage area, km2) (docs/generation.md) */
+    uint8_t *order;           /* per link: 1 fine-level head, 2 fine fed, 3 coarse head, 4 coarse fed */
+    uint8_t *level;           /* per link: its lattice level (stream_level or stream_fine_level) */
+    double center_m[3];       /* written: the key's centre on the sphere, body-fixed metres */
+    uint32_t count, point_count;   /* written: links and points there are */
+} ct_streams;
+/* The stream links of key (any LOD up to surface_lod) into out: counts and
+ * center_m always, the arrays given; CT_ERR_BUFFER when a given array is
+ * short (the counts then say how much is needed; CT_STREAMS_MAX_* always
+ * suffice). */
+ct_result ct_chunk_streams(const ct_world *world, ct_key key, ct_streams *out, char *err, size_t errlen);
+
 /* ------------------------------------------- threaded chunk cache (native only) */
 #ifdef CT_WITH_THREADS
 typedef struct ct_cache ct_cache;

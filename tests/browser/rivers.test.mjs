@@ -1,4 +1,4 @@
-// Real-browser test of the rivers on the globe: the river graph of the test world (solved again here by the core) gives a river mouth and places upstream; the page draws the graph as lines from orbit (checked against the same frame with debug=norivers), looks at the mouth from 30 km and into a wide and a narrow river valley from 3 km (the chunks' own river water, the lines faded out); the pictures go to tests/artifacts/ (with CT_DOCS_PICTURES=1, two of them to docs/img/, drawn at CT_BROWSER_SIZE).
+// Real-browser test of the rivers on the globe: the river graph of the test world (solved again here by the core) gives a river mouth and places upstream; the page draws the graph as lines from orbit (checked against the same frame with debug=norivers), looks at the mouth from 30 km and into a wide and a narrow river valley from 3 km (the chunks' own river water, the lines faded out); the pictures go to tests/artifacts/ (with CT_DOCS_PICTURES=1, two of them to docs/img/, drawn at CT_BROWSER_SIZE). Last, on a world with streams, the page draws the streams (world.streams) as thin blue lines where the core has them (checked against the same frame with the stream layer off).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync } from 'node:fs';
@@ -162,6 +162,64 @@ test('a river valley from 3 km: the chunks draw the river as water, a wide and a
   }
   assert.ok(shares[0] > 0.3, `wide river: water at the centre (${shares[0]})`);
   assert.ok(shares[1] > 0.02, `narrow river: water at the centre (${shares[1]})`);
+  assert.equal(problems, []);
+});
+
+// ---- streams: the network below the rivers drawn as water (web/stream_layer.js) ----
+// A world with streams that stays cheap: surface_lod 10 and the coarse lattice only.
+const STREAM_WORLD = { preset: 'balanced', set: { surface_lod: 10, stream_depth_m: 16, stream_level: 4, stream_fine_level: 0, stream_from_lod: 10 } };
+
+/** A LOD 8 key on dry land well crossed by streams, and its centre direction. */
+function streamyKey() {
+  return loadCore().then((core) => {
+    const w = core.buildWorld(STREAM_WORLD);
+    try {
+      for (let i = 1; i < 400; i++) {
+        const d = [Math.sin(i * 1.7), Math.cos(i * 2.3), Math.sin(i * 0.9 + 1)];
+        const s = w.sample([d]);
+        if (s.hasWater[0] || s.heightM[0] < 100) continue;
+        const { key } = w.keyAt(d, 8), st = w.streams(key);
+        if (st.count < 20) continue;
+        const c = Array.from(st.center), len = Math.hypot(...c);
+        return { key, dir: c.map((v) => v / len) };
+      }
+      throw new Error('no land key with streams');
+    } finally {
+      w.free();
+    }
+  });
+}
+
+test('streams: the page draws them as thin blue lines where the core has them', async () => {
+  const { dir } = await streamyKey();
+  const { lat, lon } = dirToLatLon(dir);
+  await within(300000, page.evaluate((w) => window.ctDemo.rebuild(w), STREAM_WORLD), 'the streams world');
+  const g = Math.max(0, (await page.evaluate((p) => window.ctDemo.sample(p), [[lat, lon]])).heightM[0]);
+  await within(300000, page.evaluate(([a, b, h]) => window.ctDemo.goTo(a, b, h, { heading: 0, tilt: 0 }), [lat, lon, g + 25000]), 'goTo streams');
+  let st;
+  for (let i = 0; i < 300; i++) {
+    st = await page.evaluate(() => window.ctDemo.setStreams(true));
+    if (st.pending === 0 && st.keys > 0) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const on = await readback();
+  await page.screenshot({ path: path.join(artifacts, 'streams-25km.png') });
+  await page.evaluate(() => window.ctDemo.setStreams(false));
+  const off = await readback();
+  await page.evaluate(() => window.ctDemo.setStreams(true));
+  let diff = 0, bluer = 0;
+  for (let i = 0; i < on.rgb.length; i += 3) {
+    const d = Math.abs(on.rgb[i] - off.rgb[i]) + Math.abs(on.rgb[i + 1] - off.rgb[i + 1]) + Math.abs(on.rgb[i + 2] - off.rgb[i + 2]);
+    if (d <= 24) continue;
+    diff++;
+    if (on.rgb[i + 2] - off.rgb[i + 2] > on.rgb[i] - off.rgb[i]) bluer++;
+  }
+  const share = diff / (on.rgb.length / 3);
+  process.stderr.write(`  streams 25 km: ${st.keys} keys, ${st.drawn.segments} segments drawn, ${diff} pixels (${(100 * share).toFixed(2)} %) changed, ${(100 * bluer / Math.max(1, diff)).toFixed(0)} % bluer\n`);
+  assert.ok(st.drawn.segments > 100, `stream segments drawn (${st.drawn.segments})`);
+  assert.ok(diff > 300, `stream pixels drawn (${diff})`);
+  assert.ok(share < 0.25, `lines, not areas (${share})`);
+  assert.ok(bluer > 0.8 * diff, `the lines are water blue (${bluer} of ${diff})`);
   assert.equal(problems, []);
 });
 

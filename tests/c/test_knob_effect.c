@@ -48,6 +48,12 @@ static const no_effect NO_EFFECT[] = {
 #undef GROUND_KNOB
     {"ground_dunes", "surface_lod < ground_from_lod, or no dry land",
      {"surface_lod", "10", "moisture_bias", "-0.5", NULL}},
+    /* Streams (layers/streams.c) are off by default and start at stream_from_lod. */
+    {"stream_depth_m", "surface_lod < stream_from_lod", {"surface_lod", "10", NULL}},
+#define STREAM_KNOB(k) {#k, "stream_depth_m = 0 (streams off)", {"surface_lod", "10", "stream_depth_m", "16", NULL}}
+    STREAM_KNOB(stream_wall), STREAM_KNOB(stream_floor_m), STREAM_KNOB(stream_level), STREAM_KNOB(stream_fine_level),
+    STREAM_KNOB(stream_from_lod),
+#undef STREAM_KNOB
 };
 #define N_NO_EFFECT (sizeof NO_EFFECT / sizeof NO_EFFECT[0])
 

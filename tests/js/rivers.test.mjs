@@ -1,13 +1,19 @@
 // Tests of the river graph through the JS API (world.rivers()) and the worker
 // handler's rivers message: typed arrays with one entry per node, downstream
 // links inside the graph, surfaces that never rise downstream, the same graph
-// after a snapshot round trip, and an empty graph with the layer off.
+// after a snapshot round trip, and an empty graph with the layer off. And
+// the finer network below it, world.streams(key) (wasm/ct_streams.mjs): water
+// that never rises downstream, fewer levels on coarser keys, the native
+// bytes, nothing with streams off, and the worker's streams message.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadCore } from '../../wasm/ct.mjs';
 import { createHandler } from '../../worker/handler.js';
+import { createPool } from '../../worker/client.js';
 import { MSG } from '../../worker/protocol.js';
 import { native } from './cli_runs.mjs';
+import { spawnSync } from 'node:child_process';
+import { ROOT } from './ct_fixture.mjs';
 
 let core;
 let world;
@@ -144,6 +150,153 @@ test('the worker answers a rivers message with transferred arrays', async () => 
   assert.ok(last.transfer.includes(r.direction.buffer) && last.transfer.includes(r.widthM.buffer));
   assert.ok(r.curves.offset.length === r.info.segmentCount + 1 && last.transfer.includes(r.curves.points.buffer),
     'the curves come along, transferred');
+});
+
+// ---- streams: the network inside a chunk (world.streams, pool.streams) ----
+// The knobs are set here so the checks hold whatever the defaults become;
+// tests/c/test_streams_net.c builds the same world for the native digest.
+const STREAM_KNOBS = { seed: 42, surface_lod: 12, stream_depth_m: 16, stream_level: 4, stream_fine_level: 7,
+  stream_from_lod: 10, stream_wall: 0.03, stream_floor_m: 20 };
+let streamWorld;
+let landKey;
+
+/** FNV-1a 64 over the bytes of each view in turn, as 16 hex digits (BigInt). */
+function fnv1a64(views) {
+  const P = 0x100000001b3n, M = (1n << 64n) - 1n;
+  let h = 0xcbf29ce484222325n;
+  for (const v of views) {
+    for (const b of new Uint8Array(v.buffer, v.byteOffset, v.byteLength)) h = ((h ^ BigInt(b)) * P) & M;
+  }
+  return h.toString(16).padStart(16, '0');
+}
+
+/** test_streams_net.c's digest: counts, center, then each array. */
+function streamsDigest(s) {
+  return fnv1a64([new Uint32Array([s.count, s.pointCount]), s.center, s.pointStart, s.positions, s.waterM, s.width,
+    s.order, s.level]);
+}
+
+/** A LOD 12 key on dry land 100 m up, found from a fixed run of directions. */
+function findLandKey(w) {
+  for (let i = 1; i < 400; i++) {
+    const d = [Math.sin(i * 1.7), Math.cos(i * 2.3), Math.sin(i * 0.9 + 1)];
+    const s = w.sample([d]);
+    if (s.hasWater[0] || s.heightM[0] < 100) continue;
+    const { key } = w.keyAt(d, 12);
+    if (w.streams(key).count >= 5) return key;
+  }
+  throw new Error('no land key with streams');
+}
+
+test('world.streams(key): polylines whose water never rises, tributaries ending at their parent\'s level', () => {
+  streamWorld = core.buildWorld({ preset: 'balanced', set: STREAM_KNOBS });
+  landKey = findLandKey(streamWorld);
+  const s = streamWorld.streams(landKey), n = s.count;
+  assert.instance(s.center, Float64Array);
+  assert.instance(s.positions, Float32Array);
+  assert.instance(s.pointStart, Uint32Array);
+  assert.is(s.pointStart.length, n + 1);
+  assert.is(s.pointStart[n], s.pointCount);
+  assert.is(s.positions.length, 3 * s.pointCount);
+  assert.is(s.waterM.length, s.pointCount);
+  for (const k of ['width', 'order', 'level']) assert.is(s[k].length, n, k);
+  const starts = new Map();
+  for (let k = 0; k < n; k++) {
+    const a = s.pointStart[k];
+    starts.set(`${s.positions[3 * a]} ${s.positions[3 * a + 1]} ${s.positions[3 * a + 2]}`, s.waterM[a]);
+  }
+  let joins = 0;
+  for (let k = 0; k < n; k++) {
+    const a = s.pointStart[k], b = s.pointStart[k + 1];
+    assert.ok(b - a >= 2, `link ${k}: ${b - a} points`);
+    for (let p = a + 1; p < b; p++) assert.ok(s.waterM[p] <= s.waterM[p - 1], `link ${k} rises`);
+    assert.ok([1, 2, 3, 4].includes(s.order[k]) && [4, 7].includes(s.level[k]), `order ${s.order[k]} level ${s.level[k]}`);
+    assert.ok(s.width[k] > 0 && s.width[k] < 50, `width ${s.width[k]} m`);
+    // a tributary's last point is on its parent's first, at the same level (up to the water's rise in metres)
+    const end = b - 1, id = `${s.positions[3 * end]} ${s.positions[3 * end + 1]} ${s.positions[3 * end + 2]}`;
+    if (starts.has(id)) { joins++; assert.is(starts.get(id), s.waterM[end]); }
+  }
+  assert.ok(joins > 5, `${joins} joins`);
+  // the water lies on the ground it runs in: the exact ground at a link's last point
+  const g = streamWorld.groundAt([...[0, 1, 2].map((c) => s.center[c] + s.positions[3 * (s.pointStart[1] - 1) + c])]);
+  assert.ok(g.heightM <= s.waterM[s.pointStart[1] - 1] + 1, `ground ${g.heightM} against water ${s.waterM[s.pointStart[1] - 1]}`);
+});
+
+test('world.streams: coarser keys show fewer levels, none at LOD 6; WebAssembly equals native', () => {
+  const shown = (s) => new Set(s.level);
+  let prev = shown(streamWorld.streams(landKey));
+  assert.equal([...prev].sort(), [4, 7]);
+  for (let lod = 11; lod >= 6; lod--) {
+    const d = 12 - lod, k = { face: landKey.face, lod, x: landKey.x >> d, y: landKey.y >> d };
+    const now = shown(streamWorld.streams(k));
+    for (const l of now) assert.ok(prev.has(l), `LOD ${lod} shows level ${l}`);
+    prev = now;
+  }
+  assert.is(prev.size, 0, 'nothing at LOD 6');
+  const r = spawnSync('make', ['--no-print-directory', 'build/native/tests/test_streams_net'], { cwd: ROOT, encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+  for (const key of [landKey, { face: landKey.face, lod: 10, x: landKey.x >> 2, y: landKey.y >> 2 }]) {
+    const faces = ['+X', '-X', '+Y', '-Y', '+Z', '-Z'];
+    const n = spawnSync(`${ROOT}/build/native/tests/test_streams_net`,
+      ['--digest', faces[key.face], String(key.lod), String(key.x), String(key.y)], { encoding: 'utf8' });
+    assert.is(n.status, 0, n.stderr);
+    const s = streamWorld.streams(key);
+    assert.is(n.stdout.trim(), `${s.count} ${s.pointCount} ${streamsDigest(s)}`, `LOD ${key.lod}`);
+  }
+});
+
+test('world.streams: empty with streams off; bad keys are named', () => {
+  const off = core.buildWorld({ preset: 'balanced', set: { ...STREAM_KNOBS, stream_depth_m: 0 } });
+  try {
+    const s = off.streams(landKey);
+    assert.is(s.count, 0);
+    assert.is(s.positions.length, 0);
+    assert.equal([...s.pointStart], [0]);
+  } finally {
+    off.free();
+  }
+  assert.is(thrownCode(() => streamWorld.streams({ face: 0, lod: 13, x: 0, y: 0 })), 'CT_ERR_LOD');
+  assert.is(thrownCode(() => streamWorld.streams({ face: 7, lod: 3, x: 0, y: 0 })), 'CT_ERR_FACE');
+  assert.is(thrownCode(() => streamWorld.streams({ face: 0, lod: 3, x: 9, y: 0 })), 'CT_ERR_CHUNK_XY');
+});
+
+function thrownCode(fn) {
+  try { fn(); } catch (e) { return e.code; }
+  return null;
+}
+
+test('pool.streams: the same network from a worker, arrays transferred; a bad key is named', async () => {
+  const pool = await createPool({ workers: 1 });
+  try {
+    await pool.build({ preset: 'balanced', set: STREAM_KNOBS });
+    const got = await pool.streams(landKey), want = streamWorld.streams(landKey);
+    assert.is(got.generation, streamWorld.generation);
+    assert.is(streamsDigest(got), streamsDigest(want));
+    assert.ok(got.positions.buffer instanceof ArrayBuffer && got.waterM.buffer !== got.positions.buffer);
+    assert.is((await pool.streams({ face: 0, lod: 13, x: 0, y: 0 }).catch((e) => e)).code, 'CT_ERR_LOD');
+    assert.ok((await pool.streams({ face: 0, lod: 4, x: 3, y: 3 })).count >= 0, 'the worker still answers');
+  } finally {
+    await pool.terminate();
+  }
+});
+
+test('the worker answers a streams message with transferred arrays, and an error for a bad key', async () => {
+  const h = createHandler(core);
+  const posts = [];
+  const post = (reply, transfer) => posts.push({ reply, transfer });
+  await h.handle({ id: 1, type: MSG.LOAD, bytes: streamWorld.snapshot() }, post);
+  await h.handle({ id: 2, type: MSG.STREAMS, key: landKey }, post);
+  const last = posts[posts.length - 1];
+  assert.is(last.reply.ok, true, JSON.stringify(last.reply.error));
+  const r = last.reply.result, s = streamWorld.streams(landKey);
+  assert.is(r.generation, streamWorld.generation);
+  assert.equal(r.key, landKey);
+  assert.is(streamsDigest(r), streamsDigest(s));
+  assert.ok(last.transfer.includes(r.positions.buffer) && last.transfer.includes(r.waterM.buffer));
+  await h.handle({ id: 3, type: MSG.STREAMS, key: { face: 0, lod: 13, x: 0, y: 0 } }, post);
+  assert.is(posts[posts.length - 1].reply.error.code, 'CT_ERR_LOD');
+  h.dispose();
+  streamWorld.free();
 });
 
 test.run();

@@ -90,6 +90,8 @@ static const char ct__reference_layers_text[] =
     "ground_amplitude_m=0\n"
     /* layers/fine_relief.c: valleys shaped by drainage */
     "ground_drain=0\n"
+    /* layers/streams.c: streams */
+    "stream_depth_m=0\n"
     /* drainage.c, rivers.c: no drainage solve, no rivers */
     "river_min_area_km2=0\n"
     "erosion_iterations=0\n"

@@ -10,6 +10,7 @@
 #include "layers/ct_ranges.h"
 #include "layers/ct_fine_relief.h"
 #include "layers/ct_rivers.h"
+#include "layers/ct_streams.h"
 #include "layers/ct_edits.h"
 
 /* Sampling without validation. need_moisture = 0 lets chunk generation skip
@@ -76,6 +77,8 @@ typedef struct ct__sampler {
     /* A chunk's fine-relief pyramid (NULL: each sample asks ct__ground_point)
      * and the chunk's face, LOD and the node of each lane. */
     ct__gpyr *pyr;
+    ct__streams_prep streams;        /* streams.on 0: no streams */
+    ct__streams_memo streams_memo;   /* the stream lattice's node heights */
     int chunk_chain;          /* 1: a chunk whose samples are nodes of every octave */
     int chunk_face, chunk_lod;
     int64_t lane_gx[CT__SAMPLER_SLOTS], lane_gy;
@@ -88,6 +91,10 @@ typedef struct ct__sampler {
     uint32_t edit_buf[CT__EDITS_CHUNK_MAX];
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask);
+/* The streams' height function (ct__streams_height_fn) over a sampler: the
+ * ground before fine relief at dir, and its height above its water or shore
+ * reference in *above_m. ctx is the ct__sampler. */
+double ct__sampler_stream_height(void *ctx, const double dir[3], double *above_m);
 /* The fine relief's coarse input at a canonical direction (ct__gcoarse_fn,
  * ctx the sampler): the gradient of macro + ranges and the moisture field,
  * the same bits the sampler hands the layer at that direction. */
@@ -120,6 +127,9 @@ ct_result ct__chunk_generate_with(const ct__field *world, ct_key key, ct_chunk *
  * need need_moisture 0 and four lanes). */
 void ct__sample_dir_with(const ct__field *w, const double dir[3], int need_moisture, int skips, uint64_t *counts,
                          ct_sample *out);
+
+/* ct_chunk_streams of a world's field (streams_chunk.c). */
+ct_result ct__field_streams(const ct__field *f, ct_key key, ct_streams *out, char *err, size_t errlen);
 
 /* Inputs of the biome rules, all derived from the shared field. */
 typedef struct ct__biome_in {

@@ -567,6 +567,8 @@ void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask)
     sp->sealed_groups = 0;
     for (k = 0; k < CT__SAMPLER_SLOTS; k++) ct__river_memo_reset(&sp->river_memo[k]);
     sp->pyr = NULL;
+    ct__streams_prepare(cfg, &sp->streams);
+    if (sp->streams.on) ct__streams_memo_reset(&sp->streams_memo);
     sp->chunk_chain = 0;
     sp->chunk_face = sp->chunk_lod = 0;
     for (k = 0; k < CT__SAMPLER_SLOTS; k++) sp->lane_gx[k] = 0;
@@ -652,6 +654,31 @@ static void ct__sample_front(ct__sampler *sp, ct__corners *slot, const double di
     q->amp = ct__detail_amp(sp, &q->cell, &q->blend, &q->octaves);
 }
 
+/* Streams (streams.c): the ground their lattice links by, macro + detail +
+ * ranges at a node (no fine relief), and the valleys carved after fine
+ * relief. */
+double ct__sampler_stream_height(void *ctx, const double dir[3], double *above_m)
+{
+    ct__sampler *sp = (ct__sampler *)ctx;
+    const ct_config *cfg = &sp->w->cfg;
+    ct__pending q;
+    double nz, coarse, jitter, d;
+    ct__sample_front(sp, &sp->cell[CT__SLOT_COARSE], dir, &q);
+    nz = ct__fbm3_fast(sp->detail_seed, q.dir, cfg->detail_frequency, q.octaves, 2.0, cfg->detail_gain,
+                       CT__JITTER_OCTAVES, &coarse);
+    d = ct__detail_finish(&q.blend, q.amp, q.octaves, nz, coarse, &jitter);
+    if (sp->ranges_on) d += ct__ranges_at(cfg, q.dir, q.blend.belt, q.blend.above, NULL);
+    *above_m = q.blend.above + d;
+    return q.blend.bed + d;
+}
+
+static double ct__sample_streams(ct__sampler *sp, const ct__pending *q, double detail)
+{
+    if (!sp->streams.on) return 0.0;
+    return ct__streams_at(&sp->streams, &sp->streams_memo, q->dir, q->blend.bed + detail, q->blend.above + detail,
+                          ct__sampler_stream_height, sp);
+}
+
 /* After the fBm (nz, coarse): detail, ranges, classification. */
 static void ct__sample_back(ct__sampler *sp, const ct__pending *q, double nz, double coarse, int need_moisture,
                             ct_sample *out)
@@ -661,6 +688,7 @@ static void ct__sample_back(ct__sampler *sp, const ct__pending *q, double nz, do
     detail = ct__detail_finish(&q->blend, q->amp, q->octaves, nz, coarse, &jitter);
     if (sp->ranges_on) detail += ct__sample_ranges(sp, &q->blend, q->dir, g);
     if (sp->ground.octaves > 0) detail += ct__sample_ground(sp, CT__SLOT_SCALAR, &q->cell, &q->blend, q->dir, detail, g);
+    detail += ct__sample_streams(sp, q, detail);
     detail += ct__sample_river(sp, CT__SLOT_SCALAR, &q->cell, &q->blend, q->dir, detail, &rh);
     ct__sample_classify(sp, &q->cell, &q->blend, q->dir, detail, jitter, g, need_moisture, &rh, NULL, out);
 }
@@ -839,6 +867,7 @@ void ct__sampler_run4(ct__sampler *sp, const double dir_in[12], int need_moistur
     if (sp->ground.octaves > 0) ct__sample_ground4(sp, q, g, detail);
     for (k = 0; k < 4; k++) {
         ct__river_hit rh;
+        detail[k] += ct__sample_streams(sp, &q[k], detail[k]);
         detail[k] += ct__sample_river(sp, k, &q[k].cell, &q[k].blend, q[k].dir, detail[k], &rh);
         /* the biome edge noise where the lane may be land (river water reads none) */
         dry[k] = !(q[k].blend.wet_weight > 0.0 && q[k].blend.above + detail[k] <= 0.0);
