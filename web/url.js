@@ -17,18 +17,10 @@ export const RESERVED = ['preset', 'gen', 'view', 'palette', 'tau', 'geopx', 'st
  */
 export const PAGE_SURFACE_LOD = '12';
 
-/**
- * The page's streams (docs/generation.md, "Streams"): the bed depth the
- * landform figures were measured at, while the core's default leaves them
- * off. stream_depth_m=0 in the address gives the world without them.
- */
-export const PAGE_STREAM_DEPTH_M = '16';
-
-/** The world spec the page builds: the address bar's, with the page's surface_lod and streams unless it names them. */
+/** The world spec the page builds: the address bar's, with the page's surface_lod unless it names one. */
 export function pageWorld(world) {
   const set = { ...(world.set || {}) };
   if (set.surface_lod === undefined || set.surface_lod === '') set.surface_lod = PAGE_SURFACE_LOD;
-  if (set.stream_depth_m === undefined || set.stream_depth_m === '') set.stream_depth_m = PAGE_STREAM_DEPTH_M;
   return { preset: world.preset || 'balanced', set };
 }
 

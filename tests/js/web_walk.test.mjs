@@ -184,9 +184,8 @@ test('meshHeightAt: the finest drawn tile under the direction, at its stride', (
 
 test('the page opens a world to land on: surface_lod 12 unless the address names one', () => {
   assert.is(PAGE_SURFACE_LOD, '12');
-  assert.equal(pageWorld(parseHash('').world), { preset: 'balanced', set: { surface_lod: '12', stream_depth_m: '16' } });
-  assert.equal(pageWorld(parseHash('#preset=alpine&surface_lod=6&seed=3&stream_depth_m=0').world),
-    { preset: 'alpine', set: { surface_lod: '6', seed: '3', stream_depth_m: '0' } });
+  assert.equal(pageWorld(parseHash('').world), { preset: 'balanced', set: { surface_lod: '12' } });
+  assert.equal(pageWorld(parseHash('#preset=alpine&surface_lod=6&seed=3').world), { preset: 'alpine', set: { surface_lod: '6', seed: '3' } });
   // The address the page writes back names it, and reads back as the same world.
   const w = pageWorld(parseHash('#seed=42').world);
   assert.match(formatHash({ world: w }), /surface_lod=12/);
