@@ -227,7 +227,7 @@ export interface Pool {
   /** A physics collider (world.collider) built in a worker, its arrays transferred. */
   collider(key: ChunkKeyLike, colliderOptions?: ColliderOptions, options?: PriorityOptions): PoolPromise<PoolCollider>;
   /** A chunk key's scatter (world.scatter) in a worker, its arrays transferred. */
-  scatter(key: ChunkKeyLike, options?: PriorityOptions): PoolPromise<import('../wasm/ct.mjs').Scatter & { key: ChunkKey; generation: string }>;
+  scatter(key: ChunkKeyLike, options?: PriorityOptions): PoolPromise<import('../wasm/ct.mjs').Scatter & TileSourced & { key: ChunkKey; generation: string }>;
   /** dirs are copied, never detached */
   sample(dirs: ArrayLike<number> | ArrayLike<number>[], options?: PriorityOptions): PoolPromise<PoolSample>;
   snapshot(options?: PriorityOptions): Promise<Uint8Array>;
