@@ -1,4 +1,4 @@
-// Real-browser test of the populated planet on the demo page (surface_lod 12, seed 42): scatter drawn as instances over a forest from 300 m (instances counted, the frame differs without them), site pins near the camera, and a crater dropped in edit mode: only the tiles editedKeys lists are asked again, and the page world's ground at the crater's centre is lower. CT_POPULATE_PICTURES=1 also writes the README's three pictures to docs/img/ (draw them at CT_BROWSER_SIZE=960x600).
+// Real-browser test of the populated planet on the demo page (surface_lod 12, seed 42): scatter drawn as instances over a forest from 300 m (instances counted, the frame differs without them), site pins near the camera, and a crater dropped in edit mode: only the tiles editedKeys lists are asked again, and the page world's ground at the crater's centre is lower; the walk-mode minimap darkens the forest with scatter density, and not with scatter off. CT_POPULATE_PICTURES=1 also writes the README's three pictures to docs/img/ (draw them at CT_BROWSER_SIZE=960x600).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -100,6 +100,47 @@ test('a crater asks again for exactly the tiles it touches and lowers the ground
   const after = await demo(([a, b]) => window.ctDemo.groundAt(a, b), TOWN);
   assert.ok(after.heightM < before.heightM - 40, `ground at the centre ${before.heightM.toFixed(1)} -> ${after.heightM.toFixed(1)} m`);
   await shoot('crater-3km.png');
+  assert.equal(problems, []);
+});
+
+/** The minimap corner's RGBA, once it has been redrawn twice over the same chunks and the scatter is settled. */
+async function settledMinimap() {
+  let last = null;
+  for (let i = 0; i < 120; i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    const m = await demo(() => ({ map: window.ctDemo.minimap.stats(), scatter: window.ctDemo.scatter() }));
+    const same = last && m.map.chunks === last.map.chunks && m.map.covered === last.map.covered && m.map.drawn >= last.map.drawn + 2;
+    if (same && m.scatter.pending === 0 && !m.map.error) {
+      const rgba = await demo(() => { const c = document.getElementById('minimap'); return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data); });
+      return { ...m, rgba };
+    }
+    if (!last || m.map.chunks !== last.map.chunks || m.map.covered !== last.map.covered || m.scatter.pending) last = m;
+  }
+  throw new Error('the minimap never settled');
+}
+
+test('the walk-mode minimap draws scatter density over the forest, and none with scatter off', async () => {
+  await within(300000, demo(([a, b]) => window.ctDemo.walk(a, b, { heading: 0, tilt: 88 }), FOREST), 'walk');
+  const on = await settledMinimap();
+  assert.ok(on.map.shown && on.scatter.instancesHeld > 1000, `walking in the forest: ${JSON.stringify(on)}`.slice(0, 400));
+  await page.locator('#minimap').screenshot({ path: path.join(artifacts, 'minimap-forest.png') });
+  await demo(() => window.ctDemo.setScatter(false));
+  const off = await settledMinimap();
+  await page.locator('#minimap').screenshot({ path: path.join(artifacts, 'minimap-forest-scatter0.png') });
+  assert.is(off.scatter.instancesHeld, 0);
+  assert.is(off.map.chunks, on.map.chunks, 'the same chunks under both maps');
+  // Density only darkens: every pixel of the map with scatter is at most the bare one, and a forest's worth darker.
+  let darker = 0, lighter = 0;
+  for (let i = 0; i < on.rgba.length; i += 4) {
+    if (on.rgba[i + 1] < off.rgba[i + 1] - 2) darker++;
+    if (on.rgba[i + 1] > off.rgba[i + 1] + 1) lighter++;
+  }
+  const n = on.rgba.length / 4;
+  process.stderr.write(`  minimap: ${on.scatter.instancesHeld} instances held, ${darker} of ${n} pixels darker with scatter, ${lighter} lighter\n`);
+  assert.is(lighter, 0, 'no pixel lighter with scatter');
+  assert.ok(darker > 0.1 * n, `density pixels over the forest: ${darker} of ${n}`);
+  await demo(() => window.ctDemo.setScatter(true));
+  await within(120000, demo(() => window.ctDemo.leaveWalk()), 'leaveWalk');
   assert.equal(problems, []);
 });
 
