@@ -109,7 +109,7 @@ test('verified tiles give the replies of generated chunks', async () => {
 });
 
 test('a flipped byte and a missing tile are generated locally, counted and reported once per kind', async () => {
-  const spoilt = bakeFolder(core, world, BAKED);
+  const spoilt = bakeFolder(core, world, BAKED, { from: bake });
   try {
     const id = (k) => `${k.face}/${k.lod}/${k.x}/${k.y}`;
     for (const k of [BAKED[1], BAKED[2]]) {
@@ -151,6 +151,7 @@ test('a flipped byte and a missing tile are generated locally, counted and repor
 test('a tile that matches its index but does not decode is generated locally', async () => {
   const target = BAKED[5];
   const odd = bakeFolder(core, world, BAKED, {
+    from: bake,
     tileBytes: (k, b) => {
       if (k !== target) return b;
       b[72 + 6 * 4000] ^= 0x40;   // a record byte: the tile's own digest no longer matches
@@ -250,7 +251,7 @@ test('a native terrain bake matches the JS baker and streams the same way', asyn
   const dir = mkdtempSync(path.join(tmpdir(), 'ct-native-bake-'));
   const keys = [];   // faces +X and -Y, LODs 1-2: what the native run below bakes
   for (const face of [0, 3]) for (const lod of [1, 2]) for (let y = 0; y < 2 ** lod; y++) for (let x = 0; x < 2 ** lod; x++) keys.push({ face, lod, x, y });
-  const js = bakeFolder(core, world, keys);
+  const js = bakeFolder(core, world, keys, { from: bake });
   try {
     const sets = Object.entries(SMALL.set).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
     const r = spawnSync(ensureTerrain(), ['bake', '--preset', SMALL.preset, ...sets, '--faces', '+X,-Y', '--lods', '1-2', '--out', dir], { encoding: 'utf8' });
