@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 import { sharedChromium, testViewport } from './chromium.mjs';
 import { keyId } from '../../stream/geo.js';
+import { installPixelPacking, readPixels } from './readback.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const artifacts = path.join(root, 'tests', 'artifacts');
@@ -49,6 +50,7 @@ test.before(async () => {
   mkdirSync(artifacts, { recursive: true });
   server = await serve({ port: 0, quiet: true });
   ({ page, close: closeBrowser } = await sharedChromium(testViewport(), problems));
+  await installPixelPacking(page);
   // Shadows have their own checks (globe.test.mjs); software GL pays for every shadow map.
   await page.goto(`${server.url}web/#seed=42&view=${FOREST[0]},${FOREST[1]},3000,0,70&shadows=0`);
   await within(300000, demo(() => window.ctDemo.ready), 'ctDemo.ready');
@@ -64,11 +66,11 @@ test('scatter is drawn over a forest and changes the frame', async () => {
   const s = await demo(() => window.ctDemo.scatter());
   assert.ok(s.drawn.instances > 1000, `instances drawn: ${JSON.stringify(s)}`);
   writeFileSync(path.join(artifacts, 'populate.json'), `${JSON.stringify({ forest300m: s }, null, 1)}\n`);
-  const withTrees = await demo(() => window.ctDemo.pixels(2));
+  const withTrees = await readPixels(page, 2);
   await shoot('forest-edge-300m.png');
   const off = await demo(() => window.ctDemo.setScatter(false));
   assert.is(off.drawn.instances, 0);
-  const bare = await demo(() => window.ctDemo.pixels(2));
+  const bare = await readPixels(page, 2);
   let differ = 0;
   for (let i = 0; i < bare.rgb.length; i += 3) {
     if (Math.abs(bare.rgb[i] - withTrees.rgb[i]) + Math.abs(bare.rgb[i + 1] - withTrees.rgb[i + 1]) + Math.abs(bare.rgb[i + 2] - withTrees.rgb[i + 2]) > 30) differ++;
