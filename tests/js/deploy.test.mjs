@@ -11,8 +11,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync, existsSync, mkdtempSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Job } from 'kubernetes-models/batch/v1';
-import { PersistentVolumeClaim } from 'kubernetes-models/v1';
+// One model per module: the version indexes load every model of their group.
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { ROOT } from './ct_fixture.mjs';
 import { TERRAIN, bake } from './bake_fixture.mjs';
 import { parseYamlDocuments } from './yaml_subset.mjs';
