@@ -13,6 +13,7 @@
  * ct_key_metric, one call per 16 x 16 block (the metric changes by well under
  * 0.1% across one at these LODs). */
 #include "landforms.h"
+#include "chunk_probe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,22 +34,13 @@ static ct_key lf_candidate(int lod, int k)
     return key;
 }
 
+static int lf_is_sea(const ct_sample *s) { return s->water_body == 0; }
+
 /* 1 when none of a 3x3 probe over the chunk is sea (a cheap screen before
  * generating it; lakes and rivers under the probe are fine). */
 static int lf_probe_no_sea(const ct_world *w, ct_key key)
 {
-    int a, b;
-    char err[256];
-    for (b = 0; b < 3; b++) {
-        for (a = 0; a < 3; a++) {
-            double dir[3];
-            ct_sample s;
-            if (ct_key_direction(key, 16.0 + 112.0 * a, 16.0 + 112.0 * b, dir, err, sizeof err) != CT_OK ||
-                ct_world_sample(w, dir, &s, err, sizeof err) != CT_OK || s.water_body == 0)
-                return 0;
-        }
-    }
-    return 1;
+    return chunk_probe_3x3(w, key, 16.0, 112.0, lf_is_sea) == CHUNK_PROBE_NONE;
 }
 
 int lf_chunk_grid(const ct_world *w, const ct_chunk *c, lf_grid *g, int *sea)

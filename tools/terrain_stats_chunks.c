@@ -8,6 +8,8 @@
  * nothing but time). Distances are the true metric ones from ct_key_metric,
  * so a slope is a slope wherever the chunk sits on its cube face. */
 #include "terrain_stats.h"
+#include "chunk_probe.h"
+#include "../core/cli/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,33 +21,20 @@ typedef struct ts_floats { float *v; size_t n, cap; } ts_floats;
 
 static int ts_push(ts_floats *a, float x)
 {
-    if (a->n == a->cap) {
-        size_t ncap = a->cap ? a->cap * 2u : 65536u;
-        float *g = (float *)realloc(a->v, sizeof *g * ncap);
-        if (!g) return 0;
-        a->v = g;
-        a->cap = ncap;
-    }
+    float *g = (float *)cli_grow(a->v, a->n, &a->cap, sizeof *g, 65536u);
+    if (!g) return 0;
+    a->v = g;
     a->v[a->n++] = x;
     return 1;
 }
 
+static int ts_is_land(const ct_sample *s) { return !s->has_water; }
+
 /* 1 if any of a 3x3 probe over the chunk is land. */
 static int ts_chunk_has_land(const ct_world *w, ct_key key)
 {
-    int a, b;
-    char err[256];
-    for (b = 0; b < 3; b++) {
-        for (a = 0; a < 3; a++) {
-            double dir[3];
-            ct_sample s;
-            if (ct_key_direction(key, 32.0 + 96.0 * a, 32.0 + 96.0 * b, dir, err, sizeof err) != CT_OK ||
-                ct_world_sample(w, dir, &s, err, sizeof err) != CT_OK)
-                return 0;
-            if (!s.has_water) return 1;
-        }
-    }
-    return 0;
+    int at = chunk_probe_3x3(w, key, 32.0, 96.0, ts_is_land);
+    return at >= 0 && at != CHUNK_PROBE_NONE;
 }
 
 /* The metric changes by well under 0.1% across a block of this many samples

@@ -5,12 +5,12 @@
 #include <emscripten.h>
 
 #include "ct.h"
+#include "world/ct_site_record.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #define CTW_EXPORT EMSCRIPTEN_KEEPALIVE
-#define CTW_SITE_DOUBLES 10
 
 CTW_EXPORT int ctw_scatter_max(void) { return CT_SCATTER_MAX; }
 
@@ -39,8 +39,8 @@ CTW_EXPORT int ctw_chunk_scatter(const ct_world *w, const ct_chunk *chunk, int f
 }
 
 /* Sites: near is 3 doubles (read when has_near); out holds capacity records
- * of CTW_SITE_DOUBLES doubles: dir[3], height, relief, slope, fresh water,
- * coast, biome, score. */
+ * of CT_SITE_RECORD_DOUBLES doubles (world/ct_site_record.h: dir[3], height,
+ * relief, slope, fresh water, coast, biome, score). */
 CTW_EXPORT int ctw_world_sites(const ct_world *w, int kind, uint32_t want, double min_spacing_m, int has_near,
                                const double *near, double radius_m, double *out, uint32_t capacity,
                                uint32_t *count, char *err, size_t errlen)
@@ -64,17 +64,7 @@ CTW_EXPORT int ctw_world_sites(const ct_world *w, int kind, uint32_t want, doubl
     for (k = 0; k < 3; k++) q.near[k] = has_near ? near[k] : 0.0;
     q.radius_m = radius_m;
     r = ct_world_sites(w, &q, sites, capacity, &n, err, errlen);
-    for (i = 0; i < n; i++) {
-        double *o = out + (size_t)i * CTW_SITE_DOUBLES;
-        for (k = 0; k < 3; k++) o[k] = sites[i].dir[k];
-        o[3] = sites[i].height_m;
-        o[4] = sites[i].relief_m;
-        o[5] = sites[i].slope_deg;
-        o[6] = sites[i].fresh_water_m;
-        o[7] = sites[i].coast_m;
-        o[8] = (double)sites[i].biome;
-        o[9] = sites[i].score;
-    }
+    for (i = 0; i < n; i++) ct__site_record(&sites[i], out + (size_t)i * CT_SITE_RECORD_DOUBLES);
     *count = n;
     free(sites);
     return (int)r;

@@ -227,7 +227,7 @@ export interface Pool {
   /** A physics collider (world.collider) built in a worker, its arrays transferred. */
   collider(key: ChunkKeyLike, colliderOptions?: ColliderOptions, options?: PriorityOptions): PoolPromise<PoolCollider>;
   /** A chunk key's scatter (world.scatter) in a worker, its arrays transferred. */
-  scatter(key: ChunkKeyLike, options?: PriorityOptions): PoolPromise<import('../wasm/ct.mjs').Scatter & { key: ChunkKey; generation: string }>;
+  scatter(key: ChunkKeyLike, options?: PriorityOptions): PoolPromise<import('../wasm/ct.mjs').Scatter & TileSourced & { key: ChunkKey; generation: string }>;
   /** The stream links crossing a chunk key (world.streams) in a worker, its arrays transferred. */
   streams(key: ChunkKeyLike, options?: PriorityOptions): PoolPromise<import('../wasm/ct.mjs').Streams & { key: ChunkKey; generation: string }>;
   /** dirs are copied, never detached */

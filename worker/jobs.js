@@ -75,10 +75,16 @@ function collider(h, msg) {
   return withTile(h, msg, (world, tile) => ({ ...world.collider(tile || key, { stride }), key, generation: world.generation }));
 }
 
-/** A chunk key's scatter (wasm/ct_scatter.mjs): its arrays are the reply's own, transferred. */
+/**
+ * A chunk key's scatter (wasm/ct_scatter.mjs): its arrays are the reply's own, transferred.
+ * A baked .ctt tile serves at surface_lod only (coarser keys take point queries; a
+ * .ctc's code heights would move instances off the generated ground).
+ */
 function scatter(h, msg) {
   const w = h.needWorld(), key = parseKey(msg.key);
-  return { ...w.scatter(key), key, generation: w.generation };
+  const t = msg.tile, useTile = key.lod === w.config.surface_lod && !(t && t.format === 'ctc');
+  return withTile(h, useTile ? msg : { ...msg, tile: undefined },
+    (world, tile) => ({ ...world.scatter(tile || key), key, generation: world.generation }));
 }
 
 function address(h, msg) {

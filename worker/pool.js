@@ -74,10 +74,11 @@ export class WorkerPool {
     this.presets = null;
     // chunk, mesh, sample, rivers, snapshot, request, address: scheduled world requests.
     Object.assign(this, worldRequests((type, make, o) => this.#request(type, make, o)));
-    // Baked tiles: chunk, mesh and collider requests of baked keys carry their tile's entry.
+    // Baked tiles: chunk, mesh, collider and scatter requests of baked keys carry their tile's entry.
     if (options.tiles) {
       this.#tiles = new PoolTiles(options.tiles);
-      Object.assign(this, tiledRequests(this.#tiles, { mesh: this.mesh, collider: this.collider, chunk: this.chunk }, () => this.#generation));
+      const base = { mesh: this.mesh, collider: this.collider, chunk: this.chunk, scatter: this.scatter };
+      Object.assign(this, tiledRequests(this.#tiles, base, () => this.#generation));
     }
   }
 

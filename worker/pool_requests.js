@@ -41,11 +41,11 @@ export function worldRequests(request) {
     /** A physics collider of a chunk (world.collider in a worker; its arrays are transferred). */
     collider: chunkWithOptions(request, MSG.COLLIDER),
 
-    /** A chunk key's scatter (world.scatter in a worker; its arrays are transferred). */
-    scatter(key, { priority = 0 } = {}) {
+    /** A chunk key's scatter (world.scatter in a worker; its arrays are transferred; extra as chunk's). */
+    scatter(key, { priority = 0 } = {}, extra = null) {
       let k;
       try { k = parseKey(key); } catch (e) { return Promise.reject(e); }
-      return request(MSG.SCATTER, () => ({ msg: { key: k }, transfer: [] }),
+      return request(MSG.SCATTER, () => ({ msg: { key: k, ...(extra ? extra() : {}) }, transfer: [] }),
         { key: `scatter:${keyId(k)}`, priority, info: { key: k }, affinity: keyId(k) });
     },
 

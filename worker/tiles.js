@@ -1,10 +1,11 @@
 // This module is the pool's side of baked tiles (createPool({tiles})): it
 // reads a bake's manifest once, checks every index file against the SHA-256
 // the manifest gives, and keeps each tile's length and SHA-256 by key. A
-// chunk, mesh or collider request for a baked key of the manifest's
+// chunk, mesh, collider or scatter request for a baked key of the manifest's
 // generation then carries {url, bytes, sha256, format}: the worker fetches
 // the tile, checks it against that entry, decodes and meshes it
-// (worker/tile_job.js), or generates the key itself when the tile is missing
+// (worker/tile_job.js; scatter reads surface_lod .ctt tiles only: worker/
+// jobs.js), or generates the key itself when the tile is missing
 // or bad. The pool counts what each reply says and reports each kind of
 // fallback once. Keys the bake does not hold are generated as always,
 // silently. The folder layout, index and manifest formats are in docs/bake.md.
@@ -157,7 +158,7 @@ export class PoolTiles {
 }
 
 /**
- * The pool's chunk, mesh and collider requests over baked tiles: each
+ * The pool's chunk, mesh, collider and scatter requests over baked tiles: each
  * request's message gets its tile entry when sent (the world may change
  * while it waits), and its reply is counted. The promise keeps its id
  * (pool.cancel). base: the pool's requests (worker/pool_requests.js).
@@ -176,5 +177,6 @@ export function tiledRequests(tiles, base, generationOf) {
     mesh: wrap((k, [opts, sched], extra) => base.mesh(k, opts, sched, extra)),
     collider: wrap((k, [opts, sched], extra) => base.collider(k, opts, sched, extra)),
     chunk: wrap((k, [opts], extra) => base.chunk(k, opts, extra)),
+    scatter: wrap((k, [sched], extra) => base.scatter(k, sched, extra)),
   };
 }

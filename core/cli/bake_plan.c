@@ -8,6 +8,7 @@
  * and world give every shard the same assignment, whatever machine runs it.
  * Planning only decides who writes a tile, never its bytes. */
 #include "bake.h"
+#include "grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,13 +22,9 @@
 
 int bake_list_push(bake_list *l, const bake_tile *t)
 {
-    if (l->count == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2u : 1024u;
-        bake_tile *nt = (bake_tile *)realloc(l->tiles, ncap * sizeof *nt);
-        if (!nt) return 1;
-        l->tiles = nt;
-        l->cap = ncap;
-    }
+    bake_tile *nt = (bake_tile *)cli_grow(l->tiles, l->count, &l->cap, sizeof *nt, 1024u);
+    if (!nt) return 1;
+    l->tiles = nt;
     l->tiles[l->count++] = *t;
     return 0;
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 import { sharedChromium, testViewport } from './chromium.mjs';
+import { installPixelPacking, readPixels, unpack } from './readback.mjs';
 import { loadCore } from '../../wasm/ct.mjs';
 import { sliderScale } from '../../web/sliders.js';
 import { subSolarPoint } from '../../web/url.js';
@@ -133,6 +134,7 @@ test.before(async () => {
   server = await serve({ port: 0, quiet: true });
   ({ context, page, close: closeBrowser } = await sharedChromium(testViewport(), problems));
   await page.addInitScript(installBuildHold, MSG.BUILD);
+  await installPixelPacking(page);
 });
 
 // Seconds per test on stderr: the suite runs minutes in software GL, and this says where.
@@ -154,7 +156,7 @@ test('the page loads, ctDemo.ready resolves and the globe is a lit planet disc a
   assert.ok(ready.tilesDrawn >= 3, `tiles drawn ${ready.tilesDrawn}`);
   const stats = await page.evaluate(() => window.ctDemo.stats());
   for (const k of ['generation', 'tilesDrawn', 'inFlight', 'cached', 'maxLodDrawn', 'frameMs']) assert.ok(k in stats, `stats().${k}`);
-  const px = pixelStats(await page.evaluate(() => window.ctDemo.pixels(4)));
+  const px = pixelStats(await readPixels(page, 4));
   assert.ok(px.distinct >= 12, `distinct colours ${px.distinct}`);
   assert.ok(px.cornerLum < 60, `corners are space (${px.cornerLum})`);
   assert.ok(px.centreLum > 60, `the planet is at the centre (${px.centreLum})`);
@@ -170,7 +172,7 @@ test('the sun is fixed in the world: the antisolar point is night, the sub-solar
   const { sun } = await page.evaluate(() => window.ctDemo.stats());
   const centre = async (lat, lon) => {
     await within(120000, page.evaluate(([a, b]) => window.ctDemo.goTo(a, b, 14000000, { heading: 0, tilt: 0 }), [lat, lon]), 'goTo');
-    const px = await page.evaluate(() => window.ctDemo.pixels(2));
+    const px = await readPixels(page, 2);
     let sum = 0, n = 0;
     for (let y = Math.floor(px.height / 2) - 3; y <= Math.floor(px.height / 2) + 3; y++) {
       for (let x = Math.floor(px.width * 0.4) - 3; x <= Math.floor(px.width * 0.4) + 3; x++) {
@@ -260,9 +262,11 @@ test('the download buttons give the .ctc under the cursor and the world snapshot
 });
 
 test('a palette switch recolours the globe without a rebuild or new meshes', async () => {
-  const before = await page.evaluate(() => ({ s: window.ctDemo.stats(), px: window.ctDemo.pixels(4) }));
+  const before = await page.evaluate(() => ({ s: window.ctDemo.stats(), px: window.ctPack(window.ctDemo.pixels(4)) }));
+  before.px = unpack(before.px);
   await page.selectOption('#palette', 'mars');
-  const mars = await page.evaluate(() => ({ s: window.ctDemo.stats(), px: window.ctDemo.pixels(4), hash: location.hash }));
+  const mars = await page.evaluate(() => ({ s: window.ctDemo.stats(), px: window.ctPack(window.ctDemo.pixels(4)), hash: location.hash }));
+  mars.px = unpack(mars.px);
   const changed = differingFraction(before.px, mars.px);
   assert.ok(changed > 0.1, `palette changed ${changed} of the pixels`);
   assert.is(mars.s.generation, before.s.generation);
@@ -271,7 +275,7 @@ test('a palette switch recolours the globe without a rebuild or new meshes', asy
   await waitFor(() => /palette=mars/.test(location.hash), null, 120000, 'palette in the address bar');
   await page.screenshot({ path: path.join(artifacts, 'space-mars.png') });
   await page.selectOption('#palette', 'default');
-  const back = await page.evaluate(() => window.ctDemo.pixels(4));
+  const back = await readPixels(page, 4);
   assert.ok(differingFraction(before.px, back) < 0.01, 'the default palette gives the same picture back');
   assert.equal(problems, []);
 });
@@ -338,7 +342,7 @@ test('a coast at 2 km: sea in front, the shoreline and land behind it (a standar
   assert.is(s.maxLodDrawn, SURFACE_LOD);
   assert.is(s.surfaceLod, SURFACE_LOD);
   assert.ok(s.tilesDrawn >= 1 && s.inFlight === 0, JSON.stringify(s));
-  const all = await page.evaluate(() => window.ctDemo.pixels(4));
+  const all = await readPixels(page, 4);
   const px = pixelStats(all);
   assert.ok(px.distinct >= 12, `distinct colours near the ground ${px.distinct}`);
   assert.ok(px.dark < 0.05, `no black holes near the ground (${px.dark})`);
@@ -354,7 +358,7 @@ test('a coast at 2 km: sea in front, the shoreline and land behind it (a standar
   const shown = async (h) => {
     await page.evaluate((x) => new Promise((res) => { addEventListener('hashchange', () => res(), { once: true }); location.hash = x; }), h);
     await within(120000, page.evaluate(() => window.ctDemo.settled()), 'redrawn');
-    return page.evaluate(() => window.ctDemo.pixels(2));
+    return readPixels(page, 2);
   };
   const byVertex = await shown(`${coastHash}&debug=vertexcolours`);
   await picture('coast-2km-vertexcolours.png');
@@ -384,7 +388,7 @@ test('mountains 3 km above the ground, looking across the ranges into the haze (
   const s = await within(150000, page.evaluate(([a, b, h]) => window.ctDemo.goTo(a, b, h, { heading: 0, tilt: 80 }), [la, lo, ground + 3000]), 'goTo mountains');
   assert.is(s.maxLodDrawn, SURFACE_LOD);
   assert.ok(Math.abs(s.pose.alt - ground - 3000) < 1, `3 km above the ground (${s.pose.alt} m, ground ${ground} m)`);
-  const all = await page.evaluate(() => window.ctDemo.pixels(4));
+  const all = await readPixels(page, 4);
   const px = pixelStats(all);
   assert.ok(px.distinct >= 12 && px.dark < 0.05, `mountain view has colours and no holes ${JSON.stringify(px)}`);
   // Sky at the top: blue-ish air, not space. Over the highest ranges the
@@ -398,11 +402,11 @@ test('mountains 3 km above the ground, looking across the ranges into the haze (
   // address) takes that away, and only that: nothing gets lighter.
   const low = subSolarPoint(top.at, 8, 90);
   await page.evaluate(([a, b]) => window.ctDemo.setSun(a, b), [low.lat, low.lon]);
-  const on = await page.evaluate(() => window.ctDemo.pixels(2));
+  const on = await readPixels(page, 2);
   await picture('mountains-3km-low-sun.png');
   await page.evaluate(() => document.getElementById('shadows').click());
   await waitFor(() => /[#&]shadows=0(&|$)/.test(location.hash), null, 120000, 'shadows=0 in the address bar');
-  const off = await page.evaluate(() => window.ctDemo.pixels(2));
+  const off = await readPixels(page, 2);
   await page.evaluate(() => document.getElementById('shadows').click());
   await waitFor(() => !/shadows=/.test(location.hash), null, 120000, 'shadows back on in the address bar');
   const shade = darkerShares(on, off);
@@ -431,7 +435,7 @@ test('an elevated lake and its shore (a standard view)', async () => {
   const [lat, lon] = [shore.at[0], shore.at[1] + (east ? -0.036 : 0.036)];
   await afternoonSun(lat, lon);
   await within(150000, page.evaluate(([x, y, h, hd]) => window.ctDemo.goTo(x, y, h, { heading: hd, tilt: 72 }), [lat, lon, lake.level + 700, east ? 90 : 270]), 'goTo lake');
-  const shares = groundShares(await page.evaluate(() => window.ctDemo.pixels(4)));
+  const shares = groundShares(await readPixels(page, 4));
   assert.ok(shares.water > 0.1 && shares.land > 0.05, `lake and shore in the frame: ${JSON.stringify(shares)}`);
   await picture('lake-shore.png');
   await defaultSun();
@@ -450,7 +454,7 @@ test('the three descents settle, and going back reuses the cache', async () => {
     times.push({ to: [a, b, h], ms, tiles: s.tilesDrawn, maxLod: s.maxLodDrawn, triangles: s.triangles, requested: s.requested - asked });
     assert.is(s.inFlight, 0);
   }
-  const px = pixelStats(await page.evaluate(() => window.ctDemo.pixels(4)));
+  const px = pixelStats(await readPixels(page, 4));
   assert.ok(px.dark < 0.05, `no holes at the cube corner (${px.dark})`);
   // The picture with a low afternoon sun, which shows the relief (noon flattens it).
   await afternoonSun(...DESCENTS[2]);
@@ -476,7 +480,7 @@ test('the three descents settle, and going back reuses the cache', async () => {
 test('a rebuild with another seed changes the generation and the picture', async () => {
   const [lat, lon, alt] = SPACE.split(',').map(Number);
   const before = await within(120000, page.evaluate(([a, b, c]) => window.ctDemo.goTo(a, b, c, { heading: 0, tilt: 0 }), [lat, lon, alt]), 'goTo space');
-  const pxBefore = await page.evaluate(() => window.ctDemo.pixels(4));
+  const pxBefore = await readPixels(page, 4);
   // Through the panel, as a person would, with the new world's build held
   // at the worker's door (installBuildHold) until three frames are read back:
   // those are certainly frames of a world being built, however quick the build.
@@ -488,7 +492,8 @@ test('a rebuild with another seed changes the generation and the picture', async
   // the new one covers the view (no blank frame, no space-only frame, no swirl).
   const frames = [];
   const readFrame = async () => {
-    const st = await page.evaluate(() => ({ s: window.ctDemo.stats(), error: document.getElementById('error')?.textContent || null, px: window.ctDemo.pixels(8) }));
+    const st = await page.evaluate(() => ({ s: window.ctDemo.stats(), error: document.getElementById('error')?.textContent || null, px: window.ctPack(window.ctDemo.pixels(8)) }));
+    st.px = unpack(st.px);
     frames.push({ ...pixelStats(st.px), generation: st.s.generation, building: st.s.building });
     return st;
   };
@@ -520,7 +525,7 @@ test('a rebuild with another seed changes the generation and the picture', async
   assert.match(after.generation, /^[0-9a-f]{16}$/);
   assert.is.not(after.generation, before.generation);
   assert.match(await page.evaluate(() => location.hash), /seed=7/);
-  const pxAfter = await page.evaluate(() => window.ctDemo.pixels(4));
+  const pxAfter = await readPixels(page, 4);
   const changed = differingFraction(pxBefore, pxAfter);
   assert.ok(changed > 0.05, `changed pixels ${changed}`);
   const stats = pixelStats(pxAfter);
@@ -564,7 +569,7 @@ test('an alpine coast exaggerated 4x through the address bar streams down to sur
   assert.is(s.maxLodDrawn, SURFACE_LOD);
   assert.ok(Math.abs(s.pose.alt - 30000) < 1 && Math.abs(s.pose.tilt - 70) < 0.5, JSON.stringify(s.pose));
   assert.is(await page.inputValue('#exaggeration-value'), '4');
-  const all = await page.evaluate(() => window.ctDemo.pixels(4));
+  const all = await readPixels(page, 4);
   const px = pixelStats(all);
   assert.ok(px.blue > 0.03 && px.land > 0.2, `sea ${px.blue} and land ${px.land} in view`);
   // 30 km up the sky overhead is nearly black: holes are counted in the lower

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 import { sharedChromium, testViewport } from './chromium.mjs';
 import { detailShare } from './detail_metric.mjs';
+import { installPixelPacking, readPixels } from './readback.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const artifacts = path.join(root, 'tests', 'artifacts');
@@ -95,7 +96,7 @@ function offset([lat, lon], headingDeg, m) {
 async function jitterChange(before, [lat, lon], heading, tilt) {
   const d = 0.0002 / 111195;
   await within(SETTLE_HANG_MS, page.evaluate(([a, b, h, t]) => window.ctDemo.walk(a, b, { heading: h, tilt: t }), [lat + d, lon + d, heading, tilt]), 'jitter');
-  const after = await page.evaluate(() => window.ctDemo.pixels(1));
+  const after = await readPixels(page, 1);
   let changed = 0;
   const n = before.width * before.height;
   for (let i = 0; i < n; i++) {
@@ -109,8 +110,11 @@ test.before(async () => {
   mkdirSync(shots, { recursive: true });
   server = await serve({ port: 0, quiet: true });
   ({ page, close: closeBrowser } = await sharedChromium(testViewport(), problems));
+  await installPixelPacking(page);
 });
-test.after.each((ctx) => { process.stderr.write(`  done: ${ctx.__test__}\n`); });
+// Seconds per test on stderr, as globe.test.mjs prints them: this says where the minutes go.
+test.before.each((ctx) => { ctx.t0 = Date.now(); });
+test.after.each((ctx) => { process.stderr.write(`  [${((Date.now() - ctx.t0) / 1000).toFixed(1)} s] done: ${ctx.__test__}\n`); });
 test.after(async () => {
   report.loadavg = os.loadavg();
   report.cpus = os.cpus().length;
@@ -164,7 +168,7 @@ for (const place of PLACES.filter((p) => !only || only.includes(p.name))) {
         s = await within(SETTLE_HANG_MS, page.evaluate(([a, b, c, h, t]) => window.ctDemo.goTo(a, b, c, { heading: h, tilt: t }), [lat, lon, ground + above, spot.heading, tilt]), `${place.name} ${label}`);
       }
       const ms = Date.now() - t0;
-      const px = await page.evaluate(() => window.ctDemo.pixels(1));
+      const px = await readPixels(page, 1);
       const d = detailShare(px);
       const g = await page.evaluate(() => window.ctDemo.ground());
       await page.evaluate(() => { document.getElementById('panel').style.visibility = 'hidden'; });

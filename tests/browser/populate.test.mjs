@@ -1,4 +1,4 @@
-// Real-browser test of the populated planet on the demo page (surface_lod 12, seed 42): scatter drawn as instances over a forest from 300 m (instances counted, the frame differs without them), site pins near the camera, and a crater dropped in edit mode: only the tiles editedKeys lists are asked again, and the page world's ground at the crater's centre is lower. CT_POPULATE_PICTURES=1 also writes the README's three pictures to docs/img/ (draw them at CT_BROWSER_SIZE=960x600).
+// Real-browser test of the populated planet on the demo page (surface_lod 12, seed 42): scatter drawn as instances over a forest from 300 m (instances counted, the frame differs without them), site pins near the camera, and a crater dropped in edit mode: only the tiles editedKeys lists are asked again, and the page world's ground at the crater's centre is lower; the walk-mode minimap darkens the forest with scatter density, and not with scatter off. CT_POPULATE_PICTURES=1 also writes the README's three pictures to docs/img/ (draw them at CT_BROWSER_SIZE=960x600).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 import { sharedChromium, testViewport } from './chromium.mjs';
 import { keyId } from '../../stream/geo.js';
+import { installPixelPacking, readPixels } from './readback.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const artifacts = path.join(root, 'tests', 'artifacts');
@@ -49,6 +50,7 @@ test.before(async () => {
   mkdirSync(artifacts, { recursive: true });
   server = await serve({ port: 0, quiet: true });
   ({ page, close: closeBrowser } = await sharedChromium(testViewport(), problems));
+  await installPixelPacking(page);
   // Shadows have their own checks (globe.test.mjs); software GL pays for every shadow map.
   await page.goto(`${server.url}web/#seed=42&view=${FOREST[0]},${FOREST[1]},3000,0,70&shadows=0`);
   await within(300000, demo(() => window.ctDemo.ready), 'ctDemo.ready');
@@ -64,11 +66,11 @@ test('scatter is drawn over a forest and changes the frame', async () => {
   const s = await demo(() => window.ctDemo.scatter());
   assert.ok(s.drawn.instances > 1000, `instances drawn: ${JSON.stringify(s)}`);
   writeFileSync(path.join(artifacts, 'populate.json'), `${JSON.stringify({ forest300m: s }, null, 1)}\n`);
-  const withTrees = await demo(() => window.ctDemo.pixels(2));
+  const withTrees = await readPixels(page, 2);
   await shoot('forest-edge-300m.png');
   const off = await demo(() => window.ctDemo.setScatter(false));
   assert.is(off.drawn.instances, 0);
-  const bare = await demo(() => window.ctDemo.pixels(2));
+  const bare = await readPixels(page, 2);
   let differ = 0;
   for (let i = 0; i < bare.rgb.length; i += 3) {
     if (Math.abs(bare.rgb[i] - withTrees.rgb[i]) + Math.abs(bare.rgb[i + 1] - withTrees.rgb[i + 1]) + Math.abs(bare.rgb[i + 2] - withTrees.rgb[i + 2]) > 30) differ++;
@@ -100,6 +102,47 @@ test('a crater asks again for exactly the tiles it touches and lowers the ground
   const after = await demo(([a, b]) => window.ctDemo.groundAt(a, b), TOWN);
   assert.ok(after.heightM < before.heightM - 40, `ground at the centre ${before.heightM.toFixed(1)} -> ${after.heightM.toFixed(1)} m`);
   await shoot('crater-3km.png');
+  assert.equal(problems, []);
+});
+
+/** The minimap corner's RGBA, once it has been redrawn twice over the same chunks and the scatter is settled. */
+async function settledMinimap() {
+  let last = null;
+  for (let i = 0; i < 120; i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    const m = await demo(() => ({ map: window.ctDemo.minimap.stats(), scatter: window.ctDemo.scatter() }));
+    const same = last && m.map.chunks === last.map.chunks && m.map.covered === last.map.covered && m.map.drawn >= last.map.drawn + 2;
+    if (same && m.scatter.pending === 0 && !m.map.error) {
+      const rgba = await demo(() => { const c = document.getElementById('minimap'); return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data); });
+      return { ...m, rgba };
+    }
+    if (!last || m.map.chunks !== last.map.chunks || m.map.covered !== last.map.covered || m.scatter.pending) last = m;
+  }
+  throw new Error('the minimap never settled');
+}
+
+test('the walk-mode minimap draws scatter density over the forest, and none with scatter off', async () => {
+  await within(300000, demo(([a, b]) => window.ctDemo.walk(a, b, { heading: 0, tilt: 88 }), FOREST), 'walk');
+  const on = await settledMinimap();
+  assert.ok(on.map.shown && on.scatter.instancesHeld > 1000, `walking in the forest: ${JSON.stringify(on)}`.slice(0, 400));
+  await page.locator('#minimap').screenshot({ path: path.join(artifacts, 'minimap-forest.png') });
+  await demo(() => window.ctDemo.setScatter(false));
+  const off = await settledMinimap();
+  await page.locator('#minimap').screenshot({ path: path.join(artifacts, 'minimap-forest-scatter0.png') });
+  assert.is(off.scatter.instancesHeld, 0);
+  assert.is(off.map.chunks, on.map.chunks, 'the same chunks under both maps');
+  // Density only darkens: every pixel of the map with scatter is at most the bare one, and a forest's worth darker.
+  let darker = 0, lighter = 0;
+  for (let i = 0; i < on.rgba.length; i += 4) {
+    if (on.rgba[i + 1] < off.rgba[i + 1] - 2) darker++;
+    if (on.rgba[i + 1] > off.rgba[i + 1] + 1) lighter++;
+  }
+  const n = on.rgba.length / 4;
+  process.stderr.write(`  minimap: ${on.scatter.instancesHeld} instances held, ${darker} of ${n} pixels darker with scatter, ${lighter} lighter\n`);
+  assert.is(lighter, 0, 'no pixel lighter with scatter');
+  assert.ok(darker > 0.1 * n, `density pixels over the forest: ${darker} of ${n}`);
+  await demo(() => window.ctDemo.setScatter(true));
+  await within(120000, demo(() => window.ctDemo.leaveWalk()), 'leaveWalk');
   assert.equal(problems, []);
 });
 

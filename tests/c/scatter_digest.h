@@ -3,12 +3,14 @@
  * tests/js/scatter.test.mjs computes from world.scatter and world.sites.
  *   scatter: per instance id (u64), kind (u8), positions (3 f32), height,
  *            yaw, scale (f32), after the centre (3 f64);
- *   sites:   per site dir (3 f64), height, relief, slope, fresh water,
- *            coast, biome, score (f64). */
+ *   sites:   per site its record (world/ct_site_record.h: dir (3 f64),
+ *            height, relief, slope, fresh water, coast, biome, score). */
 #ifndef CT_SCATTER_DIGEST_H
 #define CT_SCATTER_DIGEST_H
 
 #include <string.h>
+
+#include "../../core/src/world/ct_site_record.h"   /* by path: tests/golden/regenerate_scatter.sh has no -Icore/src */
 
 static inline uint64_t sd_bytes(uint64_t h, const void *p, size_t n)
 {
@@ -36,15 +38,8 @@ static inline uint64_t sd_sites(const ct_site *s, uint32_t n)
     uint64_t h = CT_FNV1A64_INIT;
     uint32_t i;
     for (i = 0; i < n; i++) {
-        double v[10];
-        memcpy(v, s[i].dir, sizeof s[i].dir);
-        v[3] = s[i].height_m;
-        v[4] = s[i].relief_m;
-        v[5] = s[i].slope_deg;
-        v[6] = s[i].fresh_water_m;
-        v[7] = s[i].coast_m;
-        v[8] = (double)s[i].biome;
-        v[9] = s[i].score;
+        double v[CT_SITE_RECORD_DOUBLES];
+        ct__site_record(&s[i], v);
         h = sd_bytes(h, v, sizeof v);
     }
     return h;

@@ -11,8 +11,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync, existsSync, mkdtempSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Job } from 'kubernetes-models/batch/v1';
-import { PersistentVolumeClaim } from 'kubernetes-models/v1';
+// One model per module: the version indexes load every model of their group.
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { ROOT } from './ct_fixture.mjs';
 import { TERRAIN, bake } from './bake_fixture.mjs';
 import { parseYamlDocuments } from './yaml_subset.mjs';
@@ -87,7 +88,10 @@ test('the pods\' commands bake, merge and verify here, equal to one run', async 
   mkdirSync(bin);
   symlinkSync(TERRAIN, path.join(bin, 'terrain'));
   const out = path.join(tmp, 'out');
-  const env = { PATH: `${bin}:${process.env.PATH}`, BAKE_OUT: out, BAKE_LODS: '0-1' };
+  // The Job's own world, then surface_lod 6 (a later --set wins): LOD 0-1 tiles of a
+  // surface_lod 12 world run every octave at each sample, and the sharding is what is tested.
+  const world = `${envOf(bakeJob).BAKE_WORLD} --set surface_lod=6`;
+  const env = { PATH: `${bin}:${process.env.PATH}`, BAKE_OUT: out, BAKE_LODS: '0-1', BAKE_WORLD: world };
   const n = bakeJob.spec.completions;
   for (let i = 0; i < n; i += 2) {
     const pods = [i, i + 1].filter((k) => k < n).map((k) => runPod(bakeJob, { ...env, JOB_COMPLETION_INDEX: String(k) }));
@@ -97,7 +101,7 @@ test('the pods\' commands bake, merge and verify here, equal to one run', async 
   assert.is(m.status, 0, m.out);
   assert.match(m.out, /all present and intact/);
   const one = path.join(tmp, 'one');
-  const r = await bake([...envOf(bakeJob).BAKE_WORLD.split(' '), '--lods', '0-1', '--out', one, '--quiet']);
+  const r = await bake([...world.split(' '), '--lods', '0-1', '--out', one, '--quiet']);
   assert.is(r.status, 0, r.stderr);
   assert.ok(readFileSync(path.join(one, 'manifest.json')).equals(readFileSync(path.join(out, 'manifest.json'))));
   assert.ok(readFileSync(path.join(one, 'index/all.idx')).equals(readFileSync(path.join(out, 'index/all.idx'))));

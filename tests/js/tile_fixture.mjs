@@ -44,16 +44,23 @@ export function tilePath(generation, key, ext = 'ctt') {
  * Bakes keys of world into dir (a fresh temporary folder by default):
  * returns {dir, manifest, paths: Map 'face/lod/x/y' -> file path, cleanup()}.
  * tileBytes(key, bytes) may replace a tile before it is hashed (a tile that
- * matches its index but does not decode).
+ * matches its index but does not decode). from: an earlier bakeFolder of the
+ * same world whose tile files are copied for the keys it holds (the same
+ * bytes, without generating and encoding the chunks again).
  * @param {object} core the loaded core (wasm/ct.mjs)
  * @param {object} world a World of that core
  * @param {{face: number, lod: number, x: number, y: number}[]} keys
  */
-export function bakeFolder(core, world, keys, { dir = mkdtempSync(path.join(tmpdir(), 'ct-bake-')), region = null, tileBytes = (k, b) => b } = {}) {
+export function bakeFolder(core, world, keys, { dir = mkdtempSync(path.join(tmpdir(), 'ct-bake-')), region = null, tileBytes = (k, b) => b, from = null } = {}) {
   const gen = world.generation, records = [], paths = new Map(), perLod = {};
+  if (from && from.manifest.generation !== gen) throw new Error('bakeFolder: from is a bake of another world');
+  const tile = (key) => {
+    const earlier = from && from.paths.get(`${key.face}/${key.lod}/${key.x}/${key.y}`);
+    return earlier ? new Uint8Array(readFileSync(earlier)) : core.encodeTile(world.chunk(key));
+  };
   let total = 0;
   for (const key of keys) {
-    const bytes = tileBytes(key, core.encodeTile(world.chunk(key))), rel = tilePath(gen, key), file = path.join(dir, rel);
+    const bytes = tileBytes(key, tile(key)), rel = tilePath(gen, key), file = path.join(dir, rel);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, bytes);
     records.push({ key, bytes: bytes.length, sha256: sha256(bytes) });

@@ -3,7 +3,8 @@
 // colliders and ground queries of a decoded chunk are the generated ones byte
 // for byte (every stride, skirts, water, on a lake, sea and dry chunk); a
 // chunk object never enters the World's buffer of the chunk generated last;
-// bad tile bytes and foreign chunks are refused with clear errors.
+// bad tile bytes and foreign chunks are refused with clear errors. Scatter
+// of a decoded surface_lod tile is the generated scatter byte for byte.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SMALL, freshCore, keysByWater, thrown } from './ct_fixture.mjs';
@@ -68,6 +69,27 @@ test('a decoded tile meshes, collides and answers ground queries exactly as the 
       assert.equal(world.groundInChunk(tile, lx, ly), world.groundInChunk(generated, lx, ly), `${kind} ground at ${lx},${ly}`);
     }
   }
+});
+
+test('a decoded tile scatters exactly as the generated chunk; a tampered tile never gets that far', () => {
+  const key = KINDS.fine, want = world.scatter(key), bytes = core.encodeTile(world.chunk(key));
+  assert.ok(want.count > 0, 'the surface_lod chunk has instances');
+  const before = world.chunkCounters(), got = world.scatter(core.decodeTile(bytes));
+  assert.equal(world.chunkCounters(), before, 'scatter of a chunk object neither generates nor reuses');
+  assert.is(got.count, want.count);
+  for (const f of ['center', 'positions', 'kind', 'heightM', 'yaw', 'scale', 'id']) sameArray(got[f], want[f], `scatter ${f}`);
+  // A coarser chunk object is checked and answers as its key (point ground queries).
+  const coarse = world.chunk(KINDS.dry), wantC = world.scatter(KINDS.dry), gotC = world.scatter(core.decodeTile(core.encodeTile(coarse)));
+  for (const f of ['center', 'positions', 'id']) sameArray(gotC[f], wantC[f], `coarse scatter ${f}`);
+  // Altered float heights: decodeTile refuses the bytes, so nothing is scattered from them.
+  const spoilt = bytes.slice();
+  spoilt[72 + 6 * 66049 + 4 * 20000 + 2] ^= 1;
+  assert.match(thrown(() => world.scatter(core.decodeTile(spoilt))).message, /height|checksum|digest/i);
+  // A chunk object handed over doctored stands its instances on what it holds; the key keeps its own.
+  const tile = core.decodeTile(bytes), raised = world.scatter({ ...tile, heightM: tile.heightM.map((h) => h + 100) });
+  assert.ok(!Buffer.from(raised.heightM.buffer).equals(Buffer.from(want.heightM.buffer)), "doctored heights are read");
+  sameArray(world.scatter(key).heightM, want.heightM, 'the key scatters as generated after');
+  assert.match(thrown(() => world.scatter(other.chunk(key))).message, /generation/);
 });
 
 test('a .ctc decodes to the chunk with its codes; its heights are the codes', () => {

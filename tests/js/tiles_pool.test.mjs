@@ -1,7 +1,7 @@
 // tiles_pool.test.mjs - A worker pool streaming baked tiles
 // (createPool({tiles})) on real Node worker_threads, from a bake folder
 // written by tests/js/tile_fixture.mjs: verified tiles give replies equal to
-// generated ones (meshes with every map, colliders, chunks), from a file
+// generated ones (meshes with every map, colliders, chunks, scatter), from a file
 // folder and over HTTP; a flipped byte, a missing tile and a tile that
 // matches its index but does not decode are each generated locally instead,
 // counted and reported once; keys outside the bake are generated silently;
@@ -79,13 +79,18 @@ test('verified tiles give the replies of generated chunks', async () => {
       const gotK = await pool.chunk(key), wantK = await plain.chunk(key);
       assert.is(gotK.source, 'tile');
       sameReply(gotK, wantK, 'chunk');
+      // Scatter stands on a surface_lod tile's float heights; coarser keys take point queries.
+      const gotS = await pool.scatter(key), wantS = await plain.scatter(key);
+      assert.is(gotS.source, key.lod === L ? 'tile' : undefined, 'scatter source');
+      sameReply(gotS, wantS, 'scatter');
     }
+    assert.ok((await plain.scatter(BAKED[BAKED.length - 2])).count > 0, 'a baked key with instances');
     const outside = await pool.mesh(OUTSIDE, { stride: 4 });
     assert.is(outside.source, undefined, 'a key outside the bake is generated as always');
     sameReply(outside, await plain.mesh(OUTSIDE, { stride: 4 }), 'outside');
     const s = pool.stats().tiles;
-    assert.is(s.used, 12);
-    assert.is(s.generated, 1);
+    assert.is(s.used, 14);
+    assert.is(s.generated, 3);
     assert.equal(s.fallback, { missing: 0, bad: 0, decode: 0, generation: 0 });
     assert.is(s.tiles, BAKED.length);
     assert.is(reports.length, 0, 'nothing reported');
@@ -104,7 +109,7 @@ test('verified tiles give the replies of generated chunks', async () => {
 });
 
 test('a flipped byte and a missing tile are generated locally, counted and reported once per kind', async () => {
-  const spoilt = bakeFolder(core, world, BAKED);
+  const spoilt = bakeFolder(core, world, BAKED, { from: bake });
   try {
     const id = (k) => `${k.face}/${k.lod}/${k.x}/${k.y}`;
     for (const k of [BAKED[1], BAKED[2]]) {
@@ -127,6 +132,14 @@ test('a flipped byte and a missing tile are generated locally, counted and repor
       assert.equal(reports.map((r) => [r.kind, r.first]), [['bad', true], ['bad', false], ['missing', true]]);
       assert.match(reports[0].message, /SHA-256/);
       assert.match(reports[2].message, /no such file|HTTP 404/);
+      // A flipped byte in a surface_lod tile: its scatter is generated, never placed on the tile.
+      const fine = BAKED[BAKED.length - 2], file = spoilt.paths.get(id(fine)), bytes = readFileSync(file);
+      bytes[72 + 6 * 66049 + 4 * 30000 + 1] ^= 0x01;
+      writeFileSync(file, bytes);
+      const gotS = await pool.scatter(fine);
+      assert.is(gotS.source, 'generated');
+      sameReply(gotS, await plain.scatter(fine), 'scatter fallback');
+      assert.is(pool.stats().tiles.fallback.bad, 3);
     } finally {
       await pool.terminate();
     }
@@ -138,6 +151,7 @@ test('a flipped byte and a missing tile are generated locally, counted and repor
 test('a tile that matches its index but does not decode is generated locally', async () => {
   const target = BAKED[5];
   const odd = bakeFolder(core, world, BAKED, {
+    from: bake,
     tileBytes: (k, b) => {
       if (k !== target) return b;
       b[72 + 6 * 4000] ^= 0x40;   // a record byte: the tile's own digest no longer matches
@@ -237,7 +251,7 @@ test('a native terrain bake matches the JS baker and streams the same way', asyn
   const dir = mkdtempSync(path.join(tmpdir(), 'ct-native-bake-'));
   const keys = [];   // faces +X and -Y, LODs 1-2: what the native run below bakes
   for (const face of [0, 3]) for (const lod of [1, 2]) for (let y = 0; y < 2 ** lod; y++) for (let x = 0; x < 2 ** lod; x++) keys.push({ face, lod, x, y });
-  const js = bakeFolder(core, world, keys);
+  const js = bakeFolder(core, world, keys, { from: bake });
   try {
     const sets = Object.entries(SMALL.set).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
     const r = spawnSync(ensureTerrain(), ['bake', '--preset', SMALL.preset, ...sets, '--faces', '+X,-Y', '--lods', '1-2', '--out', dir], { encoding: 'utf8' });
