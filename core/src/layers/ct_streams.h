@@ -9,26 +9,44 @@
 
 #define CT__STREAMS_LEVELS 2   /* most lattice levels */
 
-/* Node heights a sampler keeps per level (direct-mapped by node; a pure
- * function of the node, so the memo never changes a result). */
+/* Lattice nodes a sampler keeps per level (direct-mapped by node; each
+ * field a pure function of the node, so the memo never changes a result). */
 #define CT__STREAMS_MEMO 1024
 
-#define CT__STREAMS_WIN 9   /* a sample's window of nodes: the 5 x 5 that may reach it, their neighbours, and theirs */
+#define CT__STREAMS_REGIONS 4     /* link lists a sampler keeps per level */
+#define CT__STREAMS_CANDS 25      /* most links a list holds: one per child of the 5 x 5 around a cell */
 
-/* The nodes around one lattice cell, their links and whether anything
- * drains into them: what every sample in that cell reads. */
-typedef struct ct__streams_window {
-    int valid, face;
+/* One node: its direction, its ground, its link and whether a neighbour
+ * drains into it, each filled when first asked for (flags). */
+typedef struct ct__streams_node {
+    int64_t key;   /* -1: empty */
+    double P[3], H;
+    int flags, link;
+} ct__streams_node;
+
+/* A link that may reach a lattice cell (or one point in it): the child and
+ * parent nodes, the segment between them and their grounds; whether the
+ * child is fed and the parent a root are filled when a sample needs them. */
+typedef struct ct__streams_cand {
+    double P[3], ab[3], ab2, hc, hp;
+    int32_t x, y, px, py;
+    int flags;
+} ct__streams_cand;
+
+/* The links that may reach cell (ix, iy) of a face (point: only the one
+ * direction it was built for, then never looked up again). */
+typedef struct ct__streams_region {
+    int valid, face, n;
     int64_t ix, iy;
-    double P[CT__STREAMS_WIN][CT__STREAMS_WIN][3], H[CT__STREAMS_WIN][CT__STREAMS_WIN];
-    int ok[CT__STREAMS_WIN][CT__STREAMS_WIN], link[CT__STREAMS_WIN][CT__STREAMS_WIN];
-    int fed[CT__STREAMS_WIN][CT__STREAMS_WIN];
-} ct__streams_window;
+    ct__streams_cand c[CT__STREAMS_CANDS];
+} ct__streams_region;
 
 typedef struct ct__streams_memo {
-    int64_t key[CT__STREAMS_LEVELS][CT__STREAMS_MEMO];   /* -1: empty */
-    double h[CT__STREAMS_LEVELS][CT__STREAMS_MEMO];
-    ct__streams_window win[CT__STREAMS_LEVELS];          /* the last cell's window per level */
+    ct__streams_node node[CT__STREAMS_LEVELS][CT__STREAMS_MEMO];
+    ct__streams_region reg[CT__STREAMS_LEVELS][CT__STREAMS_REGIONS];
+    ct__streams_region point;                 /* a one-sample list */
+    int64_t last_ix[CT__STREAMS_LEVELS], last_iy[CT__STREAMS_LEVELS];
+    int last_face[CT__STREAMS_LEVELS], served[CT__STREAMS_LEVELS];
 } ct__streams_memo;
 
 /* One lattice level: 256 x 2^level nodes a face side. */
@@ -59,14 +77,16 @@ void ct__streams_memo_reset(ct__streams_memo *m);
 /* The change (<= 0 away from the floor; the floor is set to the bed) the
  * streams make to a land sample of height h_m (above_m above its water or
  * shore reference, > 0) at canonical direction dir. Never lowers a sample by
- * more than half its height above the reference, so land stays land. */
+ * more than half its height above the reference, so land stays land. m must
+ * have been reset (ct__streams_memo_reset) for this world. */
 double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const double dir[3], double h_m,
                       double above_m, ct__streams_height_fn height, void *ctx);
 
 /* Shared with the stream network enumeration (world.streams): node (x, y) of
  * a level on a face, its jittered unit direction, and its ground as the
- * links see it (the caller's height, carved by the coarser levels). A node
- * drains to the lowest of its 8 same-face neighbours when that one is lower. */
+ * links see it (the caller's height, carved by the coarser levels; m a reset
+ * memo, or NULL for a one-off on a memo of its own). A node drains to the
+ * lowest of its 8 same-face neighbours when that one is lower. */
 void ct__streams_node_dir(const ct__streams_level *lv, int face, int64_t x, int64_t y, double d[3]);
 double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
                           const double d[3], ct__streams_height_fn height, void *ctx);

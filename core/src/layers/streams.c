@@ -52,9 +52,13 @@ void ct__streams_memo_reset(ct__streams_memo *m)
 {
     int k, l;
     for (l = 0; l < CT__STREAMS_LEVELS; l++) {
-        for (k = 0; k < CT__STREAMS_MEMO; k++) m->key[l][k] = -1;
-        m->win[l].valid = 0;
+        for (k = 0; k < CT__STREAMS_MEMO; k++) m->node[l][k].key = -1;
+        for (k = 0; k < CT__STREAMS_REGIONS; k++) m->reg[l][k].valid = 0;
+        m->last_face[l] = -1;
+        m->last_ix[l] = m->last_iy[l] = 0;
+        m->served[l] = 0;
     }
+    m->point.valid = 0;
 }
 
 /* Node (x, y) of face: its unit direction. */
@@ -70,140 +74,352 @@ void ct__streams_node_dir(const ct__streams_level *p, int face, int64_t x, int64
 }
 
 static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3],
-                                double h_m, double above_m, ct__streams_height_fn height, void *ctx);
+                                double h_m, double above_m, int sample, ct__streams_height_fn height, void *ctx);
+
+/* --- the node memo: each field filled when first asked for --- */
+
+#define CT__SN_DIR 1
+#define CT__SN_H 2
+#define CT__SN_LINK 4
+#define CT__SN_FED 8       /* whether fed is known */
+#define CT__SN_FEDV 16     /* fed */
+#define CT__STREAMS_MEMO_BITS 10   /* 2^bits == CT__STREAMS_MEMO */
+
+static int64_t ct__sn_key(const ct__streams_prep *p, int l, int face, int64_t x, int64_t y)
+{
+    int64_t n = (int64_t)p->lv[l].n;
+    return ((int64_t)face * n + y) * n + x;
+}
+
+/* The memo slot of a node, emptied when it held another. */
+static ct__streams_node *ct__sn(ct__streams_memo *m, int l, int64_t key)
+{
+    ct__streams_node *e = &m->node[l][((uint64_t)key * 0x9e3779b97f4a7c15ull) >> (64 - CT__STREAMS_MEMO_BITS)];
+    if (e->key != key) {
+        e->key = key;
+        e->flags = 0;
+    }
+    return e;
+}
+
+/* A node's direction (valid until the next look-up at this level). */
+static const double *ct__sn_dir(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y)
+{
+    ct__streams_node *e = ct__sn(m, l, ct__sn_key(p, l, face, x, y));
+    if (!(e->flags & CT__SN_DIR)) {
+        ct__streams_node_dir(&p->lv[l], face, x, y, e->P);
+        e->flags |= CT__SN_DIR;
+    }
+    return e->P;
+}
 
 /* A node's ground: the caller's height, carved by the coarser levels, so a
- * finer level's links follow the coarser valleys. */
-double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x,
-                                 int64_t y, const double d[3], ct__streams_height_fn height, void *ctx)
+ * finer level's links follow the coarser valleys. The carve touches only
+ * the coarser levels' memo, so e stays this node's slot. */
+static double ct__sn_h_at(const ct__streams_prep *p, int l, ct__streams_memo *m, ct__streams_node *e,
+                          const double d[3], ct__streams_height_fn height, void *ctx)
 {
-    int64_t n = (int64_t)p->lv[l].n, key = ((int64_t)face * n + y) * n + x;
-    uint32_t slot = ct__hash2((uint32_t)key, (uint32_t)(key >> 32)) & (CT__STREAMS_MEMO - 1);
     double h, above;
-    if (m && m->key[l][slot] == key) return m->h[l][slot];
     h = height(ctx, d, &above);
-    if (l > 0) h += ct__streams_carve(p, l - 1, m, d, h, above, height, ctx);
-    if (m) {
-        m->key[l][slot] = key;
-        m->h[l][slot] = h;
-    }
+    if (l > 0) h += ct__streams_carve(p, l - 1, m, d, h, above, 0, height, ctx);
+    e->H = h;
+    e->flags |= CT__SN_H;
     return h;
 }
 
-#define CT__W CT__STREAMS_WIN
-
-/* The lowest of the 8 neighbours of window node (i, j) when lower than it:
- * its window index j * CT__W + i, else -1 (a root). */
-static int ct__streams_link(double H[CT__W][CT__W], int ok[CT__W][CT__W], int i, int j)
+static double ct__sn_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                       ct__streams_height_fn height, void *ctx)
 {
+    ct__streams_node *e = ct__sn(m, l, ct__sn_key(p, l, face, x, y));
+    double d[3];
+    if (e->flags & CT__SN_H) return e->H;
+    if (!(e->flags & CT__SN_DIR)) {
+        ct__streams_node_dir(&p->lv[l], face, x, y, e->P);
+        e->flags |= CT__SN_DIR;
+    }
+    d[0] = e->P[0];
+    d[1] = e->P[1];
+    d[2] = e->P[2];
+    return ct__sn_h_at(p, l, m, e, d, height, ctx);
+}
+
+static double ct__streams_node_h_alone(const ct__streams_prep *p, int l, int face, int64_t x, int64_t y,
+                                       const double d[3], ct__streams_height_fn height, void *ctx)
+{
+    ct__streams_memo m;
+    ct__streams_memo_reset(&m);
+    return ct__streams_node_h(p, l, &m, face, x, y, d, height, ctx);
+}
+
+double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                          const double d[3], ct__streams_height_fn height, void *ctx)
+{
+    ct__streams_node *e;
+    if (!m) return ct__streams_node_h_alone(p, l, face, x, y, d, height, ctx);
+    e = ct__sn(m, l, ct__sn_key(p, l, face, x, y));
+    if (e->flags & CT__SN_H) return e->H;
+    return ct__sn_h_at(p, l, m, e, d, height, ctx);
+}
+
+/* The neighbour a node drains to, as (b + 1) * 3 + (a + 1) for offset
+ * (a, b): the lowest of its 8 same-face neighbours when lower than it (the
+ * first in row order on a tie); -1: a root. */
+static int ct__sn_link(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                       ct__streams_height_fn height, void *ctx)
+{
+    int64_t last = (int64_t)p->lv[l].n - 1, key = ct__sn_key(p, l, face, x, y);
+    ct__streams_node *e = ct__sn(m, l, key);
     int a, b, best = -1;
-    double hl = H[j][i];
+    double hl;
+    if (e->flags & CT__SN_LINK) return e->link;
+    hl = ct__sn_h(p, l, m, face, x, y, height, ctx);
     for (b = -1; b <= 1; b++)
-        for (a = -1; a <= 1; a++)
-            if ((a || b) && ok[j + b][i + a] && H[j + b][i + a] < hl) {
-                hl = H[j + b][i + a];
-                best = (j + b) * CT__W + i + a;
+        for (a = -1; a <= 1; a++) {
+            int64_t nx = x + a, ny = y + b;
+            double hn;
+            if (!(a || b) || nx < 0 || ny < 0 || nx > last || ny > last) continue;
+            hn = ct__sn_h(p, l, m, face, nx, ny, height, ctx);
+            if (hn < hl) {
+                hl = hn;
+                best = (b + 1) * 3 + a + 1;
             }
+        }
+    e = ct__sn(m, l, key);   /* the neighbours may have taken its slot */
+    e->link = best;
+    e->flags |= CT__SN_LINK;
     return best;
 }
 
-/* Fills w with the window of cell (ix, iy) of level l on face. */
-static void ct__streams_fill(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t ix, int64_t iy,
-                             ct__streams_height_fn height, void *ctx, ct__streams_window *w)
+/* Whether a neighbour drains into the node. */
+static int ct__sn_fed(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                      ct__streams_height_fn height, void *ctx)
+{
+    int64_t last = (int64_t)p->lv[l].n - 1, key = ct__sn_key(p, l, face, x, y);
+    ct__streams_node *e = ct__sn(m, l, key);
+    int a, b, fed = 0;
+    if (e->flags & CT__SN_FED) return (e->flags & CT__SN_FEDV) != 0;
+    for (b = -1; b <= 1 && !fed; b++)
+        for (a = -1; a <= 1 && !fed; a++) {
+            int64_t nx = x + a, ny = y + b;
+            if (!(a || b) || nx < 0 || ny < 0 || nx > last || ny > last) continue;
+            fed = ct__sn_link(p, l, m, face, nx, ny, height, ctx) == (1 - b) * 3 + 1 - a;
+        }
+    e = ct__sn(m, l, key);
+    e->flags |= CT__SN_FED | (fed ? CT__SN_FEDV : 0);
+    return fed;
+}
+
+/* --- the links that may reach a cell --- */
+
+#define CT__SC_FED 1     /* whether the child is fed is known */
+#define CT__SC_FEDV 2    /* the child is fed */
+#define CT__SC_ROOT 4    /* whether the parent is a root is known */
+#define CT__SC_ROOTV 8   /* the parent is a root */
+
+/* Fills r with the links of the children in the 5 x 5 nodes around cell
+ * (ix, iy) that may come within reach of box [x0, x1] x [y0, y1] (lattice
+ * units: the cell, or one sample's point in it). A link is kept when the box
+ * of its ends, from their lattice positions, is nearer the box than the
+ * reach in lattice units where the face is most shrunk over the 7 x 7 nodes:
+ * the sphere distance between two points is at least their face (u, v)
+ * distance over 1 + u^2 + v^2 along the straight (u, v) line between them
+ * (a great circle), and a 2% margin covers the chord's sag and rounding. So
+ * no link within reach of a sample is ever left out; the sample still
+ * measures the exact distance to each. */
+static void ct__streams_build(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t ix,
+                              int64_t iy, const double box[4], ct__streams_height_fn height, void *ctx,
+                              ct__streams_region *r)
 {
     const ct__streams_level *lv = &p->lv[l];
     int64_t last = (int64_t)lv->n - 1;
-    int i, j, a, b;
-    for (j = 0; j < CT__W; j++)
-        for (i = 0; i < CT__W; i++) {
-            int64_t x = ix - 4 + i, y = iy - 4 + j;
-            w->ok[j][i] = x >= 0 && y >= 0 && x <= last && y <= last;
-            w->link[j][i] = -1;
-            w->fed[j][i] = 0;
-            if (!w->ok[j][i]) continue;
-            ct__streams_node_dir(lv, face, x, y, w->P[j][i]);
-            w->H[j][i] = ct__streams_node_h(p, l, m, face, x, y, w->P[j][i], height, ctx);
+    double X[7][7], Y[7][7], ua, ub, va, vb, r2, rc2;
+    int ok[7][7], i, j, a, b, k;
+    for (j = 0; j < 7; j++)
+        for (i = 0; i < 7; i++) {
+            int64_t x = ix - 3 + i, y = iy - 3 + j;
+            uint32_t h;
+            ok[j][i] = x >= 0 && y >= 0 && x <= last && y <= last;
+            if (!ok[j][i]) continue;
+            h = ct__hash4(lv->seed, (uint32_t)face, (uint32_t)x, (uint32_t)y);
+            X[j][i] = (double)x + 0.5 + ((double)(h & 0xffffu) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
+            Y[j][i] = (double)y + 0.5 + ((double)(h >> 16) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
         }
-    for (j = 1; j < CT__W - 1; j++)
-        for (i = 1; i < CT__W - 1; i++)
-            if (w->ok[j][i]) w->link[j][i] = ct__streams_link(w->H, w->ok, i, j);
-    for (j = 2; j < CT__W - 2; j++)
-        for (i = 2; i < CT__W - 2; i++)
+    ua = fabs(2.0 * (double)(ix - 3) / lv->n - 1.0);
+    ub = fabs(2.0 * (double)(ix + 4) / lv->n - 1.0);
+    va = fabs(2.0 * (double)(iy - 3) / lv->n - 1.0);
+    vb = fabs(2.0 * (double)(iy + 4) / lv->n - 1.0);
+    ua = ua > ub ? ua : ub;
+    va = va > vb ? va : vb;
+    if (ua > 1.0) ua = 1.0;
+    if (va > 1.0) va = 1.0;
+    r2 = (CT__STREAMS_REACH * (1.0 + ua * ua + va * va)) * 1.02 + 0.02;
+    rc2 = r2 * r2;
+    r->n = 0;
+    for (j = 1; j < 6; j++)
+        for (i = 1; i < 6; i++) {
+            int mask = 0, link;
+            int64_t x = ix - 3 + i, y = iy - 3 + j, px, py;
+            ct__streams_cand *c;
+            const double *P;
+            if (!ok[j][i]) continue;
             for (b = -1; b <= 1; b++)
-                for (a = -1; a <= 1; a++)
-                    if ((a || b) && w->link[j + b][i + a] == j * CT__W + i) w->fed[j][i] = 1;
-    w->face = face;
-    w->ix = ix;
-    w->iy = iy;
-    w->valid = 1;
+                for (a = -1; a <= 1; a++) {
+                    double sx0, sx1, sy0, sy1, gx, gy;
+                    if (!(a || b) || !ok[j + b][i + a]) continue;
+                    sx0 = X[j][i] < X[j + b][i + a] ? X[j][i] : X[j + b][i + a];
+                    sx1 = X[j][i] < X[j + b][i + a] ? X[j + b][i + a] : X[j][i];
+                    sy0 = Y[j][i] < Y[j + b][i + a] ? Y[j][i] : Y[j + b][i + a];
+                    sy1 = Y[j][i] < Y[j + b][i + a] ? Y[j + b][i + a] : Y[j][i];
+                    gx = sx0 > box[1] ? sx0 - box[1] : box[0] > sx1 ? box[0] - sx1 : 0.0;
+                    gy = sy0 > box[3] ? sy0 - box[3] : box[2] > sy1 ? box[2] - sy1 : 0.0;
+                    if (gx * gx + gy * gy < rc2) mask |= 1 << ((b + 1) * 3 + a + 1);
+                }
+            if (!mask) continue;
+            link = ct__sn_link(p, l, m, face, x, y, height, ctx);
+            if (link < 0 || !(mask & (1 << link))) continue;   /* a root, or its link stays out of reach */
+            px = x + link % 3 - 1;
+            py = y + link / 3 - 1;
+            c = &r->c[r->n++];
+            c->x = (int32_t)x;
+            c->y = (int32_t)y;
+            c->px = (int32_t)px;
+            c->py = (int32_t)py;
+            c->flags = 0;
+            c->hc = ct__sn_h(p, l, m, face, x, y, height, ctx);
+            c->hp = ct__sn_h(p, l, m, face, px, py, height, ctx);
+            P = ct__sn_dir(p, l, m, face, px, py);
+            for (k = 0; k < 3; k++) c->ab[k] = P[k];
+            P = ct__sn_dir(p, l, m, face, x, y);
+            for (k = 0; k < 3; k++) {
+                c->P[k] = P[k];
+                c->ab[k] = c->ab[k] - P[k];
+            }
+            c->ab2 = c->ab[0] * c->ab[0] + c->ab[1] * c->ab[1] + c->ab[2] * c->ab[2];
+        }
+    r->face = face;
+    r->ix = ix;
+    r->iy = iy;
+    r->valid = 1;
+}
+
+/* The link list for a sample or node at (u, v) in cell (ix, iy): a cell's
+ * list from the memo (built when missing), or, for a sample whose cell
+ * changes at each sample (a coarse chunk), one for its point alone. */
+static ct__streams_region *ct__streams_region_of(const ct__streams_prep *p, int l, ct__streams_memo *m, int face,
+                                                 int64_t ix, int64_t iy, double su, double sv, int sample,
+                                                 ct__streams_height_fn height, void *ctx)
+{
+    ct__streams_region *r;
+    double box[4];
+    if (sample) {
+        int alone;
+        if (m->last_face[l] == face && m->last_ix[l] == ix && m->last_iy[l] == iy) {
+            m->served[l]++;
+            alone = 0;
+        } else {
+            alone = m->served[l] == 1;
+            m->last_face[l] = face;
+            m->last_ix[l] = ix;
+            m->last_iy[l] = iy;
+            m->served[l] = 1;
+        }
+        if (alone) {
+            box[0] = box[1] = su;
+            box[2] = box[3] = sv;
+            ct__streams_build(p, l, m, face, ix, iy, box, height, ctx, &m->point);
+            return &m->point;
+        }
+    }
+    r = &m->reg[l][(ix & 1) | (iy & 1) << 1];
+    if (r->valid && r->face == face && r->ix == ix && r->iy == iy) return r;
+    box[0] = (double)ix;
+    box[1] = (double)ix + 1.0;
+    box[2] = (double)iy;
+    box[3] = (double)iy + 1.0;
+    ct__streams_build(p, l, m, face, ix, iy, box, height, ctx, r);
+    return r;
 }
 
 static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3],
-                                double h_m, double above_m, ct__streams_height_fn height, void *ctx)
+                                double h_m, double above_m, int sample, ct__streams_height_fn height, void *ctx)
 {
     const ct__streams_level *lv = &p->lv[l];
-    ct__streams_window local, *w = m ? &m->win[l] : &local;
-    double u, v, reach, best = 0.0, out, lo;
-    int face, i, j;
+    ct__streams_region *rg;
+    double u, v, su, sv, reach, near2, best = 0.0, out, lo;
+    int face, k;
     int64_t ix, iy, last;
     if (!(above_m > 0.0)) return 0.0;
     ct__cube_from_dir(dir, &face, &u, &v);
     last = (int64_t)lv->n - 1;
-    ix = (int64_t)floor((u + 1.0) * 0.5 * lv->n);
-    iy = (int64_t)floor((v + 1.0) * 0.5 * lv->n);
+    su = (u + 1.0) * 0.5 * lv->n;
+    sv = (v + 1.0) * 0.5 * lv->n;
+    ix = (int64_t)floor(su);
+    iy = (int64_t)floor(sv);
     if (ix > last) ix = last;
     if (iy > last) iy = last;
     if (ix < 0) ix = 0;
     if (iy < 0) iy = 0;
     reach = lv->reach_m;
-    if (!m || !w->valid || w->face != face || w->ix != ix || w->iy != iy)
-        ct__streams_fill(p, l, m, face, ix, iy, height, ctx, w);
-    for (j = 2; j < CT__W - 2; j++)
-        for (i = 2; i < CT__W - 2; i++) {
-            int a, pi, pj, fed = w->fed[j][i], pl = w->link[j][i];
-            double ab[3], sa[3], t, ab2, q[3], d, r, target, bed0, bed1, cut, wt;
-            if (!w->ok[j][i] || pl < 0) continue;   /* a root: drains nowhere at this scale */
-            pi = pl % CT__W;
-            pj = pl / CT__W;
-            /* A head (no node drains into it) starts at its ground, a node
-             * fed from upstream at depth_m below it. The parent is fed (by
-             * this node) and lower, so its bed, depth_m below its ground,
-             * is lower than this one's: the bed never rises downstream. A
-             * root parent keeps its ground; the link then ends no higher
-             * than it starts. */
-            bed0 = w->H[j][i] - (fed ? lv->depth_m : 0.0);
-            bed1 = w->link[pj][pi] >= 0 ? w->H[pj][pi] - lv->depth_m : w->H[pj][pi];
-            if (bed1 > bed0) bed1 = bed0;
-            for (a = 0; a < 3; a++) {
-                ab[a] = w->P[pj][pi][a] - w->P[j][i][a];
-                sa[a] = dir[a] - w->P[j][i][a];
-            }
-            ab2 = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
-            t = (sa[0] * ab[0] + sa[1] * ab[1] + sa[2] * ab[2]) / ab2;
-            if (t < 0.0) t = 0.0;
-            if (t > 1.0) t = 1.0;
-            for (a = 0; a < 3; a++) q[a] = sa[a] - t * ab[a];
-            d = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]) * p->radius_m;
-            if (!(d < reach)) continue;
-            target = (1.0 - t) * bed0 + t * bed1 + p->wall * d;
-            r = d / reach;
-            /* how far the sample goes down to this valley: to its side where
-             * the side is below the ground, at most CT__STREAMS_CUT depths,
-             * fading to nothing at the reach */
-            cut = h_m - target;
-            if (!(cut > 0.0)) continue;   /* the ground is below this valley's side */
-            if (cut > CT__STREAMS_CUT * lv->depth_m) cut = CT__STREAMS_CUT * lv->depth_m;
-            wt = (1.0 - r * r) * (1.0 - r * r);
-            /* a head's valley shallows out over the first half of its link,
-             * so it never ends in a hole */
-            if (!fed) {
-                double e = t < 0.5 ? 2.0 * t : 1.0;
-                wt *= e * e * (3.0 - 2.0 * e);
-            }
-            cut *= wt;
-            if (fed && d < p->core_m) cut += (1.0 - d / p->core_m) * (h_m - target - cut);
-            if (cut > best) best = cut;
+    /* squared unit-sphere distance surely beyond the reach (the exact test
+     * below decides the rest) */
+    near2 = reach / p->radius_m;
+    near2 = near2 * near2 * (1.0 + 1e-6);
+    rg = ct__streams_region_of(p, l, m, face, ix, iy, su, sv, sample, height, ctx);
+    for (k = 0; k < rg->n; k++) {
+        ct__streams_cand *c = &rg->c[k];
+        int a, fed;
+        double sa[3], t, q[3], qq, d, r, target, bed0, bed1, cut, wt;
+        for (a = 0; a < 3; a++) sa[a] = dir[a] - c->P[a];
+        t = (sa[0] * c->ab[0] + sa[1] * c->ab[1] + sa[2] * c->ab[2]) / c->ab2;
+        if (t < 0.0) t = 0.0;
+        if (t > 1.0) t = 1.0;
+        for (a = 0; a < 3; a++) q[a] = sa[a] - t * c->ab[a];
+        qq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2];
+        if (qq > near2) continue;
+        d = sqrt(qq) * p->radius_m;
+        if (!(d < reach)) continue;
+        /* The beds are at least depth_m below both ends' grounds, and what a
+         * link takes off is at most the ground above its side: a link that
+         * cannot beat the best so far needs neither end's neighbourhood. */
+        target = (1.0 - t) * (c->hc - lv->depth_m) + t * (c->hp - lv->depth_m) + p->wall * d;
+        if (!(h_m - target + 1e-6 > best)) continue;
+        if (!(c->flags & CT__SC_FED)) {
+            if (ct__sn_fed(p, l, m, face, c->x, c->y, height, ctx)) c->flags |= CT__SC_FEDV;
+            c->flags |= CT__SC_FED;
         }
+        if (!(c->flags & CT__SC_ROOT)) {
+            if (ct__sn_link(p, l, m, face, c->px, c->py, height, ctx) < 0) c->flags |= CT__SC_ROOTV;
+            c->flags |= CT__SC_ROOT;
+        }
+        fed = (c->flags & CT__SC_FEDV) != 0;
+        /* A head (no node drains into it) starts at its ground, a node
+         * fed from upstream at depth_m below it. The parent is fed (by
+         * this node) and lower, so its bed, depth_m below its ground,
+         * is lower than this one's: the bed never rises downstream. A
+         * root parent keeps its ground; the link then ends no higher
+         * than it starts. */
+        bed0 = c->hc - (fed ? lv->depth_m : 0.0);
+        bed1 = !(c->flags & CT__SC_ROOTV) ? c->hp - lv->depth_m : c->hp;
+        if (bed1 > bed0) bed1 = bed0;
+        target = (1.0 - t) * bed0 + t * bed1 + p->wall * d;
+        r = d / reach;
+        /* how far the sample goes down to this valley: to its side where
+         * the side is below the ground, at most CT__STREAMS_CUT depths,
+         * fading to nothing at the reach */
+        cut = h_m - target;
+        if (!(cut > 0.0)) continue;   /* the ground is below this valley's side */
+        if (cut > CT__STREAMS_CUT * lv->depth_m) cut = CT__STREAMS_CUT * lv->depth_m;
+        wt = (1.0 - r * r) * (1.0 - r * r);
+        /* a head's valley shallows out over the first half of its link,
+         * so it never ends in a hole */
+        if (!fed) {
+            double e = t < 0.5 ? 2.0 * t : 1.0;
+            wt *= e * e * (3.0 - 2.0 * e);
+        }
+        cut *= wt;
+        if (fed && d < p->core_m) cut += (1.0 - d / p->core_m) * (h_m - target - cut);
+        if (cut > best) best = cut;
+    }
     if (!(best > 0.0)) return 0.0;
     out = -best;
     lo = -0.5 * above_m;
@@ -215,7 +431,7 @@ double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const doub
 {
     double d;
     if (!p->on) return 0.0;
-    d = ct__streams_carve(p, 0, m, dir, h_m, above_m, height, ctx);
-    if (p->levels > 1) d += ct__streams_carve(p, 1, m, dir, h_m + d, above_m + d, height, ctx);
+    d = ct__streams_carve(p, 0, m, dir, h_m, above_m, 1, height, ctx);
+    if (p->levels > 1) d += ct__streams_carve(p, 1, m, dir, h_m + d, above_m + d, 1, height, ctx);
     return d;
 }
