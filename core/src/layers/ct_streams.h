@@ -13,7 +13,8 @@
  * field a pure function of the node, so the memo never changes a result). */
 #define CT__STREAMS_MEMO 1024
 
-#define CT__STREAMS_REGIONS 4     /* link lists a sampler keeps per level */
+#define CT__STREAMS_REGIONS 16    /* link lists a sampler keeps per level: 8 columns x 2 rows of cells */
+#define CT__STREAMS_POOL 128      /* links those lists hold per level together */
 #define CT__STREAMS_CANDS 25      /* most links a list holds: one per child of the 5 x 5 around a cell */
 
 /* One node: its direction, its ground, its link and whether a neighbour
@@ -29,22 +30,24 @@ typedef struct ct__streams_node {
  * child is fed and the parent a root are filled when a sample needs them. */
 typedef struct ct__streams_cand {
     double P[3], ab[3], ab2, hc, hp;
+    /* a cell's list: lattice (x, y) along the link (tx, ty) x + ty y outside [t0,
+     * t1], or across it tx y - ty x outside [n0, n1], is out of reach */
+    double tx, ty, t0, t1, n0, n1;
     int32_t x, y, px, py;
     int flags;
 } ct__streams_cand;
 
-/* The links that may reach cell (ix, iy) of a face (point: only the one
- * direction it was built for, then never looked up again). */
+/* The links that may reach cell (ix, iy) of a face. */
 typedef struct ct__streams_region {
-    int valid, face, n;
+    int valid, face, start, n;   /* its links: pool[start .. start + n) */
     int64_t ix, iy;
-    ct__streams_cand c[CT__STREAMS_CANDS];
 } ct__streams_region;
 
 typedef struct ct__streams_memo {
     ct__streams_node node[CT__STREAMS_LEVELS][CT__STREAMS_MEMO];
     ct__streams_region reg[CT__STREAMS_LEVELS][CT__STREAMS_REGIONS];
-    ct__streams_region point;                 /* a one-sample list */
+    ct__streams_cand pool[CT__STREAMS_LEVELS][CT__STREAMS_POOL];
+    int head[CT__STREAMS_LEVELS];                 /* where the next list goes */
     int64_t last_ix[CT__STREAMS_LEVELS], last_iy[CT__STREAMS_LEVELS];
     int last_face[CT__STREAMS_LEVELS], served[CT__STREAMS_LEVELS];
 } ct__streams_memo;
@@ -55,6 +58,7 @@ typedef struct ct__streams_level {
     double n;            /* 256 x 2^level */
     double depth_m;      /* bed below a fed node's ground */
     double reach_m;      /* how far a valley reaches from its link */
+    double near2;        /* a squared unit-sphere distance surely beyond reach_m */
     uint32_t seed;
 } ct__streams_level;
 
