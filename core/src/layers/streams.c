@@ -197,6 +197,66 @@ static int ct__sn_link(const ct__streams_prep *p, int l, ct__streams_memo *m, in
     return best;
 }
 
+/* The memo's node for key when it holds one with flag, else NULL (never
+ * claims the slot). */
+static const ct__streams_node *ct__sn_known(const ct__streams_memo *m, int l, int64_t key, int flag)
+{
+    const ct__streams_node *e = &m->node[l][((uint64_t)key * 0x9e3779b97f4a7c15ull) >> (64 - CT__STREAMS_MEMO_BITS)];
+    return e->key == key && (e->flags & flag) ? e : NULL;
+}
+
+/* Whether neighbour k of a node (k as in ct__sn_link) passes test against
+ * the ground g (lower: below g; else: above g, or not below it when k comes
+ * after skip), each neighbour but skip; the memo's grounds first, so that a
+ * neighbour that fails is often found without reading any ground. */
+static int ct__sn_ring(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                       int skip, int lower, double g, ct__streams_height_fn height, void *ctx)
+{
+    int64_t last = (int64_t)p->lv[l].n - 1;
+    int k, pass;
+    for (pass = 0; pass < 2; pass++)
+        for (k = 0; k < 9; k++) {
+            int64_t nx = x + k % 3 - 1, ny = y + k / 3 - 1;
+            const ct__streams_node *e;
+            double h;
+            if (k == 4 || k == skip || nx < 0 || ny < 0 || nx > last || ny > last) continue;
+            if (pass == 0) {
+                e = ct__sn_known(m, l, ct__sn_key(p, l, face, nx, ny), CT__SN_H);
+                if (!e) continue;
+                h = e->H;
+            } else {
+                h = ct__sn_h(p, l, m, face, nx, ny, height, ctx);
+            }
+            if (lower ? h < g : !(k < skip ? h > g : h >= g)) return 0;
+        }
+    return 1;
+}
+
+/* Whether ct__sn_link of the node is to, found without reading every
+ * neighbour's ground where one rules it out: to must be lower than the
+ * node, lower than every neighbour before it and not higher than any after
+ * it (the first lowest wins). */
+static int ct__sn_drains(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                         int to, ct__streams_height_fn height, void *ctx)
+{
+    int64_t key = ct__sn_key(p, l, face, x, y);
+    const ct__streams_node *e = ct__sn_known(m, l, key, CT__SN_LINK);
+    double ht;
+    if (e) return e->link == to;
+    ht = ct__sn_h(p, l, m, face, x + to % 3 - 1, y + to / 3 - 1, height, ctx);
+    if (!(ht < ct__sn_h(p, l, m, face, x, y, height, ctx))) return 0;
+    return ct__sn_ring(p, l, m, face, x, y, to, 0, ht, height, ctx);
+}
+
+/* Whether the node is a root: no neighbour lower. */
+static int ct__sn_root(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                       ct__streams_height_fn height, void *ctx)
+{
+    const ct__streams_node *e = ct__sn_known(m, l, ct__sn_key(p, l, face, x, y), CT__SN_LINK);
+    if (e) return e->link < 0;
+    return ct__sn_ring(p, l, m, face, x, y, -1, 1, ct__sn_h(p, l, m, face, x, y, height, ctx), height, ctx);
+}
+
 /* Whether a neighbour drains into the node. */
 static int ct__sn_fed(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
                       ct__streams_height_fn height, void *ctx)
@@ -209,7 +269,7 @@ static int ct__sn_fed(const ct__streams_prep *p, int l, ct__streams_memo *m, int
         for (a = -1; a <= 1 && !fed; a++) {
             int64_t nx = x + a, ny = y + b;
             if (!(a || b) || nx < 0 || ny < 0 || nx > last || ny > last) continue;
-            fed = ct__sn_link(p, l, m, face, nx, ny, height, ctx) == (1 - b) * 3 + 1 - a;
+            fed = ct__sn_drains(p, l, m, face, nx, ny, (1 - b) * 3 + 1 - a, height, ctx);
         }
     e = ct__sn(m, l, key);
     e->flags |= CT__SN_FED | (fed ? CT__SN_FEDV : 0);
@@ -271,12 +331,24 @@ static double ct__streams_lattice(const ct__streams_level *lv, int face, int64_t
 
 /* Whether the box of the segment between lattice points (x0, y0) and
  * (x1, y1) is nearer box [b0, b1] x [b2, b3] than sqrt(rc2). */
-static int ct__streams_near(double x0, double y0, double x1, double y1, const double box[4], double rc2)
+static inline int ct__streams_near(double x0, double y0, double x1, double y1, const double box[4], double rc2)
 {
     double sx0 = x0 < x1 ? x0 : x1, sx1 = x0 < x1 ? x1 : x0, sy0 = y0 < y1 ? y0 : y1, sy1 = y0 < y1 ? y1 : y0;
     double gx = sx0 > box[1] ? sx0 - box[1] : box[0] > sx1 ? box[0] - sx1 : 0.0;
     double gy = sy0 > box[3] ? sy0 - box[3] : box[2] > sy1 ? box[2] - sy1 : 0.0;
     return gx * gx + gy * gy < rc2;
+}
+
+/* Whether the lattice segment from (x0, y0) to (x1, y1) comes nearer point
+ * (x, y) than sqrt(rc2). */
+static int ct__streams_near_point(double x0, double y0, double x1, double y1, double x, double y, double rc2)
+{
+    double dx = x1 - x0, dy = y1 - y0, px = x - x0, py = y - y0, t = (px * dx + py * dy) / (dx * dx + dy * dy);
+    if (t < 0.0) t = 0.0;
+    if (t > 1.0) t = 1.0;
+    px -= t * dx;
+    py -= t * dy;
+    return px * px + py * py < rc2;
 }
 
 /* A candidate link from node (x, y) to (px, py): its segment; its ends'
@@ -416,7 +488,7 @@ static double ct__streams_cut(const ct__streams_prep *p, int l, ct__streams_memo
     target = (1.0 - t) * (c->hc - lv->depth_m) + t * (c->hp - lv->depth_m) + p->wall * d;
     if (!(h_m - target + 1e-6 > best)) return best;
     if (c->flags & CT__SC_LINK) {
-        if (ct__sn_link(p, l, m, face, c->x, c->y, height, ctx) != (c->py - c->y + 1) * 3 + c->px - c->x + 1)
+        if (!ct__sn_drains(p, l, m, face, c->x, c->y, (c->py - c->y + 1) * 3 + c->px - c->x + 1, height, ctx))
             return best;
         c->flags &= ~CT__SC_LINK;
     }
@@ -425,7 +497,7 @@ static double ct__streams_cut(const ct__streams_prep *p, int l, ct__streams_memo
         c->flags |= CT__SC_FED;
     }
     if (!(c->flags & CT__SC_ROOT)) {
-        if (ct__sn_link(p, l, m, face, c->px, c->py, height, ctx) < 0) c->flags |= CT__SC_ROOTV;
+        if (ct__sn_root(p, l, m, face, c->px, c->py, height, ctx)) c->flags |= CT__SC_ROOTV;
         c->flags |= CT__SC_ROOT;
     }
     fed = (c->flags & CT__SC_FEDV) != 0;
@@ -475,7 +547,8 @@ static double ct__streams_point(const ct__streams_prep *p, int l, ct__streams_me
             for (b = -1; b <= 1; b++)
                 for (a = -1; a <= 1; a++) {
                     if (!ct__streams_pair(i - 2, j - 2, a, b) || !ok[j + b][i + a] ||
-                        !ct__streams_near(X[j][i], Y[j][i], X[j + b][i + a], Y[j + b][i + a], box, rc2))
+                        !ct__streams_near(X[j][i], Y[j][i], X[j + b][i + a], Y[j + b][i + a], box, rc2) ||
+                        !ct__streams_near_point(X[j][i], Y[j][i], X[j + b][i + a], Y[j + b][i + a], su, sv, rc2))
                         continue;
                     ct__streams_cand_set(p, l, m, face, ix - 2 + i, iy - 2 + j, ix - 2 + i + a, iy - 2 + j + b, 0,
                                          height, ctx, &c);
