@@ -13,8 +13,8 @@
  * field a pure function of the node, so the memo never changes a result). */
 #define CT__STREAMS_MEMO 1024
 
-#define CT__STREAMS_REGIONS 16    /* link lists a sampler keeps per level: 8 columns x 2 rows of cells */
-#define CT__STREAMS_POOL 128      /* links those lists hold per level together */
+#define CT__STREAMS_REGIONS 128   /* link lists a sampler keeps per level: 64 columns x 2 rows of cells */
+#define CT__STREAMS_POOL 448      /* links those lists hold per level together (a LOD 10 chunk row of cells) */
 #define CT__STREAMS_CANDS 25      /* most links a list holds: one per child of the 5 x 5 around a cell */
 
 /* One node: its direction, its ground, its link and whether a neighbour

@@ -580,7 +580,7 @@ static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_me
     if (sample && ct__streams_alone(m, l, face, ix, iy)) {
         best = ct__streams_point(p, l, m, face, ix, iy, su, sv, dir, h_m, height, ctx);
     } else {
-        ct__streams_region *r = &m->reg[l][(ix & 7) | (iy & 1) << 3];
+        ct__streams_region *r = &m->reg[l][(ix & 63) | (iy & 1) << 6];
         ct__streams_cand *c;
         if (!r->valid || r->face != face || r->ix != ix || r->iy != iy) ct__streams_build(p, l, m, face, ix, iy, height, ctx, r);
         c = &m->pool[l][r->start];
