@@ -40,6 +40,7 @@ typedef struct ct__streams_cand {
 /* The links that may reach cell (ix, iy) of a face. */
 typedef struct ct__streams_region {
     int valid, face, start, n;   /* its links: pool[start .. start + n) */
+    int epoch;                   /* the pool's round it was written in */
     int64_t ix, iy;
 } ct__streams_region;
 
@@ -48,6 +49,7 @@ typedef struct ct__streams_memo {
     ct__streams_region reg[CT__STREAMS_LEVELS][CT__STREAMS_REGIONS];
     ct__streams_cand pool[CT__STREAMS_LEVELS][CT__STREAMS_POOL];
     int head[CT__STREAMS_LEVELS];                 /* where the next list goes */
+    int wraps[CT__STREAMS_LEVELS];                /* rounds of the pool */
     int64_t last_ix[CT__STREAMS_LEVELS], last_iy[CT__STREAMS_LEVELS];
     int last_face[CT__STREAMS_LEVELS], served[CT__STREAMS_LEVELS];
 } ct__streams_memo;

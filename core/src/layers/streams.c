@@ -56,7 +56,7 @@ void ct__streams_memo_reset(ct__streams_memo *m)
     for (l = 0; l < CT__STREAMS_LEVELS; l++) {
         for (k = 0; k < CT__STREAMS_MEMO; k++) m->node[l][k].key = -1;
         for (k = 0; k < CT__STREAMS_REGIONS; k++) m->reg[l][k].valid = 0;
-        m->head[l] = 0;
+        m->head[l] = m->wraps[l] = 0;
         m->last_face[l] = -1;
         m->last_ix[l] = m->last_iy[l] = 0;
         m->served[l] = 0;
@@ -289,7 +289,7 @@ static int ct__sn_fed(const ct__streams_prep *p, int l, ct__streams_memo *m, int
  * around a cell, towards neighbour (a, b), may reach the cell: a child two
  * cells off lies more than 1.15 cells from it (jitter 0.7) unless its link
  * comes back towards it, and the reach is at most 0.785 cells (below). */
-static int ct__streams_pair(int dx, int dy, int a, int b)
+static inline int ct__streams_pair(int dx, int dy, int a, int b)
 {
     return (a || b) && (dx != -2 || a == 1) && (dx != 2 || a == -1) && (dy != -2 || b == 1) && (dy != 2 || b == -1);
 }
@@ -400,16 +400,16 @@ static void ct__streams_build(const ct__streams_prep *p, int l, ct__streams_memo
                               int64_t iy, ct__streams_height_fn height, void *ctx, ct__streams_region *r)
 {
     double X[5][5], Y[5][5], rc2, rc, box[4];
-    int ok[5][5], i, j, a, b, k;
+    int ok[5][5], i, j, a, b;
     ct__streams_cand *c;
-    /* the list goes at the pool's head; lists it overwrites are dropped */
-    if (m->head[l] + CT__STREAMS_CANDS > CT__STREAMS_POOL) m->head[l] = 0;
-    for (k = 0; k < CT__STREAMS_REGIONS; k++) {
-        ct__streams_region *o = &m->reg[l][k];
-        if (o->valid && o->start < m->head[l] + CT__STREAMS_CANDS && o->start + o->n > m->head[l]) o->valid = 0;
+    /* the list goes at the pool's head, which wraps round to 0 (lists it
+     * then overwrites are found stale by ct__streams_intact) */
+    if (m->head[l] + CT__STREAMS_CANDS > CT__STREAMS_POOL) {
+        m->head[l] = 0;
+        m->wraps[l]++;
     }
-    r->valid = 0;
     r->start = m->head[l];
+    r->epoch = m->wraps[l];
     rc2 = ct__streams_lattice(&p->lv[l], face, ix, iy, X, Y, ok);
     rc = sqrt(rc2);
     box[0] = (double)ix;
@@ -443,8 +443,16 @@ static void ct__streams_build(const ct__streams_prep *p, int l, ct__streams_memo
     r->valid = 1;
 }
 
-/* Whether a sample gets a list of its own links: when its cell changes at
- * every sample (a coarse chunk), a cell's list would serve it alone. */
+/* Whether list r still holds its links: written in this round of the pool,
+ * or in the last one above where this round has reached. */
+static int ct__streams_intact(const ct__streams_memo *m, int l, const ct__streams_region *r)
+{
+    return r->epoch == m->wraps[l] || (r->epoch == m->wraps[l] - 1 && m->head[l] <= r->start);
+}
+
+/* Whether a sample gets a list of its own links: when the last cell served
+ * one sample alone (a coarse chunk), a cell's list would not repay its
+ * making (two samples a cell already do, LOD 8 measured). */
 static int ct__streams_alone(ct__streams_memo *m, int l, int face, int64_t ix, int64_t iy)
 {
     int alone;
@@ -582,7 +590,8 @@ static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_me
     } else {
         ct__streams_region *r = &m->reg[l][(ix & 63) | (iy & 1) << 6];
         ct__streams_cand *c;
-        if (!r->valid || r->face != face || r->ix != ix || r->iy != iy) ct__streams_build(p, l, m, face, ix, iy, height, ctx, r);
+        if (!r->valid || r->face != face || r->ix != ix || r->iy != iy || !ct__streams_intact(m, l, r))
+            ct__streams_build(p, l, m, face, ix, iy, height, ctx, r);
         c = &m->pool[l][r->start];
         for (k = 0; k < r->n; k++) {
             double t = c[k].tx * su + c[k].ty * sv, nn = c[k].tx * sv - c[k].ty * su;
