@@ -125,9 +125,13 @@ static double ct__sn_h_at(const ct__streams_prep *p, int l, ct__streams_memo *m,
     double h, above, u, v;
     int face;
     h = height(ctx, d, &above);
-    if (l > 0 && above > 0.0) {
-        ct__cube_from_dir(d, &face, &u, &v);
-        h += ct__streams_carve(p, l - 1, m, d, face, u, v, h, above, 0, height, ctx);
+    if (l > 0) {
+        double c = 0.0;   /* added even when nothing is carved: -0.0 becomes +0.0 as it always did */
+        if (above > 0.0) {
+            ct__cube_from_dir(d, &face, &u, &v);
+            c = ct__streams_carve(p, l - 1, m, d, face, u, v, h, above, 0, height, ctx);
+        }
+        h += c;
     }
     e->H = h;
     e->flags |= CT__SN_H;
