@@ -454,9 +454,10 @@ static int ct__streams_intact(const ct__streams_memo *m, int l, const ct__stream
     return r->epoch == m->wraps[l] || (r->epoch == m->wraps[l] - 1 && m->head[l] <= r->start);
 }
 
-/* Whether a sample gets a list of its own links: when the last cell served
- * one sample alone (a coarse chunk), a cell's list would not repay its
- * making (two samples a cell already do, LOD 8 measured). */
+/* Whether a sample whose cell has no kept list reads its links alone: when
+ * the last cell served one sample alone (a coarse chunk), a cell's list
+ * would not repay its making (two samples a cell already do, LOD 8
+ * measured). */
 static int ct__streams_alone(ct__streams_memo *m, int l, int face, int64_t ix, int64_t iy)
 {
     int alone;
@@ -589,18 +590,21 @@ static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_me
     if (iy > last) iy = last;
     if (ix < 0) ix = 0;
     if (iy < 0) iy = 0;
-    if (sample && ct__streams_alone(m, l, face, ix, iy)) {
-        best = ct__streams_point(p, l, m, face, ix, iy, su, sv, dir, h_m, height, ctx);
-    } else {
+    {
         ct__streams_region *r = &m->reg[l][(ix & 63) | (iy & 1) << 6];
-        ct__streams_cand *c;
-        if (!r->valid || r->face != face || r->ix != ix || r->iy != iy || !ct__streams_intact(m, l, r))
-            ct__streams_build(p, l, m, face, ix, iy, height, ctx, r);
-        c = &m->pool[l][r->start];
-        for (k = 0; k < r->n; k++) {
-            double t = c[k].tx * su + c[k].ty * sv, nn = c[k].tx * sv - c[k].ty * su;
-            if (t < c[k].t0 || t > c[k].t1 || nn < c[k].n0 || nn > c[k].n1) continue;
-            best = ct__streams_cut(p, l, m, face, &c[k], dir, h_m, best, height, ctx);
+        int alone = sample && ct__streams_alone(m, l, face, ix, iy);
+        int kept = r->valid && r->face == face && r->ix == ix && r->iy == iy && ct__streams_intact(m, l, r);
+        if (!kept && alone) {
+            best = ct__streams_point(p, l, m, face, ix, iy, su, sv, dir, h_m, height, ctx);
+        } else {
+            ct__streams_cand *c;
+            if (!kept) ct__streams_build(p, l, m, face, ix, iy, height, ctx, r);
+            c = &m->pool[l][r->start];
+            for (k = 0; k < r->n; k++) {
+                double t = c[k].tx * su + c[k].ty * sv, nn = c[k].tx * sv - c[k].ty * su;
+                if (t < c[k].t0 || t > c[k].t1 || nn < c[k].n0 || nn > c[k].n1) continue;
+                best = ct__streams_cut(p, l, m, face, &c[k], dir, h_m, best, height, ctx);
+            }
         }
     }
     if (!(best > 0.0)) return 0.0;
