@@ -70,9 +70,12 @@ async function main() {
       for (let r = 0; r < o.reps; r++) {
         for (let j = 0; j < 3; j++) { const b = (j + r) % 3; t[b].push(generate(worlds[b], key)); }
       }
-      const ratio = (b) => { const q = t[b].map((v, i) => v / t[0][i]); return `${Math.min(...q).toFixed(2)} / ${median(q).toFixed(2)}`; };
-      console.log(`LOD ${String(lod).padStart(2)} ${cls.padEnd(5)} ${face}/${x}/${y}: A ${median(t[0]).toFixed(1)} ms, ` +
-        `streams on ${ratio(1)}, off ${ratio(2)}`);
+      const ratio = (b) => {
+        const q = t[b].map((v, i) => v / t[0][i]);
+        return `${Math.min(...q).toFixed(2)} / ${median(q).toFixed(2)}`;
+      };
+      const where = `LOD ${String(lod).padStart(2)} ${cls.padEnd(5)} ${face}/${x}/${y}`;
+      console.log(`${where}: A ${median(t[0]).toFixed(1)} ms, streams on ${ratio(1)}, off ${ratio(2)}`);
     }
   } finally {
     for (const w of worlds) w.free();

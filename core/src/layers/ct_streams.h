@@ -8,6 +8,7 @@
 #include "base/ct_base.h"
 
 #define CT__STREAMS_LEVELS 2   /* most lattice levels */
+#define CT__STREAMS_JITTER 0.7 /* node spread inside its cell (share of the cell) */
 
 /* Lattice nodes a sampler keeps per level (direct-mapped by node; each
  * field a pure function of the node, so the memo never changes a result). */
@@ -96,5 +97,29 @@ double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const doub
 void ct__streams_node_dir(const ct__streams_level *lv, int face, int64_t x, int64_t y, double d[3]);
 double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
                           const double d[3], ct__streams_height_fn height, void *ctx);
+
+/* The memo's answers about node (x, y) of level l on face (streams_nodes.c;
+ * m a reset memo): its direction (valid until the next question at this
+ * level), its ground, its link as (b + 1) * 3 + (a + 1) for neighbour offset
+ * (a, b) or -1 for a root, whether its link is to, whether it is a root and
+ * whether a neighbour drains into it. */
+const double *ct__streams_dir_of(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x,
+                                 int64_t y);
+double ct__streams_ground(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                          ct__streams_height_fn height, void *ctx);
+int ct__streams_link(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                     ct__streams_height_fn height, void *ctx);
+int ct__streams_drains(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y, int to,
+                       ct__streams_height_fn height, void *ctx);
+int ct__streams_root(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                     ct__streams_height_fn height, void *ctx);
+int ct__streams_fed(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
+                    ct__streams_height_fn height, void *ctx);
+
+/* The change level l makes to a land sample (sample 1) or to a finer node's
+ * ground (sample 0) of height h_m at canonical dir, in cube cell (face, u, v)
+ * (streams.c; what ct__streams_at adds up over the levels). */
+double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3], int face, double u,
+                         double v, double h_m, double above_m, int sample, ct__streams_height_fn height, void *ctx);
 
 #endif

@@ -25,7 +25,6 @@
 #include <math.h>
 
 #define CT__STREAMS_SALT 0x4005u
-#define CT__STREAMS_JITTER 0.7     /* node spread inside its cell (share of the cell) */
 #define CT__STREAMS_REACH 0.25     /* most reach of a valley, in face-centre lattice cells */
 #define CT__STREAMS_CUT 100.0      /* most a valley cuts, in stream depths (besides its floor) */
 
@@ -48,236 +47,6 @@ void ct__streams_prepare(const ct_config *cfg, ct__streams_prep *p)
         v->near2 = (v->reach_m / cfg->radius_m) * (v->reach_m / cfg->radius_m) * (1.0 + 1e-6);
         v->seed = ct__hash2(ct__subseed(cfg->seed, CT__STREAMS_SALT), (uint32_t)l);
     }
-}
-
-void ct__streams_memo_reset(ct__streams_memo *m)
-{
-    int k, l;
-    for (l = 0; l < CT__STREAMS_LEVELS; l++) {
-        for (k = 0; k < CT__STREAMS_MEMO; k++) m->node[l][k].key = -1;
-        for (k = 0; k < CT__STREAMS_REGIONS; k++) m->reg[l][k].valid = 0;
-        m->head[l] = m->wraps[l] = 0;
-        m->last_face[l] = -1;
-        m->last_ix[l] = m->last_iy[l] = 0;
-        m->served[l] = 0;
-    }
-}
-
-/* Node (x, y) of face: its unit direction. */
-void ct__streams_node_dir(const ct__streams_level *p, int face, int64_t x, int64_t y, double d[3])
-{
-    uint32_t h = ct__hash4(p->seed, (uint32_t)face, (uint32_t)x, (uint32_t)y);
-    double jx = ((double)(h & 0xffffu) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
-    double jy = ((double)(h >> 16) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
-    double u = 2.0 * (((double)x + 0.5 + jx) / p->n) - 1.0;
-    double v = 2.0 * (((double)y + 0.5 + jy) / p->n) - 1.0;
-    ct__face_uv_to_cube(face, u, v, d);
-    ct__normalize_canonical(d);
-}
-
-static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3], int face,
-                                double u, double v, double h_m, double above_m, int sample,
-                                ct__streams_height_fn height, void *ctx);
-
-/* --- the node memo: each field filled when first asked for --- */
-
-#define CT__SN_DIR 1
-#define CT__SN_H 2
-#define CT__SN_LINK 4
-#define CT__SN_FED 8       /* whether fed is known */
-#define CT__SN_FEDV 16     /* fed */
-#define CT__STREAMS_MEMO_BITS 10   /* 2^bits == CT__STREAMS_MEMO */
-
-static int64_t ct__sn_key(const ct__streams_prep *p, int l, int face, int64_t x, int64_t y)
-{
-    int64_t n = (int64_t)p->lv[l].n;
-    return ((int64_t)face * n + y) * n + x;
-}
-
-/* The memo slot of a node, emptied when it held another. */
-static ct__streams_node *ct__sn(ct__streams_memo *m, int l, int64_t key)
-{
-    ct__streams_node *e = &m->node[l][((uint64_t)key * 0x9e3779b97f4a7c15ull) >> (64 - CT__STREAMS_MEMO_BITS)];
-    if (e->key != key) {
-        e->key = key;
-        e->flags = 0;
-    }
-    return e;
-}
-
-/* A node's direction (valid until the next look-up at this level). */
-static const double *ct__sn_dir(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y)
-{
-    ct__streams_node *e = ct__sn(m, l, ct__sn_key(p, l, face, x, y));
-    if (!(e->flags & CT__SN_DIR)) {
-        ct__streams_node_dir(&p->lv[l], face, x, y, e->P);
-        e->flags |= CT__SN_DIR;
-    }
-    return e->P;
-}
-
-/* A node's ground: the caller's height, carved by the coarser levels, so a
- * finer level's links follow the coarser valleys. The carve touches only
- * the coarser levels' memo, so e stays this node's slot. */
-static double ct__sn_h_at(const ct__streams_prep *p, int l, ct__streams_memo *m, ct__streams_node *e,
-                          const double d[3], ct__streams_height_fn height, void *ctx)
-{
-    double h, above, u, v;
-    int face;
-    h = height(ctx, d, &above);
-    if (l > 0) {
-        double c = 0.0;   /* added even when nothing is carved: -0.0 becomes +0.0 as it always did */
-        if (above > 0.0) {
-            ct__cube_from_dir(d, &face, &u, &v);
-            c = ct__streams_carve(p, l - 1, m, d, face, u, v, h, above, 0, height, ctx);
-        }
-        h += c;
-    }
-    e->H = h;
-    e->flags |= CT__SN_H;
-    return h;
-}
-
-static double ct__sn_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
-                       ct__streams_height_fn height, void *ctx)
-{
-    ct__streams_node *e = ct__sn(m, l, ct__sn_key(p, l, face, x, y));
-    double d[3];
-    if (e->flags & CT__SN_H) return e->H;
-    if (!(e->flags & CT__SN_DIR)) {
-        ct__streams_node_dir(&p->lv[l], face, x, y, e->P);
-        e->flags |= CT__SN_DIR;
-    }
-    d[0] = e->P[0];
-    d[1] = e->P[1];
-    d[2] = e->P[2];
-    return ct__sn_h_at(p, l, m, e, d, height, ctx);
-}
-
-static double ct__streams_node_h_alone(const ct__streams_prep *p, int l, int face, int64_t x, int64_t y,
-                                       const double d[3], ct__streams_height_fn height, void *ctx)
-{
-    ct__streams_memo m;
-    ct__streams_memo_reset(&m);
-    return ct__streams_node_h(p, l, &m, face, x, y, d, height, ctx);
-}
-
-double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
-                          const double d[3], ct__streams_height_fn height, void *ctx)
-{
-    ct__streams_node *e;
-    if (!m) return ct__streams_node_h_alone(p, l, face, x, y, d, height, ctx);
-    e = ct__sn(m, l, ct__sn_key(p, l, face, x, y));
-    if (e->flags & CT__SN_H) return e->H;
-    return ct__sn_h_at(p, l, m, e, d, height, ctx);
-}
-
-/* The neighbour a node drains to, as (b + 1) * 3 + (a + 1) for offset
- * (a, b): the lowest of its 8 same-face neighbours when lower than it (the
- * first in row order on a tie); -1: a root. */
-static int ct__sn_link(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
-                       ct__streams_height_fn height, void *ctx)
-{
-    int64_t last = (int64_t)p->lv[l].n - 1, key = ct__sn_key(p, l, face, x, y);
-    ct__streams_node *e = ct__sn(m, l, key);
-    int a, b, best = -1;
-    double hl;
-    if (e->flags & CT__SN_LINK) return e->link;
-    hl = ct__sn_h(p, l, m, face, x, y, height, ctx);
-    for (b = -1; b <= 1; b++)
-        for (a = -1; a <= 1; a++) {
-            int64_t nx = x + a, ny = y + b;
-            double hn;
-            if (!(a || b) || nx < 0 || ny < 0 || nx > last || ny > last) continue;
-            hn = ct__sn_h(p, l, m, face, nx, ny, height, ctx);
-            if (hn < hl) {
-                hl = hn;
-                best = (b + 1) * 3 + a + 1;
-            }
-        }
-    e = ct__sn(m, l, key);   /* the neighbours may have taken its slot */
-    e->link = best;
-    e->flags |= CT__SN_LINK;
-    return best;
-}
-
-/* The memo's node for key when it holds one with flag, else NULL (never
- * claims the slot). */
-static const ct__streams_node *ct__sn_known(const ct__streams_memo *m, int l, int64_t key, int flag)
-{
-    const ct__streams_node *e = &m->node[l][((uint64_t)key * 0x9e3779b97f4a7c15ull) >> (64 - CT__STREAMS_MEMO_BITS)];
-    return e->key == key && (e->flags & flag) ? e : NULL;
-}
-
-/* Whether neighbour k of a node (k as in ct__sn_link) passes test against
- * the ground g (lower: below g; else: above g, or not below it when k comes
- * after skip), each neighbour but skip; the memo's grounds first, so that a
- * neighbour that fails is often found without reading any ground. */
-static int ct__sn_ring(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
-                       int skip, int lower, double g, ct__streams_height_fn height, void *ctx)
-{
-    int64_t last = (int64_t)p->lv[l].n - 1;
-    int k, pass;
-    for (pass = 0; pass < 2; pass++)
-        for (k = 0; k < 9; k++) {
-            int64_t nx = x + k % 3 - 1, ny = y + k / 3 - 1;
-            const ct__streams_node *e;
-            double h;
-            if (k == 4 || k == skip || nx < 0 || ny < 0 || nx > last || ny > last) continue;
-            if (pass == 0) {
-                e = ct__sn_known(m, l, ct__sn_key(p, l, face, nx, ny), CT__SN_H);
-                if (!e) continue;
-                h = e->H;
-            } else {
-                h = ct__sn_h(p, l, m, face, nx, ny, height, ctx);
-            }
-            if (lower ? h < g : !(k < skip ? h > g : h >= g)) return 0;
-        }
-    return 1;
-}
-
-/* Whether ct__sn_link of the node is to, found without reading every
- * neighbour's ground where one rules it out: to must be lower than the
- * node, lower than every neighbour before it and not higher than any after
- * it (the first lowest wins). */
-static int ct__sn_drains(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
-                         int to, ct__streams_height_fn height, void *ctx)
-{
-    int64_t key = ct__sn_key(p, l, face, x, y);
-    const ct__streams_node *e = ct__sn_known(m, l, key, CT__SN_LINK);
-    double ht;
-    if (e) return e->link == to;
-    ht = ct__sn_h(p, l, m, face, x + to % 3 - 1, y + to / 3 - 1, height, ctx);
-    if (!(ht < ct__sn_h(p, l, m, face, x, y, height, ctx))) return 0;
-    return ct__sn_ring(p, l, m, face, x, y, to, 0, ht, height, ctx);
-}
-
-/* Whether the node is a root: no neighbour lower. */
-static int ct__sn_root(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
-                       ct__streams_height_fn height, void *ctx)
-{
-    const ct__streams_node *e = ct__sn_known(m, l, ct__sn_key(p, l, face, x, y), CT__SN_LINK);
-    if (e) return e->link < 0;
-    return ct__sn_ring(p, l, m, face, x, y, -1, 1, ct__sn_h(p, l, m, face, x, y, height, ctx), height, ctx);
-}
-
-/* Whether a neighbour drains into the node. */
-static int ct__sn_fed(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
-                      ct__streams_height_fn height, void *ctx)
-{
-    int64_t last = (int64_t)p->lv[l].n - 1, key = ct__sn_key(p, l, face, x, y);
-    ct__streams_node *e = ct__sn(m, l, key);
-    int a, b, fed = 0;
-    if (e->flags & CT__SN_FED) return (e->flags & CT__SN_FEDV) != 0;
-    for (b = -1; b <= 1 && !fed; b++)
-        for (a = -1; a <= 1 && !fed; a++) {
-            int64_t nx = x + a, ny = y + b;
-            if (!(a || b) || nx < 0 || ny < 0 || nx > last || ny > last) continue;
-            fed = ct__sn_drains(p, l, m, face, nx, ny, (1 - b) * 3 + 1 - a, height, ctx);
-        }
-    e = ct__sn(m, l, key);
-    e->flags |= CT__SN_FED | (fed ? CT__SN_FEDV : 0);
-    return fed;
 }
 
 /* --- the links that may reach a cell or a sample --- */
@@ -369,12 +138,12 @@ static void ct__streams_cand_set(const ct__streams_prep *p, int l, ct__streams_m
     c->py = (int32_t)py;
     c->flags = heights ? 0 : CT__SC_H;
     if (heights) {
-        c->hc = ct__sn_h(p, l, m, face, x, y, height, ctx);
-        c->hp = ct__sn_h(p, l, m, face, px, py, height, ctx);
+        c->hc = ct__streams_ground(p, l, m, face, x, y, height, ctx);
+        c->hp = ct__streams_ground(p, l, m, face, px, py, height, ctx);
     }
-    P = ct__sn_dir(p, l, m, face, px, py);
+    P = ct__streams_dir_of(p, l, m, face, px, py);
     for (k = 0; k < 3; k++) c->ab[k] = P[k];
-    P = ct__sn_dir(p, l, m, face, x, y);
+    P = ct__streams_dir_of(p, l, m, face, x, y);
     for (k = 0; k < 3; k++) {
         c->P[k] = P[k];
         c->ab[k] = c->ab[k] - P[k];
@@ -432,7 +201,7 @@ static void ct__streams_build(const ct__streams_prep *p, int l, ct__streams_memo
                         ct__streams_near(X[j][i], Y[j][i], X[j + b][i + a], Y[j + b][i + a], box, rc2))
                         mask |= 1 << ((b + 1) * 3 + a + 1);
             if (!mask) continue;
-            link = ct__sn_link(p, l, m, face, x, y, height, ctx);
+            link = ct__streams_link(p, l, m, face, x, y, height, ctx);
             if (link < 0 || !(mask & (1 << link))) continue;   /* a root, or its link stays out of reach */
             c = &m->pool[l][r->start + r->n++];
             ct__streams_cand_set(p, l, m, face, x, y, x + link % 3 - 1, y + link / 3 - 1, 1, height, ctx, c);
@@ -491,8 +260,8 @@ static double ct__streams_cut(const ct__streams_prep *p, int l, ct__streams_memo
     d = sqrt(qq) * p->radius_m;
     if (!(d < reach)) return best;
     if (c->flags & CT__SC_H) {
-        c->hc = ct__sn_h(p, l, m, face, c->x, c->y, height, ctx);
-        c->hp = ct__sn_h(p, l, m, face, c->px, c->py, height, ctx);
+        c->hc = ct__streams_ground(p, l, m, face, c->x, c->y, height, ctx);
+        c->hp = ct__streams_ground(p, l, m, face, c->px, c->py, height, ctx);
         c->flags &= ~CT__SC_H;
     }
     /* The beds are at least depth_m below both ends' grounds, and what a
@@ -501,16 +270,16 @@ static double ct__streams_cut(const ct__streams_prep *p, int l, ct__streams_memo
     target = (1.0 - t) * (c->hc - lv->depth_m) + t * (c->hp - lv->depth_m) + p->wall * d;
     if (!(h_m - target + 1e-6 > best)) return best;
     if (c->flags & CT__SC_LINK) {
-        if (!ct__sn_drains(p, l, m, face, c->x, c->y, (c->py - c->y + 1) * 3 + c->px - c->x + 1, height, ctx))
+        if (!ct__streams_drains(p, l, m, face, c->x, c->y, (c->py - c->y + 1) * 3 + c->px - c->x + 1, height, ctx))
             return best;
         c->flags &= ~CT__SC_LINK;
     }
     if (!(c->flags & CT__SC_FED)) {
-        if (ct__sn_fed(p, l, m, face, c->x, c->y, height, ctx)) c->flags |= CT__SC_FEDV;
+        if (ct__streams_fed(p, l, m, face, c->x, c->y, height, ctx)) c->flags |= CT__SC_FEDV;
         c->flags |= CT__SC_FED;
     }
     if (!(c->flags & CT__SC_ROOT)) {
-        if (ct__sn_root(p, l, m, face, c->px, c->py, height, ctx)) c->flags |= CT__SC_ROOTV;
+        if (ct__streams_root(p, l, m, face, c->px, c->py, height, ctx)) c->flags |= CT__SC_ROOTV;
         c->flags |= CT__SC_ROOT;
     }
     fed = (c->flags & CT__SC_FEDV) != 0;
@@ -572,9 +341,8 @@ static double ct__streams_point(const ct__streams_prep *p, int l, ct__streams_me
     return best;
 }
 
-static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3], int face,
-                                double u, double v, double h_m, double above_m, int sample,
-                                ct__streams_height_fn height, void *ctx)
+double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3], int face, double u,
+                         double v, double h_m, double above_m, int sample, ct__streams_height_fn height, void *ctx)
 {
     const ct__streams_level *lv = &p->lv[l];
     double su, sv, best = 0.0, out, lo;
