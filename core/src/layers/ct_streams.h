@@ -45,15 +45,29 @@ typedef struct ct__streams_region {
     int64_t ix, iy;
 } ct__streams_region;
 
+/* A memo's tables, per level: nodes (2^node_bits, direct-mapped), link
+ * lists and their pool. The sampler's (ct__streams_memo_new) is on the heap,
+ * ~235 KB; a one-off's (ct__streams_memo_small) keeps a few nodes on the
+ * stack and no lists, so every sample reads its links alone: slower, the
+ * same bits. */
 typedef struct ct__streams_memo {
-    ct__streams_node node[CT__STREAMS_LEVELS][CT__STREAMS_MEMO];
-    ct__streams_region reg[CT__STREAMS_LEVELS][CT__STREAMS_REGIONS];
-    ct__streams_cand pool[CT__STREAMS_LEVELS][CT__STREAMS_POOL];
+    ct__streams_node *node[CT__STREAMS_LEVELS];
+    ct__streams_region *reg[CT__STREAMS_LEVELS];   /* NULL: no lists */
+    ct__streams_cand *pool[CT__STREAMS_LEVELS];
+    int node_bits;
     int head[CT__STREAMS_LEVELS];                 /* where the next list goes */
     int wraps[CT__STREAMS_LEVELS];                /* rounds of the pool */
     int64_t last_ix[CT__STREAMS_LEVELS], last_iy[CT__STREAMS_LEVELS];
     int last_face[CT__STREAMS_LEVELS], served[CT__STREAMS_LEVELS];
 } ct__streams_memo;
+
+#define CT__STREAMS_SMALL_BITS 4   /* a one-off memo's nodes per level: 16 */
+
+/* A memo with its tables on the stack: a handful of nodes, no lists. */
+typedef struct ct__streams_memo_small {
+    ct__streams_memo m;
+    ct__streams_node node[CT__STREAMS_LEVELS][1 << CT__STREAMS_SMALL_BITS];
+} ct__streams_memo_small;
 
 /* One lattice level: 256 x 2^level nodes a face side. */
 typedef struct ct__streams_level {
@@ -79,20 +93,27 @@ typedef struct ct__streams_prep {
  * reference in *above_m. */
 typedef double (*ct__streams_height_fn)(void *ctx, const double dir[3], double *above_m);
 void ct__streams_prepare(const ct_config *cfg, ct__streams_prep *p);
+/* A reset memo of full size on the heap (free it with
+ * ct__streams_memo_free), or NULL when out of memory; a reset small one in
+ * s, returned. */
+ct__streams_memo *ct__streams_memo_new(void);
+void ct__streams_memo_free(ct__streams_memo *m);
+ct__streams_memo *ct__streams_memo_small_init(ct__streams_memo_small *s);
 void ct__streams_memo_reset(ct__streams_memo *m);
 
 /* The change (<= 0 away from the floor; the floor is set to the bed) the
  * streams make to a land sample of height h_m (above_m above its water or
  * shore reference, > 0) at canonical direction dir. Never lowers a sample by
  * more than half its height above the reference, so land stays land. m must
- * have been reset (ct__streams_memo_reset) for this world. */
+ * have been reset (ct__streams_memo_reset) for this world, or NULL: a small
+ * memo of the call's own (same bits, slower). */
 double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const double dir[3], double h_m,
                       double above_m, ct__streams_height_fn height, void *ctx);
 
 /* Shared with the stream network enumeration (world.streams): node (x, y) of
  * a level on a face, its jittered unit direction, and its ground as the
  * links see it (the caller's height, carved by the coarser levels; m a reset
- * memo, or NULL for a one-off on a memo of its own). A node drains to the
+ * memo, or NULL for a one-off on a small memo of its own). A node drains to the
  * lowest of its 8 same-face neighbours when that one is lower. */
 void ct__streams_node_dir(const ct__streams_level *lv, int face, int64_t x, int64_t y, double d[3]);
 double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,

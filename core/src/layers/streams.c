@@ -358,7 +358,9 @@ double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, 
     if (iy > last) iy = last;
     if (ix < 0) ix = 0;
     if (iy < 0) iy = 0;
-    {
+    if (!m->reg[l]) {   /* a small memo: no lists, every sample reads its links alone */
+        best = ct__streams_point(p, l, m, face, ix, iy, su, sv, dir, h_m, height, ctx);
+    } else {
         ct__streams_region *r = &m->reg[l][(ix & 63) | (iy & 1) << 6];
         int alone = sample && ct__streams_alone(m, l, face, ix, iy);
         int kept = r->valid && r->face == face && r->ix == ix && r->iy == iy && ct__streams_intact(m, l, r);
@@ -384,9 +386,11 @@ double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, 
 double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const double dir[3], double h_m,
                       double above_m, ct__streams_height_fn height, void *ctx)
 {
+    ct__streams_memo_small s;
     double d, u, v;
     int face;
     if (!p->on || !(above_m > 0.0)) return 0.0;
+    if (!m) m = ct__streams_memo_small_init(&s);
     ct__cube_from_dir(dir, &face, &u, &v);
     d = ct__streams_carve(p, 0, m, dir, face, u, v, h_m, above_m, 1, height, ctx);
     if (p->levels > 1) d += ct__streams_carve(p, 1, m, dir, face, u, v, h_m + d, above_m + d, 1, height, ctx);

@@ -10,12 +10,58 @@
  * Only + - * / sqrt and integer hashes: native equals WebAssembly. */
 #include "layers/ct_streams.h"
 
+#include <stdlib.h>
+
+#define CT__STREAMS_MEMO_BITS 10   /* 2^bits == CT__STREAMS_MEMO */
+
+/* The full memo's tables in one block with its header. */
+typedef struct ct__streams_memo_full {
+    ct__streams_memo m;
+    ct__streams_node node[CT__STREAMS_LEVELS][CT__STREAMS_MEMO];
+    ct__streams_region reg[CT__STREAMS_LEVELS][CT__STREAMS_REGIONS];
+    ct__streams_cand pool[CT__STREAMS_LEVELS][CT__STREAMS_POOL];
+} ct__streams_memo_full;
+
+ct__streams_memo *ct__streams_memo_new(void)
+{
+    ct__streams_memo_full *f = (ct__streams_memo_full *)malloc(sizeof *f);
+    int l;
+    if (!f) return NULL;
+    for (l = 0; l < CT__STREAMS_LEVELS; l++) {
+        f->m.node[l] = f->node[l];
+        f->m.reg[l] = f->reg[l];
+        f->m.pool[l] = f->pool[l];
+    }
+    f->m.node_bits = CT__STREAMS_MEMO_BITS;
+    ct__streams_memo_reset(&f->m);
+    return &f->m;
+}
+
+void ct__streams_memo_free(ct__streams_memo *m)
+{
+    free(m);   /* m is the block's first member */
+}
+
+ct__streams_memo *ct__streams_memo_small_init(ct__streams_memo_small *s)
+{
+    int l;
+    for (l = 0; l < CT__STREAMS_LEVELS; l++) {
+        s->m.node[l] = s->node[l];
+        s->m.reg[l] = NULL;
+        s->m.pool[l] = NULL;
+    }
+    s->m.node_bits = CT__STREAMS_SMALL_BITS;
+    ct__streams_memo_reset(&s->m);
+    return &s->m;
+}
+
 void ct__streams_memo_reset(ct__streams_memo *m)
 {
     int k, l;
     for (l = 0; l < CT__STREAMS_LEVELS; l++) {
-        for (k = 0; k < CT__STREAMS_MEMO; k++) m->node[l][k].key = -1;
-        for (k = 0; k < CT__STREAMS_REGIONS; k++) m->reg[l][k].valid = 0;
+        for (k = 0; k < 1 << m->node_bits; k++) m->node[l][k].key = -1;
+        if (m->reg[l])
+            for (k = 0; k < CT__STREAMS_REGIONS; k++) m->reg[l][k].valid = 0;
         m->head[l] = m->wraps[l] = 0;
         m->last_face[l] = -1;
         m->last_ix[l] = m->last_iy[l] = 0;
@@ -42,7 +88,6 @@ void ct__streams_node_dir(const ct__streams_level *p, int face, int64_t x, int64
 #define CT__SN_LINK 4
 #define CT__SN_FED 8       /* whether fed is known */
 #define CT__SN_FEDV 16     /* fed */
-#define CT__STREAMS_MEMO_BITS 10   /* 2^bits == CT__STREAMS_MEMO */
 
 static int64_t ct__sn_key(const ct__streams_prep *p, int l, int face, int64_t x, int64_t y)
 {
@@ -53,7 +98,7 @@ static int64_t ct__sn_key(const ct__streams_prep *p, int l, int face, int64_t x,
 /* The memo slot of a node, emptied when it held another. */
 static ct__streams_node *ct__sn(ct__streams_memo *m, int l, int64_t key)
 {
-    ct__streams_node *e = &m->node[l][((uint64_t)key * 0x9e3779b97f4a7c15ull) >> (64 - CT__STREAMS_MEMO_BITS)];
+    ct__streams_node *e = &m->node[l][((uint64_t)key * 0x9e3779b97f4a7c15ull) >> (64 - m->node_bits)];
     if (e->key != key) {
         e->key = key;
         e->flags = 0;
@@ -113,9 +158,8 @@ double ct__streams_ground(const ct__streams_prep *p, int l, ct__streams_memo *m,
 static double ct__streams_node_h_alone(const ct__streams_prep *p, int l, int face, int64_t x, int64_t y,
                                        const double d[3], ct__streams_height_fn height, void *ctx)
 {
-    ct__streams_memo m;
-    ct__streams_memo_reset(&m);
-    return ct__streams_node_h(p, l, &m, face, x, y, d, height, ctx);
+    ct__streams_memo_small s;
+    return ct__streams_node_h(p, l, ct__streams_memo_small_init(&s), face, x, y, d, height, ctx);
 }
 
 double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x, int64_t y,
@@ -161,7 +205,7 @@ int ct__streams_link(const ct__streams_prep *p, int l, ct__streams_memo *m, int 
  * claims the slot). */
 static const ct__streams_node *ct__sn_known(const ct__streams_memo *m, int l, int64_t key, int flag)
 {
-    const ct__streams_node *e = &m->node[l][((uint64_t)key * 0x9e3779b97f4a7c15ull) >> (64 - CT__STREAMS_MEMO_BITS)];
+    const ct__streams_node *e = &m->node[l][((uint64_t)key * 0x9e3779b97f4a7c15ull) >> (64 - m->node_bits)];
     return e->key == key && (e->flags & flag) ? e : NULL;
 }
 
