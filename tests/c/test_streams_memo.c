@@ -5,8 +5,9 @@
  * NULL malloc) reads every link alone on a small memo and gives the very
  * bits of one with the memo, in four lanes and one by one, at LOD 12 (one
  * cell list serves many samples) and LOD 6 (each sample alone); a node's
- * ground asked with a NULL memo equals the full memo's. Run under ASan:
- * nothing leaks. */
+ * ground asked with a NULL memo equals the full memo's; ground queries,
+ * rays and scatter by point queries run with the streams on. Run under
+ * ASan: every memo is freed. */
 #include "ct.h"
 #include "world/ct_world.h"
 #include "surface/ct_surface.h"
@@ -98,6 +99,40 @@ static void node_heights(ct_world *on)
     ct__sampler_release(&sp);
 }
 
+/* The samplers of ground queries, rays and scatter with the streams on:
+ * the same ground as the chunk's, and (under ASan) each memo freed. */
+static void queries(ct_world *on, ct_key key)
+{
+    static ct_chunk chunk;
+    static float pos[3 * CT_SCATTER_MAX];
+    static uint8_t kind_a[CT_SCATTER_MAX], kind_b[CT_SCATTER_MAX];
+    ct_scatter a, b;
+    ct_ground g, h;
+    ct_ray_hit hit;
+    double d[3], o[3], down[3], r = on->field.cfg.radius_m;
+    int k, got = 0;
+    CHECK(ct_chunk_generate(on, key, &chunk, NULL, 0) == CT_OK, "chunk");
+    ct_key_direction(key, 100.25, 60.5, d, NULL, 0);
+    CHECK(ct_world_ground(on, d, &g, NULL, 0) == CT_OK, "ground");
+    CHECK(ct_chunk_ground(on, &chunk, 100.25, 60.5, &h, NULL, 0) == CT_OK, "chunk ground");
+    CHECK(g.height_m == h.height_m, "world ground %.6f equals the chunk's %.6f", g.height_m, h.height_m);
+    for (k = 0; k < 3; k++) {
+        o[k] = d[k] * (r + g.height_m + 500.0);
+        down[k] = -d[k];
+    }
+    CHECK(ct_world_raycast(on, o, down, 2000.0, 0, &hit, &got, NULL, 0) == CT_OK && got, "a ray down hits");
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.capacity = b.capacity = CT_SCATTER_MAX;
+    a.positions = b.positions = pos;
+    a.kind = kind_a;
+    b.kind = kind_b;
+    CHECK(ct_chunk_scatter(on, NULL, key, &a, NULL, 0) == CT_OK, "scatter by point queries");
+    CHECK(ct_chunk_scatter(on, &chunk, key, &b, NULL, 0) == CT_OK, "scatter from the chunk");
+    CHECK(a.count == b.count && memcmp(kind_a, kind_b, a.count) == 0,
+          "scatter by queries and from the chunk agree (%u, %u)", a.count, b.count);
+}
+
 int main(void)
 {
     ct_world *on = build("16"), *off = build("0");
@@ -125,6 +160,14 @@ int main(void)
         CHECK(carved > 0, "LOD %d f%d %u %u: the streams carve some sample", key.lod, key.face, key.x, key.y);
     }
     node_heights(on);
+    {
+        ct_key land;
+        land.lod = 12;
+        land.face = 2;
+        land.x = 3558;
+        land.y = 554;
+        queries(on, land);
+    }
     ct_world_free(on);
     ct_world_free(off);
     return test_summary("streams_memo");
