@@ -1,9 +1,9 @@
 /* test_streams_memo.c - the streams memo lives on the heap and never
  * changes a bit: a sampler with the streams on allocates it at its first
- * sample and frees it in ct__sampler_release; one with them off allocates
- * nothing; a sampler whose allocation failed (streams_no_heap, as after a
- * NULL malloc) reads every link alone on a small memo and gives the very
- * bits of one with the memo, in four lanes and one by one, at LOD 12 (one
+ * land sample and frees it in ct__sampler_release; one with them off, or
+ * one that meets only water, allocates nothing; a sampler whose allocation
+ * failed (streams_no_heap, as after a NULL malloc) reads every link alone
+ * on a small memo and gives the very bits of one with the memo, in four lanes and one by one, at LOD 12 (one
  * cell list serves many samples) and LOD 6 (each sample alone); a node's
  * ground asked with a NULL memo equals the full memo's; ground queries,
  * rays and scatter by point queries run with the streams on. Run under
@@ -72,6 +72,29 @@ static int compare_rows(ct_world *on, ct_world *off, ct_key key, int rows, int *
     ct__sampler_release(&plain);
     CHECK(heap.streams_memo == NULL, "ct__sampler_release clears the memo");
     return bad;
+}
+
+/* A sampler that meets only water makes no memo, streams on or not. */
+static void sea_row(ct_world *on)
+{
+    ct__sampler sp;
+    ct_key key;
+    int i, k, wet = 0;
+    key.lod = 12;
+    key.face = 0;
+    key.x = 0;
+    key.y = 1080;
+    ct__sampler_init(&sp, &on->field, 0);
+    for (i = 0; i + 4 <= CT_CHUNK_EDGE; i += 4) {
+        double d[12];
+        ct_sample a[4];
+        for (k = 0; k < 4; k++) ct_key_direction(key, i + k, 128, d + 3 * k, NULL, 0);
+        ct__sampler_run4(&sp, d, 0, a);
+        for (k = 0; k < 4; k++) wet += a[k].has_water;
+    }
+    CHECK(wet == 256, "the sea row is water (%d of 256)", wet);
+    CHECK(sp.streams_memo == NULL, "water samples make no streams memo");
+    ct__sampler_release(&sp);
 }
 
 /* ct__streams_node_h with a NULL memo equals it with the sampler's memo. */
@@ -160,6 +183,7 @@ int main(void)
         CHECK(carved > 0, "LOD %d f%d %u %u: the streams carve some sample", key.lod, key.face, key.x, key.y);
     }
     node_heights(on);
+    sea_row(on);
     {
         ct_key land;
         land.lod = 12;

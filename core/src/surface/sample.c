@@ -681,8 +681,8 @@ double ct__sampler_stream_height(void *ctx, const double dir[3], double *above_m
 
 static double ct__sample_streams(ct__sampler *sp, const ct__pending *q, double detail)
 {
-    if (!sp->streams.on) return 0.0;
-    if (!sp->streams_memo && !sp->streams_no_heap) {
+    if (!sp->streams.on || !(q->blend.above + detail > 0.0)) return 0.0;   /* as ct__streams_at: water */
+    if (!sp->streams_memo && !sp->streams_no_heap) {   /* the first land sample makes the memo */
         sp->streams_memo = ct__streams_memo_new();
         sp->streams_no_heap = sp->streams_memo == NULL;
     }
