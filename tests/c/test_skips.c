@@ -191,6 +191,8 @@ static void compare_points(const ct_world *w, uint32_t seed, int count, double s
     }
     ct__sampler_finish(&on1);
     ct__sampler_finish(&on4);
+    ct__sampler_release(&on1);
+    ct__sampler_release(&on4);
     CHECK(bad_walk == 0, "%d walk samples differ with the skips on", bad_walk);
     if (info.node_count > 0) fired[RIVER][CT__SKIP_RIVER] += counts[CT__SKIP_RIVER];
 }

@@ -1,7 +1,8 @@
 /* test_streams.c - the streams layer (layers/streams.c) on land chunks of a
  * surface_lod 12 world: it carves (heights differ from stream_depth_m=0 and
  * only go down, apart from nothing), a point sample equals its chunk vertex,
- * a coarser chunk's samples are exact samples of the finer one, and
+ * coarser chunks' samples (LOD 9, and LOD 5 where each sample reads its
+ * own links) are exact samples of the finer one, and
  * stream_depth_m=0 gives the world without the layer. */
 #include "ct.h"
 #include "test.h"
@@ -85,6 +86,29 @@ int main(void)
                            sizeof(float)) != 0)
                     bad_subset++;
             }
+        /* and the LOD 5 chunk holding it, whose samples (1.5 km apart) each
+         * fall in their own finer-level cell and often their own coarser one,
+         * so both levels read links per sample rather than per cell */
+        if (found == 0) {
+            int hits = 0;
+            up.lod = 5;
+            up.x = key.x >> 5;
+            up.y = key.y >> 5;
+            CHECK(ct_chunk_generate(on, up, &coarse, NULL, 0) == CT_OK, "generate the LOD 5 chunk");
+            for (j = 0; j < CT_CHUNK_EDGE; j++)
+                for (i = 0; i < CT_CHUNK_EDGE; i++) {
+                    uint32_t gx = key.x * 256u + (uint32_t)i, gy = key.y * 256u + (uint32_t)j;
+                    int ci, cj;
+                    if (gx % 32u || gy % 32u) continue;
+                    ci = (int)(gx / 32u - up.x * 256u);
+                    cj = (int)(gy / 32u - up.y * 256u);
+                    hits++;
+                    if (memcmp(&coarse.height_m[cj * CT_CHUNK_EDGE + ci], &fine.height_m[j * CT_CHUNK_EDGE + i],
+                               sizeof(float)) != 0)
+                        bad_subset++;
+                }
+            CHECK(hits == 81, "the LOD 5 chunk holds 9 x 9 of the samples (%d)", hits);
+        }
         printf("streams: chunk f%d %u %u: %d samples lowered, %d raised\n", key.face, key.x, key.y, lowered,
                raised);
         CHECK(lowered > 1000, "streams carve chunk f%d %u %u (%d samples lowered)", key.face, key.x, key.y,

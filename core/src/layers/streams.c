@@ -25,7 +25,6 @@
 #include <math.h>
 
 #define CT__STREAMS_SALT 0x4005u
-#define CT__STREAMS_JITTER 0.7     /* node spread inside its cell (share of the cell) */
 #define CT__STREAMS_REACH 0.25     /* most reach of a valley, in face-centre lattice cells */
 #define CT__STREAMS_CUT 100.0      /* most a valley cuts, in stream depths (besides its floor) */
 
@@ -44,166 +43,340 @@ void ct__streams_prepare(const ct_config *cfg, ct__streams_prep *p)
         /* the finer level's valleys are as much shallower as its links are shorter */
         v->depth_m = l ? cfg->stream_depth_m * p->lv[0].n / v->n : cfg->stream_depth_m;
         v->reach_m = CT__STREAMS_REACH * 2.0 * cfg->radius_m / v->n;
+        /* a squared unit-sphere distance surely beyond the reach */
+        v->near2 = (v->reach_m / cfg->radius_m) * (v->reach_m / cfg->radius_m) * (1.0 + 1e-6);
         v->seed = ct__hash2(ct__subseed(cfg->seed, CT__STREAMS_SALT), (uint32_t)l);
     }
 }
 
-void ct__streams_memo_reset(ct__streams_memo *m)
+/* --- the links that may reach a cell or a sample --- */
+
+#define CT__SC_FED 1     /* whether the child is fed is known */
+#define CT__SC_FEDV 2    /* the child is fed */
+#define CT__SC_ROOT 4    /* whether the parent is a root is known */
+#define CT__SC_ROOTV 8   /* the parent is a root */
+#define CT__SC_H 16      /* the ends' grounds are not yet read */
+#define CT__SC_LINK 32   /* the child may drain elsewhere: check its link */
+
+/* Whether a link from the child at offset (dx, dy) of the 5 x 5 nodes
+ * around a cell, towards neighbour (a, b), may reach the cell: a child two
+ * cells off lies more than 1.15 cells from it (jitter 0.7) unless its link
+ * comes back towards it, and the reach is at most 0.785 cells (below). */
+static inline int ct__streams_pair(int dx, int dy, int a, int b)
 {
-    int k, l;
-    for (l = 0; l < CT__STREAMS_LEVELS; l++) {
-        for (k = 0; k < CT__STREAMS_MEMO; k++) m->key[l][k] = -1;
-        m->win[l].valid = 0;
+    return (a || b) && (dx != -2 || a == 1) && (dx != 2 || a == -1) && (dy != -2 || b == 1) && (dy != 2 || b == -1);
+}
+
+/* The lattice positions (x + 0.5 + jitter, the hash of ct__streams_node_dir)
+ * of the 5 x 5 nodes around cell (ix, iy), and the square of the reach in
+ * lattice units where the face is most shrunk over them: the sphere
+ * distance between two points is at least their face (u, v) distance over
+ * 1 + u^2 + v^2 along the straight (u, v) line between them (a great
+ * circle), and a 2% margin plus 0.02 cells covers the chord's sag and
+ * rounding. */
+static double ct__streams_lattice(const ct__streams_level *lv, int face, int64_t ix, int64_t iy, double X[5][5],
+                                  double Y[5][5], int ok[5][5])
+{
+    int64_t last = (int64_t)lv->n - 1;
+    double ua, ub, va, vb, r;
+    int i, j;
+    for (j = 0; j < 5; j++)
+        for (i = 0; i < 5; i++) {
+            int64_t x = ix - 2 + i, y = iy - 2 + j;
+            uint32_t h;
+            ok[j][i] = x >= 0 && y >= 0 && x <= last && y <= last;
+            if (!ok[j][i]) continue;
+            h = ct__hash4(lv->seed, (uint32_t)face, (uint32_t)x, (uint32_t)y);
+            X[j][i] = (double)x + 0.5 + ((double)(h & 0xffffu) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
+            Y[j][i] = (double)y + 0.5 + ((double)(h >> 16) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
+        }
+    ua = fabs(2.0 * (double)(ix - 2) / lv->n - 1.0);
+    ub = fabs(2.0 * (double)(ix + 3) / lv->n - 1.0);
+    va = fabs(2.0 * (double)(iy - 2) / lv->n - 1.0);
+    vb = fabs(2.0 * (double)(iy + 3) / lv->n - 1.0);
+    ua = ua > ub ? ua : ub;
+    va = va > vb ? va : vb;
+    if (ua > 1.0) ua = 1.0;
+    if (va > 1.0) va = 1.0;
+    r = (CT__STREAMS_REACH * (1.0 + ua * ua + va * va)) * 1.02 + 0.02;
+    return r * r;
+}
+
+/* Whether the box of the segment between lattice points (x0, y0) and
+ * (x1, y1) is nearer box [b0, b1] x [b2, b3] than sqrt(rc2). */
+static inline int ct__streams_near(double x0, double y0, double x1, double y1, const double box[4], double rc2)
+{
+    double sx0 = x0 < x1 ? x0 : x1, sx1 = x0 < x1 ? x1 : x0, sy0 = y0 < y1 ? y0 : y1, sy1 = y0 < y1 ? y1 : y0;
+    double gx = sx0 > box[1] ? sx0 - box[1] : box[0] > sx1 ? box[0] - sx1 : 0.0;
+    double gy = sy0 > box[3] ? sy0 - box[3] : box[2] > sy1 ? box[2] - sy1 : 0.0;
+    return gx * gx + gy * gy < rc2;
+}
+
+/* Whether the lattice segment from (x0, y0) to (x1, y1) comes nearer point
+ * (x, y) than sqrt(rc2). */
+static int ct__streams_near_point(double x0, double y0, double x1, double y1, double x, double y, double rc2)
+{
+    double dx = x1 - x0, dy = y1 - y0, px = x - x0, py = y - y0, t = (px * dx + py * dy) / (dx * dx + dy * dy);
+    if (t < 0.0) t = 0.0;
+    if (t > 1.0) t = 1.0;
+    px -= t * dx;
+    py -= t * dy;
+    return px * px + py * py < rc2;
+}
+
+/* A candidate link from node (x, y) to (px, py): its segment; its ends'
+ * grounds now (heights 1) or when first needed. */
+static void ct__streams_cand_set(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x,
+                                 int64_t y, int64_t px, int64_t py, int heights, ct__streams_height_fn height,
+                                 void *ctx, ct__streams_cand *c)
+{
+    const double *P;
+    int k;
+    c->x = (int32_t)x;
+    c->y = (int32_t)y;
+    c->px = (int32_t)px;
+    c->py = (int32_t)py;
+    c->flags = heights ? 0 : CT__SC_H;
+    if (heights) {
+        c->hc = ct__streams_ground(p, l, m, face, x, y, height, ctx);
+        c->hp = ct__streams_ground(p, l, m, face, px, py, height, ctx);
     }
-}
-
-/* Node (x, y) of face: its unit direction. */
-void ct__streams_node_dir(const ct__streams_level *p, int face, int64_t x, int64_t y, double d[3])
-{
-    uint32_t h = ct__hash4(p->seed, (uint32_t)face, (uint32_t)x, (uint32_t)y);
-    double jx = ((double)(h & 0xffffu) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
-    double jy = ((double)(h >> 16) / 65536.0 - 0.5) * CT__STREAMS_JITTER;
-    double u = 2.0 * (((double)x + 0.5 + jx) / p->n) - 1.0;
-    double v = 2.0 * (((double)y + 0.5 + jy) / p->n) - 1.0;
-    ct__face_uv_to_cube(face, u, v, d);
-    ct__normalize_canonical(d);
-}
-
-static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3],
-                                double h_m, double above_m, ct__streams_height_fn height, void *ctx);
-
-/* A node's ground: the caller's height, carved by the coarser levels, so a
- * finer level's links follow the coarser valleys. */
-double ct__streams_node_h(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t x,
-                                 int64_t y, const double d[3], ct__streams_height_fn height, void *ctx)
-{
-    int64_t n = (int64_t)p->lv[l].n, key = ((int64_t)face * n + y) * n + x;
-    uint32_t slot = ct__hash2((uint32_t)key, (uint32_t)(key >> 32)) & (CT__STREAMS_MEMO - 1);
-    double h, above;
-    if (m && m->key[l][slot] == key) return m->h[l][slot];
-    h = height(ctx, d, &above);
-    if (l > 0) h += ct__streams_carve(p, l - 1, m, d, h, above, height, ctx);
-    if (m) {
-        m->key[l][slot] = key;
-        m->h[l][slot] = h;
+    P = ct__streams_dir_of(p, l, m, face, px, py);
+    for (k = 0; k < 3; k++) c->ab[k] = P[k];
+    P = ct__streams_dir_of(p, l, m, face, x, y);
+    for (k = 0; k < 3; k++) {
+        c->P[k] = P[k];
+        c->ab[k] = c->ab[k] - P[k];
     }
-    return h;
+    c->ab2 = c->ab[0] * c->ab[0] + c->ab[1] * c->ab[1] + c->ab[2] * c->ab[2];
 }
 
-#define CT__W CT__STREAMS_WIN
-
-/* The lowest of the 8 neighbours of window node (i, j) when lower than it:
- * its window index j * CT__W + i, else -1 (a root). */
-static int ct__streams_link(double H[CT__W][CT__W], int ok[CT__W][CT__W], int i, int j)
+/* The lattice lines of link c from (x0, y0) to (x1, y1): no sample farther
+ * than rc from its line, or beyond rc before its child or past its parent
+ * along it, is within reach (rounding is far inside rc's margin). */
+static void ct__streams_capsule(double x0, double y0, double x1, double y1, double rc, ct__streams_cand *c)
 {
-    int a, b, best = -1;
-    double hl = H[j][i];
-    for (b = -1; b <= 1; b++)
-        for (a = -1; a <= 1; a++)
-            if ((a || b) && ok[j + b][i + a] && H[j + b][i + a] < hl) {
-                hl = H[j + b][i + a];
-                best = (j + b) * CT__W + i + a;
-            }
+    double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
+    c->tx = dx / len;
+    c->ty = dy / len;
+    c->t0 = c->tx * x0 + c->ty * y0 - rc;
+    c->t1 = c->t0 + len + 2.0 * rc;
+    c->n0 = c->tx * y0 - c->ty * x0 - rc;
+    c->n1 = c->n0 + 2.0 * rc;
+}
+
+/* Fills r with the links of cell (ix, iy): those of the children in the
+ * 5 x 5 nodes around it whose ends' box comes within the reach of the
+ * cell. So no link within reach of a sample in the cell is left out; each
+ * sample still measures its exact distance to them. */
+static void ct__streams_build(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t ix,
+                              int64_t iy, ct__streams_height_fn height, void *ctx, ct__streams_region *r)
+{
+    double X[5][5], Y[5][5], rc2, rc, box[4];
+    int ok[5][5], i, j, a, b;
+    ct__streams_cand *c;
+    /* the list goes at the pool's head, which wraps round to 0 (lists it
+     * then overwrites are found stale by ct__streams_intact) */
+    if (m->head[l] + CT__STREAMS_CANDS > CT__STREAMS_POOL) {
+        m->head[l] = 0;
+        m->wraps[l]++;
+    }
+    r->start = m->head[l];
+    r->epoch = m->wraps[l];
+    rc2 = ct__streams_lattice(&p->lv[l], face, ix, iy, X, Y, ok);
+    rc = sqrt(rc2);
+    box[0] = (double)ix;
+    box[1] = (double)ix + 1.0;
+    box[2] = (double)iy;
+    box[3] = (double)iy + 1.0;
+    r->n = 0;
+    for (j = 0; j < 5; j++)
+        for (i = 0; i < 5; i++) {
+            int mask = 0, link;
+            int64_t x = ix - 2 + i, y = iy - 2 + j;
+            if (!ok[j][i]) continue;
+            for (b = -1; b <= 1; b++)
+                for (a = -1; a <= 1; a++)
+                    if (ct__streams_pair(i - 2, j - 2, a, b) && ok[j + b][i + a] &&
+                        ct__streams_near(X[j][i], Y[j][i], X[j + b][i + a], Y[j + b][i + a], box, rc2))
+                        mask |= 1 << ((b + 1) * 3 + a + 1);
+            if (!mask) continue;
+            link = ct__streams_link(p, l, m, face, x, y, height, ctx);
+            if (link < 0 || !(mask & (1 << link))) continue;   /* a root, or its link stays out of reach */
+            c = &m->pool[l][r->start + r->n++];
+            ct__streams_cand_set(p, l, m, face, x, y, x + link % 3 - 1, y + link / 3 - 1, 1, height, ctx, c);
+            a = link % 3 - 1;
+            b = link / 3 - 1;
+            ct__streams_capsule(X[j][i], Y[j][i], X[j + b][i + a], Y[j + b][i + a], rc, c);
+        }
+    m->head[l] += r->n;
+    r->face = face;
+    r->ix = ix;
+    r->iy = iy;
+    r->valid = 1;
+}
+
+/* Whether list r still holds its links: written in this round of the pool,
+ * or in the last one above where this round has reached. */
+static int ct__streams_intact(const ct__streams_memo *m, int l, const ct__streams_region *r)
+{
+    return r->epoch == m->wraps[l] || (r->epoch == m->wraps[l] - 1 && m->head[l] <= r->start);
+}
+
+/* Whether a sample whose cell has no kept list reads its links alone: when
+ * the last cell served one sample alone (a coarse chunk), a cell's list
+ * would not repay its making (two samples a cell already do, LOD 8
+ * measured). */
+static int ct__streams_alone(ct__streams_memo *m, int l, int face, int64_t ix, int64_t iy)
+{
+    int alone;
+    if (m->last_face[l] == face && m->last_ix[l] == ix && m->last_iy[l] == iy) {
+        m->served[l]++;
+        return 0;
+    }
+    alone = m->served[l] == 1;
+    m->last_face[l] = face;
+    m->last_ix[l] = ix;
+    m->last_iy[l] = iy;
+    m->served[l] = 1;
+    return alone;
+}
+
+/* The larger of best and what link c takes off a sample of height h_m at
+ * dir. */
+static double ct__streams_cut(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, ct__streams_cand *c,
+                              const double dir[3], double h_m, double best, ct__streams_height_fn height, void *ctx)
+{
+    const ct__streams_level *lv = &p->lv[l];
+    double sa[3], t, q[3], qq, d, r, target, bed0, bed1, cut, wt, reach = lv->reach_m;
+    int a, fed;
+    for (a = 0; a < 3; a++) sa[a] = dir[a] - c->P[a];
+    t = (sa[0] * c->ab[0] + sa[1] * c->ab[1] + sa[2] * c->ab[2]) / c->ab2;
+    if (t < 0.0) t = 0.0;
+    if (t > 1.0) t = 1.0;
+    for (a = 0; a < 3; a++) q[a] = sa[a] - t * c->ab[a];
+    qq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2];
+    if (qq > lv->near2) return best;   /* surely beyond the reach; the exact test decides the rest */
+    d = sqrt(qq) * p->radius_m;
+    if (!(d < reach)) return best;
+    if (c->flags & CT__SC_H) {
+        c->hc = ct__streams_ground(p, l, m, face, c->x, c->y, height, ctx);
+        c->hp = ct__streams_ground(p, l, m, face, c->px, c->py, height, ctx);
+        c->flags &= ~CT__SC_H;
+    }
+    /* The beds are at least depth_m below both ends' grounds, and what a
+     * link takes off is at most the ground above its side: a link that
+     * cannot beat the best so far needs neither end's neighbourhood. */
+    target = (1.0 - t) * (c->hc - lv->depth_m) + t * (c->hp - lv->depth_m) + p->wall * d;
+    if (!(h_m - target + 1e-6 > best)) return best;
+    if (c->flags & CT__SC_LINK) {
+        if (!ct__streams_drains(p, l, m, face, c->x, c->y, (c->py - c->y + 1) * 3 + c->px - c->x + 1, height, ctx))
+            return best;
+        c->flags &= ~CT__SC_LINK;
+    }
+    if (!(c->flags & CT__SC_FED)) {
+        if (ct__streams_fed(p, l, m, face, c->x, c->y, height, ctx)) c->flags |= CT__SC_FEDV;
+        c->flags |= CT__SC_FED;
+    }
+    if (!(c->flags & CT__SC_ROOT)) {
+        if (ct__streams_root(p, l, m, face, c->px, c->py, height, ctx)) c->flags |= CT__SC_ROOTV;
+        c->flags |= CT__SC_ROOT;
+    }
+    fed = (c->flags & CT__SC_FEDV) != 0;
+    /* A head (no node drains into it) starts at its ground, a node fed from
+     * upstream at depth_m below it. The parent is fed (by this node) and
+     * lower, so its bed, depth_m below its ground, is lower than this
+     * one's: the bed never rises downstream. A root parent keeps its
+     * ground; the link then ends no higher than it starts. */
+    bed0 = c->hc - (fed ? lv->depth_m : 0.0);
+    bed1 = !(c->flags & CT__SC_ROOTV) ? c->hp - lv->depth_m : c->hp;
+    if (bed1 > bed0) bed1 = bed0;
+    target = (1.0 - t) * bed0 + t * bed1 + p->wall * d;
+    r = d / reach;
+    /* how far the sample goes down to this valley: to its side where the
+     * side is below the ground, at most CT__STREAMS_CUT depths, fading to
+     * nothing at the reach */
+    cut = h_m - target;
+    if (!(cut > 0.0)) return best;   /* the ground is below this valley's side */
+    if (cut > CT__STREAMS_CUT * lv->depth_m) cut = CT__STREAMS_CUT * lv->depth_m;
+    wt = (1.0 - r * r) * (1.0 - r * r);
+    /* a head's valley shallows out over the first half of its link, so it
+     * never ends in a hole */
+    if (!fed) {
+        double e = t < 0.5 ? 2.0 * t : 1.0;
+        wt *= e * e * (3.0 - 2.0 * e);
+    }
+    cut *= wt;
+    if (fed && d < p->core_m) cut += (1.0 - d / p->core_m) * (h_m - target - cut);
+    return cut > best ? cut : best;
+}
+
+/* The best cut over the links that may reach one point at lattice (su, sv)
+ * in cell (ix, iy), each link's ends read only as far as it needs. */
+static double ct__streams_point(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t ix,
+                                int64_t iy, double su, double sv, const double dir[3], double h_m,
+                                ct__streams_height_fn height, void *ctx)
+{
+    double X[5][5], Y[5][5], rc2, box[4], best = 0.0;
+    int ok[5][5], i, j, a, b;
+    ct__streams_cand c;
+    rc2 = ct__streams_lattice(&p->lv[l], face, ix, iy, X, Y, ok);
+    box[0] = box[1] = su;
+    box[2] = box[3] = sv;
+    for (j = 0; j < 5; j++)
+        for (i = 0; i < 5; i++) {
+            if (!ok[j][i]) continue;
+            for (b = -1; b <= 1; b++)
+                for (a = -1; a <= 1; a++) {
+                    if (!ct__streams_pair(i - 2, j - 2, a, b) || !ok[j + b][i + a] ||
+                        !ct__streams_near(X[j][i], Y[j][i], X[j + b][i + a], Y[j + b][i + a], box, rc2) ||
+                        !ct__streams_near_point(X[j][i], Y[j][i], X[j + b][i + a], Y[j + b][i + a], su, sv, rc2))
+                        continue;
+                    ct__streams_cand_set(p, l, m, face, ix - 2 + i, iy - 2 + j, ix - 2 + i + a, iy - 2 + j + b, 0,
+                                         height, ctx, &c);
+                    c.flags |= CT__SC_LINK;
+                    best = ct__streams_cut(p, l, m, face, &c, dir, h_m, best, height, ctx);
+                }
+        }
     return best;
 }
 
-/* Fills w with the window of cell (ix, iy) of level l on face. */
-static void ct__streams_fill(const ct__streams_prep *p, int l, ct__streams_memo *m, int face, int64_t ix, int64_t iy,
-                             ct__streams_height_fn height, void *ctx, ct__streams_window *w)
+double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3], int face, double u,
+                         double v, double h_m, double above_m, int sample, ct__streams_height_fn height, void *ctx)
 {
     const ct__streams_level *lv = &p->lv[l];
-    int64_t last = (int64_t)lv->n - 1;
-    int i, j, a, b;
-    for (j = 0; j < CT__W; j++)
-        for (i = 0; i < CT__W; i++) {
-            int64_t x = ix - 4 + i, y = iy - 4 + j;
-            w->ok[j][i] = x >= 0 && y >= 0 && x <= last && y <= last;
-            w->link[j][i] = -1;
-            w->fed[j][i] = 0;
-            if (!w->ok[j][i]) continue;
-            ct__streams_node_dir(lv, face, x, y, w->P[j][i]);
-            w->H[j][i] = ct__streams_node_h(p, l, m, face, x, y, w->P[j][i], height, ctx);
-        }
-    for (j = 1; j < CT__W - 1; j++)
-        for (i = 1; i < CT__W - 1; i++)
-            if (w->ok[j][i]) w->link[j][i] = ct__streams_link(w->H, w->ok, i, j);
-    for (j = 2; j < CT__W - 2; j++)
-        for (i = 2; i < CT__W - 2; i++)
-            for (b = -1; b <= 1; b++)
-                for (a = -1; a <= 1; a++)
-                    if ((a || b) && w->link[j + b][i + a] == j * CT__W + i) w->fed[j][i] = 1;
-    w->face = face;
-    w->ix = ix;
-    w->iy = iy;
-    w->valid = 1;
-}
-
-static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_memo *m, const double dir[3],
-                                double h_m, double above_m, ct__streams_height_fn height, void *ctx)
-{
-    const ct__streams_level *lv = &p->lv[l];
-    ct__streams_window local, *w = m ? &m->win[l] : &local;
-    double u, v, reach, best = 0.0, out, lo;
-    int face, i, j;
+    double su, sv, best = 0.0, out, lo;
+    int k;
     int64_t ix, iy, last;
     if (!(above_m > 0.0)) return 0.0;
-    ct__cube_from_dir(dir, &face, &u, &v);
     last = (int64_t)lv->n - 1;
-    ix = (int64_t)floor((u + 1.0) * 0.5 * lv->n);
-    iy = (int64_t)floor((v + 1.0) * 0.5 * lv->n);
+    su = (u + 1.0) * 0.5 * lv->n;
+    sv = (v + 1.0) * 0.5 * lv->n;
+    ix = (int64_t)floor(su);
+    iy = (int64_t)floor(sv);
     if (ix > last) ix = last;
     if (iy > last) iy = last;
     if (ix < 0) ix = 0;
     if (iy < 0) iy = 0;
-    reach = lv->reach_m;
-    if (!m || !w->valid || w->face != face || w->ix != ix || w->iy != iy)
-        ct__streams_fill(p, l, m, face, ix, iy, height, ctx, w);
-    for (j = 2; j < CT__W - 2; j++)
-        for (i = 2; i < CT__W - 2; i++) {
-            int a, pi, pj, fed = w->fed[j][i], pl = w->link[j][i];
-            double ab[3], sa[3], t, ab2, q[3], d, r, target, bed0, bed1, cut, wt;
-            if (!w->ok[j][i] || pl < 0) continue;   /* a root: drains nowhere at this scale */
-            pi = pl % CT__W;
-            pj = pl / CT__W;
-            /* A head (no node drains into it) starts at its ground, a node
-             * fed from upstream at depth_m below it. The parent is fed (by
-             * this node) and lower, so its bed, depth_m below its ground,
-             * is lower than this one's: the bed never rises downstream. A
-             * root parent keeps its ground; the link then ends no higher
-             * than it starts. */
-            bed0 = w->H[j][i] - (fed ? lv->depth_m : 0.0);
-            bed1 = w->link[pj][pi] >= 0 ? w->H[pj][pi] - lv->depth_m : w->H[pj][pi];
-            if (bed1 > bed0) bed1 = bed0;
-            for (a = 0; a < 3; a++) {
-                ab[a] = w->P[pj][pi][a] - w->P[j][i][a];
-                sa[a] = dir[a] - w->P[j][i][a];
+    if (!m->reg[l]) {   /* a small memo: no lists, every sample reads its links alone */
+        best = ct__streams_point(p, l, m, face, ix, iy, su, sv, dir, h_m, height, ctx);
+    } else {
+        ct__streams_region *r = &m->reg[l][(ix & 63) | (iy & 1) << 6];
+        int alone = sample && ct__streams_alone(m, l, face, ix, iy);
+        int kept = r->valid && r->face == face && r->ix == ix && r->iy == iy && ct__streams_intact(m, l, r);
+        if (!kept && alone) {
+            best = ct__streams_point(p, l, m, face, ix, iy, su, sv, dir, h_m, height, ctx);
+        } else {
+            ct__streams_cand *c;
+            if (!kept) ct__streams_build(p, l, m, face, ix, iy, height, ctx, r);
+            c = &m->pool[l][r->start];
+            for (k = 0; k < r->n; k++) {
+                double t = c[k].tx * su + c[k].ty * sv, nn = c[k].tx * sv - c[k].ty * su;
+                if (t < c[k].t0 || t > c[k].t1 || nn < c[k].n0 || nn > c[k].n1) continue;
+                best = ct__streams_cut(p, l, m, face, &c[k], dir, h_m, best, height, ctx);
             }
-            ab2 = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
-            t = (sa[0] * ab[0] + sa[1] * ab[1] + sa[2] * ab[2]) / ab2;
-            if (t < 0.0) t = 0.0;
-            if (t > 1.0) t = 1.0;
-            for (a = 0; a < 3; a++) q[a] = sa[a] - t * ab[a];
-            d = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]) * p->radius_m;
-            if (!(d < reach)) continue;
-            target = (1.0 - t) * bed0 + t * bed1 + p->wall * d;
-            r = d / reach;
-            /* how far the sample goes down to this valley: to its side where
-             * the side is below the ground, at most CT__STREAMS_CUT depths,
-             * fading to nothing at the reach */
-            cut = h_m - target;
-            if (!(cut > 0.0)) continue;   /* the ground is below this valley's side */
-            if (cut > CT__STREAMS_CUT * lv->depth_m) cut = CT__STREAMS_CUT * lv->depth_m;
-            wt = (1.0 - r * r) * (1.0 - r * r);
-            /* a head's valley shallows out over the first half of its link,
-             * so it never ends in a hole */
-            if (!fed) {
-                double e = t < 0.5 ? 2.0 * t : 1.0;
-                wt *= e * e * (3.0 - 2.0 * e);
-            }
-            cut *= wt;
-            if (fed && d < p->core_m) cut += (1.0 - d / p->core_m) * (h_m - target - cut);
-            if (cut > best) best = cut;
         }
+    }
     if (!(best > 0.0)) return 0.0;
     out = -best;
     lo = -0.5 * above_m;
@@ -213,9 +386,13 @@ static double ct__streams_carve(const ct__streams_prep *p, int l, ct__streams_me
 double ct__streams_at(const ct__streams_prep *p, ct__streams_memo *m, const double dir[3], double h_m,
                       double above_m, ct__streams_height_fn height, void *ctx)
 {
-    double d;
-    if (!p->on) return 0.0;
-    d = ct__streams_carve(p, 0, m, dir, h_m, above_m, height, ctx);
-    if (p->levels > 1) d += ct__streams_carve(p, 1, m, dir, h_m + d, above_m + d, height, ctx);
+    ct__streams_memo_small s;
+    double d, u, v;
+    int face;
+    if (!p->on || !(above_m > 0.0)) return 0.0;
+    if (!m) m = ct__streams_memo_small_init(&s);
+    ct__cube_from_dir(dir, &face, &u, &v);
+    d = ct__streams_carve(p, 0, m, dir, face, u, v, h_m, above_m, 1, height, ctx);
+    if (p->levels > 1) d += ct__streams_carve(p, 1, m, dir, face, u, v, h_m + d, above_m + d, 1, height, ctx);
     return d;
 }

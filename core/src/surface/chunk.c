@@ -106,6 +106,7 @@ ct_result ct__chunk_generate_with(const ct__field *world, ct_key key, ct_chunk *
         }
     }
     ct__sampler_finish(&sp);
+    ct__sampler_release(&sp);
     chunk->clipped = clipped;
     chunk->digest = ct__chunk_digest_finish(chunk, digest);
     return CT_OK;

@@ -78,7 +78,12 @@ typedef struct ct__sampler {
      * and the chunk's face, LOD and the node of each lane. */
     ct__gpyr *pyr;
     ct__streams_prep streams;        /* streams.on 0: no streams */
-    ct__streams_memo streams_memo;   /* the stream lattice's node heights */
+    /* The stream lattice's memo (~235 KB): on the heap, made at the first
+     * sample that needs it, so a sampler with streams off allocates nothing;
+     * NULL with streams_no_heap 1 after a failed allocation: each sample
+     * then reads its links alone (same bits, slower). */
+    ct__streams_memo *streams_memo;
+    int streams_no_heap;
     int chunk_chain;          /* 1: a chunk whose samples are nodes of every octave */
     int chunk_face, chunk_lod;
     int64_t lane_gx[CT__SAMPLER_SLOTS], lane_gy;
@@ -91,6 +96,9 @@ typedef struct ct__sampler {
     uint32_t edit_buf[CT__EDITS_CHUNK_MAX];
 } ct__sampler;
 void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask);
+/* Frees what a sampler allocated (its streams memo); call it where every
+ * sampler's life ends. The sampler may be inited again after. */
+void ct__sampler_release(ct__sampler *sp);
 /* The streams' height function (ct__streams_height_fn) over a sampler: the
  * ground before fine relief at dir, and its height above its water or shore
  * reference in *above_m. ctx is the ct__sampler. */

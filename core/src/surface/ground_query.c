@@ -342,6 +342,7 @@ ct_result ct__field_ground_cell(const ct__field *f, const double dir[3], ct__gq_
     }
     ct__gq_cell_from_table(c, &g, ci, cj);
     ct__sampler_finish(&g.sp);
+    ct__sampler_release(&g.sp);
     return CT_OK;
 }
 

@@ -282,6 +282,7 @@ ct_result ct__field_raycast(const ct__field *f, double top_m, const double origi
     ct__gq_world_init(&ry.g, f);
     ct__ray_walk(&ry, t0, t1);
     ct__sampler_finish(&ry.g.sp);
+    ct__sampler_release(&ry.g.sp);
     if (ry.best <= max_m) {
         *out = ry.hit;
         *hit = 1;

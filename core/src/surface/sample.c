@@ -568,7 +568,8 @@ void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask)
     for (k = 0; k < CT__SAMPLER_SLOTS; k++) ct__river_memo_reset(&sp->river_memo[k]);
     sp->pyr = NULL;
     ct__streams_prepare(cfg, &sp->streams);
-    if (sp->streams.on) ct__streams_memo_reset(&sp->streams_memo);
+    sp->streams_memo = NULL;
+    sp->streams_no_heap = 0;
     sp->chunk_chain = 0;
     sp->chunk_face = sp->chunk_lod = 0;
     for (k = 0; k < CT__SAMPLER_SLOTS; k++) sp->lane_gx[k] = 0;
@@ -576,6 +577,12 @@ void ct__sampler_init(ct__sampler *sp, const ct__field *w, int want_mask)
     sp->edits = w->edits;   /* NULL for an unedited world */
     sp->edit_ids = NULL;
     sp->edit_n = 0;
+}
+
+void ct__sampler_release(ct__sampler *sp)
+{
+    ct__streams_memo_free(sp->streams_memo);
+    sp->streams_memo = NULL;
 }
 
 void ct__sampler_finish(ct__sampler *sp)
@@ -674,8 +681,12 @@ double ct__sampler_stream_height(void *ctx, const double dir[3], double *above_m
 
 static double ct__sample_streams(ct__sampler *sp, const ct__pending *q, double detail)
 {
-    if (!sp->streams.on) return 0.0;
-    return ct__streams_at(&sp->streams, &sp->streams_memo, q->dir, q->blend.bed + detail, q->blend.above + detail,
+    if (!sp->streams.on || !(q->blend.above + detail > 0.0)) return 0.0;   /* as ct__streams_at: water */
+    if (!sp->streams_memo && !sp->streams_no_heap) {   /* the first land sample makes the memo */
+        sp->streams_memo = ct__streams_memo_new();
+        sp->streams_no_heap = sp->streams_memo == NULL;
+    }
+    return ct__streams_at(&sp->streams, sp->streams_memo, q->dir, q->blend.bed + detail, q->blend.above + detail,
                           ct__sampler_stream_height, sp);
 }
 
@@ -888,6 +899,7 @@ void ct__sample_dir_with(const ct__field *w, const double dir_in[3], int need_mo
     sp.skip_counts = counts;
     ct__sampler_run(&sp, dir_in, need_moisture, out);
     ct__sampler_finish(&sp);
+    ct__sampler_release(&sp);
 }
 
 void ct__sample_dir(const ct__field *w, const double dir_in[3], int need_moisture, ct_sample *out)

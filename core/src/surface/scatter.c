@@ -384,7 +384,9 @@ ct_result ct__field_scatter(const ct__field *f, const ct_chunk *chunk, ct_key ke
     for (j = d; j < CT_SCATTER_LEVELS; j++)
         ct__sc_level(&g, &s, &s.yield, &o, key.face, j, (int64_t)key.x * n, (int64_t)key.y * n, n);
     if (!chunk) ct__sampler_finish(&s.gw.sp);
+    if (!chunk) ct__sampler_release(&s.gw.sp);
     if (s.moist_ready) ct__sampler_finish(&s.moist);
+    if (s.moist_ready) ct__sampler_release(&s.moist);
     if (out->count > out->capacity)
         return ct__fail(err, errlen, CT_ERR_BUFFER, "scatter needs room for %u instances, capacity is %u",
                         (unsigned)out->count, (unsigned)out->capacity);

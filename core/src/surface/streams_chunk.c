@@ -7,6 +7,7 @@
 ct_result ct__field_streams(const ct__field *f, ct_key key, ct_streams *out, char *err, size_t errlen)
 {
     ct__sampler sp;
+    ct__streams_memo *memo;
     ct_result r;
     double c[3];
     int k;
@@ -21,8 +22,13 @@ ct_result ct__field_streams(const ct__field *f, ct_key key, ct_streams *out, cha
     out->count = out->point_count = 0;
     if (out->point_start) out->point_start[0] = 0;   /* link_capacity + 1 >= 1 entries */
     ct__sampler_init(&sp, f, 0);
-    ct__streams_net(&sp.streams, &sp.streams_memo, key, ct__sampler_stream_height, &sp, out);
+    /* The memo the samples use (on the heap); NULL, out of memory or with
+     * streams off, gives the same links from a small one per node. */
+    memo = sp.streams.on ? ct__streams_memo_new() : NULL;
+    ct__streams_net(&sp.streams, memo, key, ct__sampler_stream_height, &sp, out);
+    ct__streams_memo_free(memo);
     ct__sampler_finish(&sp);
+    ct__sampler_release(&sp);
     if ((out->count > out->link_capacity && (out->point_start || out->width_m || out->order || out->level)) ||
         (out->point_count > out->point_capacity && (out->positions || out->water_m)))
         return ct__fail(err, errlen, CT_ERR_BUFFER,

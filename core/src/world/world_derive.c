@@ -251,6 +251,7 @@ static ct_result ct__derive_rivers(ct_world *w, const ct__graph *g, char *err, s
     probe.water4 = ct__probe_water4;
     probe.ctx = sp;
     r = ct__rivers_derive(&w->field, g, &probe, err, errlen);
+    ct__sampler_release(sp);
     free(sp);
     return r;
 }
