@@ -41,18 +41,12 @@ int main(void)
     CHECK(on && off, "worlds build");
     if (!on || !off) return test_summary("streams");
     while (found < LAND_CHUNKS && tries < 400) {
-        double d[3], len, lx, ly;
+        double d[3], lx, ly;
         ct_sample sm;
         ct_key key, up;
         int k, i, j, lowered = 0, raised = 0, bad_point = 0, bad_subset = 0;
         tries++;
-        for (k = 0; k < 3; k++) {
-            s = s * 1103515245u + 12345u;
-            d[k] = (double)((s >> 8) & 0xffffu) / 32768.0 - 1.0;
-        }
-        len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (!(len > 0.1)) continue;
-        for (k = 0; k < 3; k++) d[k] /= len;
+        if (!test_world_next_dir(&s, d)) continue;
         if (ct_world_sample(on, d, &sm, NULL, 0) != CT_OK || sm.has_water || sm.height_m < 100.0) continue;
         if (ct_key_at(on, d, 10, &key, &lx, &ly, NULL, 0) != CT_OK) continue;
         ct_chunk_generate(off, key, &plain, NULL, 0);
