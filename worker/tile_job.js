@@ -6,7 +6,9 @@
 // and checks it holds the key asked for in this world's generation. A tile
 // that fails any of that is never used: the key is generated here instead,
 // and the reply says why in tileFallback ({kind, message}); the pool counts
-// and reports it. Replies say where their chunk came from in `source`.
+// and reports it. Replies say where their chunk came from in `source`. In a
+// world with an edit set, keys the set reaches are generated without a look
+// at their tile (the bake is of the base world).
 import { ERR, parseKey } from './protocol.js';
 import { fetchVerified, tileError } from './tile_fetch.js';
 
@@ -32,6 +34,24 @@ async function tileChunk(h, msg) {
   return chunk;
 }
 
+const UNEDITED = '0000000000000000';
+/** Per world with an edit set: per LOD, the 'face/x/y' of the keys it reaches (World.editedKeys). */
+const reached = new WeakMap();
+
+/**
+ * Whether w's edit set reaches key. A baked tile is the base world's chunk,
+ * so such a key is generated in the edited world; its other keys are
+ * byte-identical to the base's and still come from their tiles.
+ */
+function editsReach(w, key) {
+  if (w.editSetId === UNEDITED) return false;
+  let byLod = reached.get(w);
+  if (!byLod) reached.set(w, (byLod = new Map()));
+  let keys = byLod.get(key.lod);
+  if (!keys) byLod.set(key.lod, (keys = new Set(w.editedKeys(key.lod).map((k) => `${k.face}/${k.x}/${k.y}`))));
+  return keys.has(`${key.face}/${key.x}/${key.y}`);
+}
+
 /**
  * Answers a request from its baked tile when the message carries one:
  * answer(world, chunk) with the decoded chunk, else answer(world, null),
@@ -39,7 +59,7 @@ async function tileChunk(h, msg) {
  * with one, for worker/handler.js to wait on.
  */
 export function withTile(h, msg, answer) {
-  if (msg.tile === undefined) return answer(h.needWorld(), null);
+  if (msg.tile === undefined || editsReach(h.needWorld(), parseKey(msg.key))) return answer(h.needWorld(), null);
   return tileChunk(h, msg).then(
     (chunk) => Object.assign(answer(h.needWorld(), chunk), { source: 'tile' }),
     (e) => {

@@ -108,6 +108,33 @@ test('verified tiles give the replies of generated chunks', async () => {
   }
 });
 
+test('with an edit set, keys it reaches are generated in the edited world; the rest still come from tiles', async () => {
+  // A crater on the centre of one baked surface_lod key: that key's tile
+  // (of the base world) no longer holds the world's chunk.
+  const hit = BAKED[BAKED.length - 2], miss = BAKED[BAKED.length - 1];
+  const center = Array.from(core.keyDirection(hit, 128, 128));
+  const edits = [{ kind: 'crater', center, radiusM: 300, depthM: 40, rimM: 5 }];
+  const edited = world.withEdits(edits);
+  const { pool, reports } = await tiledPool(path.join(bake.dir, 'manifest.json'));
+  try {
+    const touched = edited.editedKeys(hit.lod).map((k) => `${k.face}/${k.x}/${k.y}`);
+    assert.ok(touched.includes(`${hit.face}/${hit.x}/${hit.y}`) && !touched.includes(`${miss.face}/${miss.x}/${miss.y}`), 'the crater reaches one baked key only');
+    await pool.withEdits(edits);
+    const gotHit = await pool.chunk(hit), gotMiss = await pool.chunk(miss);
+    assert.is(gotHit.source, undefined, 'a key the edits reach is generated, as a key outside the bake');
+    assert.is(gotHit.digest, edited.chunk(hit).digest, 'as the edited world has it');
+    assert.is.not(gotHit.digest, world.chunk(hit).digest, 'which is not the base tile');
+    assert.is(gotMiss.source, 'tile', 'an untouched key still comes from its tile');
+    assert.is(gotMiss.digest, world.chunk(miss).digest);
+    const mesh = await pool.mesh(hit, MESH_OPTS);
+    assert.is(mesh.source, undefined, 'its mesh too');
+    assert.equal(reports, [], 'an edited key is no tile failure');
+  } finally {
+    edited.free();
+    await pool.terminate();
+  }
+});
+
 test('a flipped byte and a missing tile are generated locally, counted and reported once per kind', async () => {
   const spoilt = bakeFolder(core, world, BAKED, { from: bake });
   try {
