@@ -79,3 +79,13 @@ export function keysByWater(world) {
   }
   return out;
 }
+
+/** FNV-1a 64 over the bytes of each view in turn, as 16 hex digits (BigInt). */
+export function fnv1a64(views) {
+  const P = 0x100000001b3n, M = (1n << 64n) - 1n;
+  let h = 0xcbf29ce484222325n;
+  for (const v of views) {
+    for (const b of new Uint8Array(v.buffer, v.byteOffset, v.byteLength)) h = ((h ^ BigInt(b)) * P) & M;
+  }
+  return h.toString(16).padStart(16, '0');
+}

@@ -5,7 +5,7 @@
 // only where water is.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SMALL, freshCore, thrown, decode } from './ct_fixture.mjs';
+import { SMALL, freshCore, thrown, decode, fnv1a64 } from './ct_fixture.mjs';
 
 const E = 257;
 const core = await freshCore();
@@ -283,16 +283,6 @@ test('mesh digests agree across instances', async () => {
   }
   w2.free();
 });
-
-/** FNV-1a 64 over the bytes of each view in turn, as 16 hex digits (BigInt). */
-function fnv1a64(views) {
-  const P = 0x100000001b3n, M = (1n << 64n) - 1n;
-  let h = 0xcbf29ce484222325n;
-  for (const v of views) {
-    for (const b of new Uint8Array(v.buffer, v.byteOffset, v.byteLength)) h = ((h ^ BigInt(b)) * P) & M;
-  }
-  return h.toString(16).padStart(16, '0');
-}
 
 test('mesh digest only when asked: FNV-1a 64 of positions, normals, colours, indices', () => {
   const key = kinds.mixed;

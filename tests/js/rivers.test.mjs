@@ -13,7 +13,7 @@ import { createPool } from '../../worker/client.js';
 import { MSG } from '../../worker/protocol.js';
 import { native } from './cli_runs.mjs';
 import { spawnSync } from 'node:child_process';
-import { ROOT } from './ct_fixture.mjs';
+import { ROOT, fnv1a64 } from './ct_fixture.mjs';
 
 let core;
 let world;
@@ -159,16 +159,6 @@ const STREAM_KNOBS = { seed: 42, surface_lod: 12, stream_depth_m: 16, stream_lev
   stream_from_lod: 10, stream_wall: 0.03, stream_floor_m: 20 };
 let streamWorld;
 let landKey;
-
-/** FNV-1a 64 over the bytes of each view in turn, as 16 hex digits (BigInt). */
-function fnv1a64(views) {
-  const P = 0x100000001b3n, M = (1n << 64n) - 1n;
-  let h = 0xcbf29ce484222325n;
-  for (const v of views) {
-    for (const b of new Uint8Array(v.buffer, v.byteOffset, v.byteLength)) h = ((h ^ BigInt(b)) * P) & M;
-  }
-  return h.toString(16).padStart(16, '0');
-}
 
 /** test_streams_net.c's digest: counts, center, then each array. */
 function streamsDigest(s) {

@@ -44,6 +44,22 @@ int ct__biome_shade(double q)
     return s > 4.0 ? 4 : (int)s;
 }
 
+/* Warm lowland by moisture (m) and shade jitter (j): desert, grass or
+ * forest. The last step of both classifications (biome_edges.c too). */
+int ct__biome_lowland(double m, double j, int *shade)
+{
+    if (m < 0.3) {
+        *shade = ct__biome_shade(0.3 + (0.3 - m) * 2.0 + j);
+        return CT_BIOME_DESERT;
+    }
+    if (m > 0.58) {
+        *shade = ct__biome_shade(0.9 - (m - 0.58) * 1.5 + j);
+        return CT_BIOME_FOREST;
+    }
+    *shade = ct__biome_shade(0.9 - (m - 0.3) * 2.0 + j);
+    return CT_BIOME_GRASS;
+}
+
 int ct__biome_classify(const ct_config *cfg, const ct__biome_in *in, int *shade)
 {
     /* Height limits drop towards the poles: latitude2 = sin^2(latitude), so
@@ -85,14 +101,5 @@ int ct__biome_classify(const ct_config *cfg, const ct__biome_in *in, int *shade)
         *shade = ct__biome_shade(0.5 + j + (warmth - 0.15));
         return CT_BIOME_TUNDRA;
     }
-    if (m < 0.3) {
-        *shade = ct__biome_shade(0.3 + (0.3 - m) * 2.0 + j);
-        return CT_BIOME_DESERT;
-    }
-    if (m > 0.58) {
-        *shade = ct__biome_shade(0.9 - (m - 0.58) * 1.5 + j);
-        return CT_BIOME_FOREST;
-    }
-    *shade = ct__biome_shade(0.9 - (m - 0.3) * 2.0 + j);
-    return CT_BIOME_GRASS;
+    return ct__biome_lowland(m, j, shade);
 }

@@ -108,14 +108,5 @@ int ct__biome_classify_edges(const ct_config *cfg, const ct__biome_in *in, int *
         *shade = ct__biome_shade(0.5 + j + (warmth - 0.15));
         return CT_BIOME_TUNDRA;
     }
-    if (m < 0.3) {
-        *shade = ct__biome_shade(0.3 + (0.3 - m) * 2.0 + j);
-        return CT_BIOME_DESERT;
-    }
-    if (m > 0.58) {
-        *shade = ct__biome_shade(0.9 - (m - 0.58) * 1.5 + j);
-        return CT_BIOME_FOREST;
-    }
-    *shade = ct__biome_shade(0.9 - (m - 0.3) * 2.0 + j);
-    return CT_BIOME_GRASS;
+    return ct__biome_lowland(m, j, shade);
 }

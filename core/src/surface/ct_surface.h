@@ -163,6 +163,7 @@ int ct__biome_classify(const ct_config *cfg, const ct__biome_in *in, int *shade)
  * octaves for a config (0 with the knob at 0) and its value at a canonical
  * direction. */
 int ct__biome_shade(double q);   /* q in about [0,1] -> shade 0..4 */
+int ct__biome_lowland(double m, double j, int *shade);   /* desert, grass or forest by moisture */
 int ct__biome_classify_edges(const ct_config *cfg, const ct__biome_in *in, int *shade);
 int ct__biome_edge_octaves(const ct_config *cfg);
 double ct__biome_edge_noise(uint32_t seed, int octaves, const double dir[3]);
